@@ -1,0 +1,87 @@
+"""Command line: `python -m games.engine score|simulate|bench`.
+
+score     read one case (RULES §7) as JSON from stdin or --file; print the result.
+simulate  bots play whole hands; print one JSON summary.
+bench     micro-benchmarks of hand analysis and simulation.
+Bad input prints {"error": code, "message": …} and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from games.engine.errors import EngineError
+
+
+def score_case(data: Any) -> dict[str, Any]:
+    """Score one CLI case (a dict as in RULES §7); raises EngineError on bad input."""
+    from games.engine.rulesets import get_ruleset
+    from games.engine.scoring.context import WinContext
+
+    ctx = WinContext.from_json(data)
+    return get_ruleset(ctx.variant).score(ctx).to_json()
+
+
+def _cmd_score(args: argparse.Namespace) -> int:
+    try:
+        raw = open(args.file, encoding="utf-8").read() if args.file else sys.stdin.read()
+    except OSError as e:
+        return _fail("bad_input", f"cannot read {args.file}: {e.strerror}")
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as e:
+        return _fail("bad_json", f"input is not JSON: {e.msg} at line {e.lineno} column {e.colno}")
+    try:
+        print(json.dumps(score_case(data), ensure_ascii=False))
+    except EngineError as e:
+        return _fail(e.code, e.message)
+    return 0
+
+
+def _fail(code: str, message: str) -> int:
+    print(json.dumps({"error": code, "message": message}, ensure_ascii=False))
+    print(f"error: {message}", file=sys.stderr)
+    return 2
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    from games.engine.simulate import simulate
+
+    try:
+        print(json.dumps(simulate(args.variant, args.hands, args.seed, bot=args.bot)))
+    except EngineError as e:
+        return _fail(e.code, e.message)
+    return 0
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from games.engine.bench import run_bench
+
+    run_bench(quick=args.quick)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m games.engine", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("score", help="score one winning hand (RULES §7)")
+    p.add_argument("--file", help="read the case from this file instead of stdin")
+    p.set_defaults(func=_cmd_score)
+    p = sub.add_parser("simulate", help="bots play whole hands")
+    p.add_argument("--variant", required=True)
+    p.add_argument("--hands", type=int, default=100)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--bot", default="baseline", choices=("baseline", "random"))
+    p.set_defaults(func=_cmd_simulate)
+    p = sub.add_parser("bench", help="micro-benchmarks")
+    p.add_argument("--quick", action="store_true", help="fewer repetitions")
+    p.set_defaults(func=_cmd_bench)
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

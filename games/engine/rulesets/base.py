@@ -1,0 +1,157 @@
+"""The Ruleset interface: what varies between the five variants.
+
+The hand machine (`games.engine.actions`) is generic: it deals, draws, opens
+claim windows and resolves them by RULES §1.9. Everything a variant decides is
+a class attribute or a hook here, overridden in `rulesets/<variant>.py`:
+
+- data: players, which tiles, flowers, chi, discard wins, several winners;
+- restrictions: `restriction(state, seat, action)` returns an error code for
+  an action the variant forbids (it then is missing from `legal_actions`, and
+  `apply` rejects it with that code);
+- winning: `win_check(state, seat, ctx)` (shape, minimums, locks) and
+  `score(ctx)` (patterns, value, payments — the score CLI calls this);
+- flow hooks: `setup` after the deal, pre-hand choices, kong payments,
+  dealer rotation, settlement with the balance floor.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from games.engine.hand import is_complete
+from games.engine.scoring.context import ScoreResult, WinContext, no_win
+from games.engine.state import HandResult, HandState
+from games.engine.tiles import FLOWERS, KINDS, Tile
+
+if TYPE_CHECKING:
+    from games.engine.actions import Action
+
+
+class Ruleset:
+    id: ClassVar[str] = ""
+    name_zh: ClassVar[str] = ""
+    name_en: ClassVar[str] = ""
+    players: ClassVar[int] = 4
+    has_flowers: ClassVar[bool] = True
+    has_chi: ClassVar[bool] = True
+    win_on_discard: ClassVar[bool] = True
+    multiple_winners: ClassVar[bool] = True  # 一炮多响
+    kong_after_claim: ClassVar[bool] = False  # kongs also on a turn begun by chi/pong (yihua)
+    robbable_kongs: ClassVar[tuple[str, ...]] = ("added_kong",)
+    has_ready: ClassVar[bool] = False  # 报听 (two_player)
+    # House rules a table may set, with defaults (values must be JSON-able).
+    default_options: ClassVar[dict[str, Any]] = {}
+
+    # -- the tiles ---------------------------------------------------------
+    def wall_tiles(self) -> list[Tile]:
+        """Every tile of the set, in a fixed order (the wall shuffles it)."""
+        tiles = [t for t in range(KINDS) for _ in range(4)]
+        if self.has_flowers:
+            tiles.extend(FLOWERS)
+        return tiles
+
+    def reserve(self, state: HandState) -> int:
+        """Tiles at the end of the wall that normal draws may not take."""
+        return 0
+
+    # -- before play ---------------------------------------------------------
+    def setup(self, state: HandState) -> HandState:
+        """Called once after the deal and flower replacement (jokers, 荒番, phase 'choose')."""
+        return state
+
+    def choice_actions(self, state: HandState, seat: int) -> list[Action]:
+        """Pre-hand choices still open for `seat` while phase == 'choose'."""
+        return []
+
+    def apply_choice(self, state: HandState, seat: int, action: Action) -> HandState:
+        """Record a pre-hand choice; return the state with phase 'turn' once all have chosen."""
+        raise NotImplementedError
+
+    # -- during play -------------------------------------------------------
+    def is_joker(self, state: HandState, tile: Tile) -> bool:
+        return tile in state.jokers
+
+    def restriction(self, state: HandState, seat: int, action: Action) -> str | None:
+        """An error code if the variant forbids this otherwise possible action."""
+        return None
+
+    def is_winning_shape(self, state: HandState, seat: int, counts: bytes) -> bool:
+        """Shape test for the concealed part `counts` (winning tile included)."""
+        jokers = sum(counts[t] for t in state.jokers)
+        if jokers:
+            plain = bytearray(counts)
+            for t in state.jokers:
+                plain[t] = 0
+            return is_complete(bytes(plain), jokers)
+        return is_complete(counts)
+
+    def win_check(self, state: HandState, seat: int, ctx: WinContext) -> ScoreResult:
+        """Score a possible win; a refused win has win=False and a reason code."""
+        return self.score(ctx)
+
+    def on_kong(self, state: HandState, seat: int, kind: str) -> HandState:
+        """After a kong is made (tianjin pays kongs when made)."""
+        return state
+
+    def on_flowers(self, state: HandState, seat: int) -> HandState:
+        """After `seat` laid flowers open (yihua: eight flowers end the hand)."""
+        return state
+
+    def on_false_win(self, state: HandState, seat: int) -> HandState | None:
+        """A win declared that is not allowed: None rejects it (the default);
+        a state applies a penalty and the hand goes on (yihua Y4)."""
+        return None
+
+    # -- scoring -------------------------------------------------------------
+    def score(self, ctx: WinContext) -> ScoreResult:
+        return no_win("not_implemented", ctx.players)
+
+    def finish(self, state: HandState, result: HandResult) -> HandResult:
+        """Last word on a hand's result: extra payments (铲), the next dealer."""
+        return result
+
+    def next_dealer(self, state: HandState, result: HandResult) -> int:
+        """Default: the dealer stays after a dealer win or a draw, else the next seat deals."""
+        if result.drawn or state.dealer in result.winners:
+            return state.dealer
+        return (state.dealer + 1) % state.num_players
+
+    def settle(self, result: HandResult, balances: Sequence[int], discarder: int | None) -> list[int]:
+        """Final payments after the balance floor (RULES §1.5): nobody goes below 0.
+
+        Each winner's share is collected in order next > opposite > previous
+        after the discarder (or after the winner for a self-draw), until a
+        loser's balance runs out.
+        """
+        n = len(balances)
+        left = list(balances)
+        final = [0] * n
+        per_winner = [s.payments for s in result.scores] if result.scores else []
+        other = [result.payments] if not per_winner else []
+        if per_winner:
+            extra = [sum(p) for p in zip(*(e for _, e in result.extras), strict=True)] if result.extras else []
+            if extra:
+                other.append(tuple(extra))
+        start = discarder if discarder is not None else (result.winners[0] if result.winners else 0)
+        order = sorted(range(len(per_winner)), key=lambda i: (result.winners[i] - start) % n)
+        for payments in [per_winner[i] for i in order] + other:
+            owed = [max(0, -p) for p in payments]
+            paid = [min(owed[s], left[s]) for s in range(n)]
+            gains = [max(0, p) for p in payments]
+            total_gain = sum(gains)
+            total_paid = sum(paid)
+            for s in range(n):
+                left[s] -= paid[s]
+                final[s] -= paid[s]
+            if total_gain:
+                # the collected points go to the gainers in proportion to what they were owed
+                shares = [total_paid * g // total_gain for g in gains]
+                shares[max(range(n), key=lambda s: gains[s])] += total_paid - sum(shares)
+                for s in range(n):
+                    left[s] += shares[s]
+                    final[s] += shares[s]
+        return final
+
+    def __repr__(self) -> str:
+        return f"<Ruleset {self.id}>"

@@ -1,0 +1,13 @@
+"""cantonese — placeholder Ruleset; its owner fills in play, restrictions and scoring."""
+
+from __future__ import annotations
+
+from games.engine.rulesets.base import Ruleset
+
+
+class CantoneseRuleset(Ruleset):
+    id = "cantonese"
+    has_flowers = False
+
+
+RULESET = CantoneseRuleset()
