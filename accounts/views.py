@@ -1,0 +1,74 @@
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login, logout, update_session_auth_hash
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from accounts.forms import SignupForm
+
+MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
+
+
+def _next_url(request: HttpRequest) -> str:
+    """Where to go after logging in: a safe ?next= on this site, else the home page."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if url_has_allowed_host_and_scheme(target, {request.get_host()}, require_https=request.is_secure()):
+        return target
+    return "/"
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("home")
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        with transaction.atomic():
+            user = form.save()  # the post_save signal grants the starting balance
+        login(request, user, backend=MODEL_BACKEND)
+        messages.success(request, _("Welcome, %(name)s! Your account is ready.") % {"name": user.username})
+        return redirect("home")
+    context = {"form": form, "starting_balance": settings.STARTING_BALANCE}
+    return render(request, "accounts/signup.html", context)
+
+
+def login_view(request: HttpRequest) -> HttpResponse:
+    # AuthenticationForm passes the request to authenticate(), which django-axes needs.
+    form = AuthenticationForm(request, data=request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        login(request, form.get_user())
+        return redirect(_next_url(request))
+    return render(request, "accounts/login.html", {"form": form, "next": _next_url(request)})
+
+
+@require_POST
+def logout_view(request: HttpRequest) -> HttpResponse:
+    logout(request)
+    return redirect("home")
+
+
+@login_required
+def password_change(request: HttpRequest) -> HttpResponse:
+    form = PasswordChangeForm(request.user, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        update_session_auth_hash(request, user)  # stay logged in
+        messages.success(request, _("Your password has been changed."))
+        return redirect("accounts:profile")
+    return render(request, "accounts/password_change.html", {"form": form})
+
+
+@login_required
+def profile(request: HttpRequest) -> HttpResponse:
+    return render(request, "accounts/profile.html", {"profile": request.user.profile})
+
+
+def locked_out(request: HttpRequest, *args: object) -> HttpResponse:
+    """django-axes' lockout page (AXES_LOCKOUT_CALLABLE), shown instead of the login form."""
+    minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
+    return render(request, "accounts/locked_out.html", {"minutes": minutes}, status=429)
