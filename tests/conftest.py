@@ -1,0 +1,83 @@
+"""Fixtures shared by every test package.
+
+People: `alice` (with `alice_client`, logged in), `bob`, and `anon_client` (nobody logged in).
+Services: `redis_url` and `postgres` skip locally when the service is not configured, but fail
+under CI=true, where .ci/run provides both.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import connection
+from django.test import Client, override_settings
+
+PASSWORD = "green-dragon-42"
+MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
+IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _plain_static_storage() -> Iterator[None]:
+    """Tests never need collectstatic, even when run with DEBUG=0."""
+    storages = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+    with override_settings(STORAGES=storages):
+        yield
+
+
+def make_user(username: str) -> User:
+    return User.objects.create_user(username=username, password=PASSWORD)
+
+
+def logged_in_client(user: User) -> Client:
+    client = Client()
+    client.force_login(user, backend=MODEL_BACKEND)
+    return client
+
+
+@pytest.fixture
+def alice(db: None) -> User:
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(db: None) -> User:
+    return make_user("bob")
+
+
+@pytest.fixture
+def alice_client(alice: User) -> Client:
+    return logged_in_client(alice)
+
+
+@pytest.fixture
+def anon_client() -> Client:
+    return Client()
+
+
+def _missing_service(message: str) -> None:
+    if IN_CI:
+        pytest.fail(f"{message} (CI=true: .ci/run must provide it)")
+    pytest.skip(message)
+
+
+@pytest.fixture
+def redis_url() -> str:
+    """The REDIS_URL to test against; skipped locally without one, a failure in CI."""
+    url = os.environ.get("REDIS_URL", "")
+    if not url:
+        _missing_service("REDIS_URL is not set")
+    return url
+
+
+@pytest.fixture
+def postgres(db: None) -> None:
+    """Requires the tests to run on PostgreSQL (DATABASE_URL); skipped locally, a failure in CI."""
+    if connection.vendor != "postgresql":
+        _missing_service(f"DATABASE_URL is not PostgreSQL (running on {connection.vendor})")
