@@ -2,7 +2,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.http import HttpResponse
 from django.test import Client
-from pytest_django.fixtures import SettingsWrapper
+from pytest_django.fixtures import Settings
 
 from tests.conftest import PASSWORD
 
@@ -41,9 +41,7 @@ def test_wrong_password_shows_a_clear_error(anon_client: Client, alice: User) ->
     assert "_auth_user_id" not in anon_client.session
 
 
-def test_five_failures_lock_the_account_out(
-    anon_client: Client, alice: User, settings: SettingsWrapper
-) -> None:
+def test_five_failures_lock_the_account_out(anon_client: Client, alice: User, settings: Settings) -> None:
     assert settings.AXES_ENABLED
     for _ in range(4):
         assert log_in(anon_client, "alice", "wrong").status_code == 200

@@ -3,7 +3,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.http import HttpResponse
 from django.test import Client
-from pytest_django.fixtures import SettingsWrapper
+from pytest_django.fixtures import Settings
 
 from accounts.models import Profile
 from accounts.services import grant_starting_balance
@@ -34,7 +34,7 @@ def test_signup_creates_user_with_starting_balance_and_logs_in(anon_client: Clie
     assert "Welcome, carol! Your account is ready." in html
 
 
-def test_starting_balance_comes_from_settings(anon_client: Client, settings: SettingsWrapper) -> None:
+def test_starting_balance_comes_from_settings(anon_client: Client, settings: Settings) -> None:
     settings.STARTING_BALANCE = 250
     signup(anon_client)
     assert User.objects.get(username="carol").profile.balance == 250
