@@ -79,6 +79,9 @@ class WinContext:
     # Live play only (the CLI cannot express history): who is liable (包) for
     # this win, as (kind, seat), decided by the hand machine from the history.
     liability: tuple[str, int] | None = None
+    # Live play only: this winner is one of several on one discard (一炮多响);
+    # shanghai §2.8 then has only the discarder pay.
+    multi_win: bool = False
     options: Mapping[str, Any] = field(default_factory=dict)
 
     # -- derived views -----------------------------------------------------
