@@ -79,6 +79,9 @@ class WinContext:
     # Live play only (the CLI cannot express history): who is liable (包) for
     # this win, as (kind, seat), decided by the hand machine from the history.
     liability: tuple[str, int] | None = None
+    # Live play only: the other three tiles of win_tile's kind are already visible on
+    # the table (discards, melds) — 和绝张 of the official table (two_player).
+    fourth_tile: bool = False
     # Live play only: this winner is one of several on one discard (一炮多响);
     # shanghai §2.8 then has only the discarder pay.
     multi_win: bool = False
