@@ -1,15 +1,25 @@
-"""Actions, legal_actions(state, seat) and apply(state, seat, action).
+"""The hand machine: Action, legal_actions(state, seat), apply(state, seat, action).
 
-(The hand machine is being written; the Action type below is stable.)
+A hand is its seed plus its ordered (seat, action) log: `new_hand` deals from
+the seed, `apply` validates and applies one action (raising a typed
+EngineError, state untouched, when it is not legal), `replay` rebuilds any
+state. Draws, flower and kong replacements happen inside `apply`: players act,
+the wall answers. Variant differences are hooks of the Ruleset.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import random
+from dataclasses import dataclass, replace
 from typing import Any
 
-from games.engine.errors import EngineError
-from games.engine.tiles import Tile, format_tiles, name, parse, tile
+from games.engine.errors import EngineError, IllegalAction, NotYourTurn
+from games.engine.rulesets import get_ruleset
+from games.engine.rulesets.base import Ruleset
+from games.engine.scoring.context import ScoreResult, WinContext
+from games.engine.state import ClaimWindow, HandResult, HandState, Meld, PlayerState, empty_claim_counts
+from games.engine.tiles import EAST, KINDS, Tile, counts_of, format_tiles, is_flower, name, parse, tile, tiles_of
+from games.engine.wall import roll_dice, shuffled_wall
 
 ACTION_TYPES = (
     "discard",  # tile; ready=True also declares 报听 (two_player)
@@ -68,3 +78,640 @@ class Action:
         if not isinstance(ready, bool):
             raise EngineError("bad_action", "'ready' must be true or false")
         return cls(type=data["type"], tile=t, tiles=ts, kind=kind, value=value, ready=ready)
+
+
+# ---------------------------------------------------------------------------
+# The hand machine.
+
+Event = dict[str, Any]
+PASS = Action("pass")
+
+
+def new_hand(
+    variant: str,
+    seed: int,
+    dealer: int = 0,
+    round_wind: Tile = EAST,
+    base: int = 1,
+    options: dict[str, Any] | None = None,
+    counters: dict[str, int] | None = None,
+) -> HandState:
+    """Deal a hand: shuffle the seeded wall, roll the dice, deal 13 each, lay
+    flowers open (dealer first), let the ruleset set up, then the dealer draws
+    (or the pre-hand choices come first)."""
+    rules = get_ruleset(variant)
+    n = rules.players
+    if not 0 <= dealer < n:
+        raise EngineError("bad_input", f"dealer must be a seat 0–{n - 1}")
+    rng = random.Random(seed)
+    dice = roll_dice(rng)
+    wall = shuffled_wall(rules.wall_tiles(), rng)
+    merged = dict(rules.default_options)
+    unknown = set(options or {}) - set(merged)
+    if unknown:
+        raise EngineError("bad_option", f"unknown options for {variant}: {', '.join(sorted(unknown))}")
+    merged.update(options or {})
+    players = []
+    for seat in range(n):
+        start = (seat - dealer) % n * 13
+        dealt = wall[start : start + 13]
+        players.append(
+            PlayerState(
+                concealed=counts_of(t for t in dealt if not is_flower(t)),
+                flowers=tuple(t for t in dealt if is_flower(t)),
+            )
+        )
+    head = 13 * n
+    state = HandState(
+        variant=variant,
+        seed=seed,
+        num_players=n,
+        dealer=dealer,
+        round_wind=round_wind,
+        base=base,
+        options=tuple(sorted(merged.items())),
+        wall=wall,
+        head=head,
+        tail=len(wall),
+        dice=dice,
+        players=tuple(players),
+        phase="turn",
+        turn=dealer,
+        counters=tuple(sorted((counters or {}).items())),
+        claim_counts=empty_claim_counts(n),
+    )
+    for i in range(n):  # 补花 at the deal: the dealer first, then in seat order
+        state = _replace_flowers(rules, state, (dealer + i) % n)
+        if state.phase == "over":
+            return state
+    state = rules.setup(state, rng)
+    if any(rules.choice_actions(state, s) for s in range(n)):
+        return replace(state, phase="choose")
+    return _draw(rules, state, dealer, start="deal")
+
+
+def replay(
+    variant: str, seed: int, actions: list[tuple[int, Action]], **setup: Any
+) -> tuple[HandState, list[Event]]:
+    """Rebuild a hand from its seed and ordered (seat, action) log."""
+    state = new_hand(variant, seed, **setup)
+    events: list[Event] = []
+    for seat, action in actions:
+        state, ev = apply(state, seat, action)
+        events.extend(ev)
+    return state, events
+
+
+# -- drawing -------------------------------------------------------------------
+
+
+def _replace_flowers(rules: Ruleset, state: HandState, seat: int) -> HandState:
+    """补花 at the deal: one replacement from the back per flower dealt (chains included)."""
+    dealt = len(state.players[seat].flowers)
+    if not rules.has_flowers or not dealt:
+        return state
+    for _ in range(dealt):
+        state, t = _take(rules, state, seat, from_back=True)
+        if t is None or state.phase == "over":
+            return state
+    state = state.with_player(seat, drawn=None, draw_count=0)
+    return rules.on_flowers(state, seat)
+
+
+def _take(rules: Ruleset, state: HandState, seat: int, from_back: bool) -> tuple[HandState, Tile | None]:
+    """Take one tile from the wall into `seat`'s hand, replacing flowers; None if the wall is empty."""
+    flowers: list[Tile] = []
+    while True:
+        if state.wall_left <= rules.reserve(state):
+            return state, None
+        if from_back:
+            t = state.wall[state.tail - 1]
+            state = replace(state, tail=state.tail - 1)
+        else:
+            t = state.wall[state.head]
+            state = replace(state, head=state.head + 1)
+        if rules.has_flowers and is_flower(t):
+            flowers.append(t)
+            from_back = True
+            p = state.players[seat]
+            state = state.with_player(seat, flowers=(*p.flowers, t))
+            continue
+        p = state.players[seat]
+        c = bytearray(p.concealed)
+        c[t] += 1
+        state = state.with_player(seat, concealed=bytes(c), drawn=t, draw_count=p.draw_count + 1)
+        if flowers:
+            state = rules.on_flowers(state, seat)
+        return state, t
+
+
+def _draw(rules: Ruleset, state: HandState, seat: int, start: str = "draw", from_back: bool = False) -> HandState:
+    """`seat` draws and takes the turn; an empty wall ends the hand drawn."""
+    before = len(state.players[seat].flowers)
+    state, t = _take(rules, state, seat, from_back)
+    if state.phase == "over":
+        return state
+    if t is None:
+        return _end(rules, state, HandResult())
+    if len(state.players[seat].flowers) > before:
+        start = "flower_replacement" if start != "kong_replacement" else start
+    p = state.players[seat]
+    # drawing ends the locks that last "until the player next draws"
+    state = state.with_player(
+        seat,
+        win_lock=False,
+        passed_win_tiles=frozenset(),
+        passed_win_value=0,
+        discarded_since_draw=frozenset(),
+        forbidden=p.forbidden if start == "claim" else frozenset(),
+    )
+    return replace(state, phase="turn", turn=seat, turn_start=start, window=None)
+
+
+# -- legal actions -----------------------------------------------------------
+
+
+def legal_actions(state: HandState, seat: int) -> list[Action]:
+    """Every action `seat` may take now (restrictions applied), in a stable order."""
+    rules = get_ruleset(state.variant)
+    if state.phase == "over" or not 0 <= seat < state.num_players:
+        return []
+    if state.phase == "choose":
+        return rules.choice_actions(state, seat)
+    if state.phase == "claim":
+        w = state.window
+        assert w is not None
+        if not w.options[seat] or w.answers[seat] is not None:
+            return []
+        return [*w.options[seat], PASS]
+    if seat != state.turn:
+        return []
+    out = []
+    for a in _turn_candidates(rules, state, seat):
+        if a.type == "win":
+            if _self_draw_score(rules, state, seat).win:
+                out.append(a)
+        elif rules.restriction(state, seat, a) is None:
+            out.append(a)
+    return out
+
+
+def _turn_candidates(rules: Ruleset, state: HandState, seat: int) -> list[Action]:
+    p = state.players[seat]
+    out: list[Action] = []
+    drew = state.turn_start != "claim"
+    if (drew and rules.is_winning_shape(state, seat, p.concealed)) or _special_win(rules, state, seat):
+        out.append(Action("win"))
+    if p.ready:
+        if p.drawn is not None:
+            out.append(Action("discard", p.drawn))
+        return out
+    can_kong = (drew or rules.kong_after_claim) and state.wall_left > rules.reserve(state)
+    if can_kong:
+        for t in range(KINDS):
+            if p.concealed[t] == 4:
+                out.append(Action("kong", t, kind="concealed"))
+        for m in p.melds:
+            if m.kind == "pong" and p.concealed[m.tile]:
+                out.append(Action("kong", m.tile, kind="added"))
+    for t in range(KINDS):
+        if p.concealed[t]:
+            out.append(Action("discard", t))
+            if rules.has_ready and _ready_after_discard(rules, state, seat, t):
+                out.append(Action("discard", t, ready=True))
+    return out
+
+
+def _special_win(rules: Ruleset, state: HandState, seat: int) -> bool:
+    """Shapes that are not four melds and a pair (八花, 七对, 十三幺…) — asked of the ruleset."""
+    special = getattr(rules, "is_special_win", None)
+    return bool(special and state.turn_start != "claim" and special(state, seat))
+
+
+def _ready_after_discard(rules: Ruleset, state: HandState, seat: int, t: Tile) -> bool:
+    from games.engine.hand import waits
+
+    p = state.players[seat]
+    c = bytearray(p.concealed)
+    c[t] -= 1
+    return bool(waits(bytes(c)))
+
+
+def _claim_options(rules: Ruleset, state: HandState, seat: int, discarder: int, t: Tile) -> tuple[Action, ...]:
+    """What `seat` may do with `discarder`'s discard t (restrictions applied)."""
+    p = state.players[seat]
+    c = p.concealed
+    out: list[Action] = []
+    if rules.win_on_discard:
+        with_t = bytearray(c)
+        with_t[t] += 1
+        if rules.is_winning_shape(state, seat, bytes(with_t)) or _special_discard_win(rules, state, seat, t):
+            score = rules.win_check(state, seat, win_context(state, seat, t, "discard", discarder))
+            if score.win:
+                out.append(Action("win", t))
+    if state.wall_left > rules.reserve(state):
+        if c[t] >= 3:
+            out.append(Action("kong", t, kind="exposed"))
+        if c[t] >= 2:
+            out.append(Action("pong", t))
+        if rules.has_chi and seat == (discarder + 1) % state.num_players and t < 27:
+            r = t % 9
+            for lo in (t - 2, t - 1, t):
+                if lo < t - r or lo + 2 > t - r + 8:
+                    continue
+                run = (lo, lo + 1, lo + 2)
+                if all(c[x] for x in run if x != t):
+                    out.append(Action("chi", t, tiles=run))
+    return tuple(a for a in out if a.type == "win" or rules.restriction(state, seat, a) is None)
+
+
+def _special_discard_win(rules: Ruleset, state: HandState, seat: int, t: Tile) -> bool:
+    special = getattr(rules, "is_special_discard_win", None)
+    return bool(special and special(state, seat, t))
+
+
+# -- scoring contexts --------------------------------------------------------
+
+
+def win_context(
+    state: HandState, seat: int, win_tile: Tile, by: str, from_seat: int | None = None, triple: bool = False
+) -> WinContext:
+    """The WinContext of a possible win by `seat` now (the score CLI's fields, from the state)."""
+    p = state.players[seat]
+    concealed = bytearray(p.concealed)
+    if by == "self_draw":
+        concealed[win_tile] -= 1
+    claims = tuple(
+        (a, b, state.claim_counts[a][b])
+        for a in range(state.num_players)
+        for b in range(state.num_players)
+        if state.claim_counts[a][b]
+    )
+    liability = next(((k, s) for k, s, ben in state.liabilities if ben == seat), None)
+    no_claims_yet = not any(pl.melds for pl in state.players if any(m.kind != "concealed_kong" for m in pl.melds))
+    return WinContext(
+        variant=state.variant,
+        concealed=tuple(tiles_of(concealed)),
+        win_tile=win_tile,
+        seat=seat,
+        dealer=state.dealer,
+        players=state.num_players,
+        melds=p.melds,
+        flowers=p.flowers,
+        by=by,
+        from_seat=from_seat,
+        after_kong=by == "self_draw" and state.turn_start == "kong_replacement",
+        after_flower=by == "self_draw" and state.turn_start == "flower_replacement",
+        kong_from=state.last_kong_from if state.turn_start == "kong_replacement" else None,
+        triple_win=triple,
+        last_tile=by == "self_draw" and state.wall_left <= get_ruleset(state.variant).reserve(state),
+        first_turn=p.discard_count == 0 and no_claims_yet,
+        round_wind=state.round_wind,
+        base=state.base,
+        jokers=state.jokers,
+        claims=claims,
+        huangfan=state.huangfan,
+        zuozhuang=bool(state.choice("zuozhuang", False)),
+        lazhuang=tuple(state.choice("lazhuang", ()) or ()),
+        discarded_joker=p.discarded_joker,
+        liability=liability,
+        options=dict(state.options),
+    )
+
+
+def _self_draw_score(rules: Ruleset, state: HandState, seat: int) -> ScoreResult:
+    p = state.players[seat]
+    t = p.drawn if p.drawn is not None else max(tiles_of(p.concealed))
+    return rules.win_check(state, seat, win_context(state, seat, t, "self_draw"))
+
+
+# -- apply ---------------------------------------------------------------------
+
+
+def apply(state: HandState, seat: int, action: Action, expected_step: int | None = None) -> tuple[HandState, list[Event]]:
+    """Apply `seat`'s action; return the new state and public events, or raise EngineError."""
+    if expected_step is not None and expected_step != state.step:
+        raise EngineError("stale_version", f"the hand is at step {state.step}, not {expected_step}")
+    if state.phase == "over":
+        raise EngineError("hand_over", "the hand is over")
+    if not isinstance(seat, int) or not 0 <= seat < state.num_players:
+        raise EngineError("bad_seat", f"no seat {seat!r}")
+    rules = get_ruleset(state.variant)
+    legal = legal_actions(state, seat)
+    if action not in legal:
+        _refuse(rules, state, seat, action, legal)
+        if action.type == "win":  # a false win the variant penalises instead of refusing (Y4)
+            penalised = rules.on_false_win(state, seat)
+            if penalised is None:
+                raise IllegalAction("illegal_action", "that win is not allowed")
+            return _stepped(penalised), [{"type": "false_win", "seat": seat}]
+    events: list[Event] = []
+    if state.phase == "choose":
+        state = rules.apply_choice(state, seat, action)
+        events.append({"type": "choose", "seat": seat, **action.to_json()})
+        if not any(rules.choice_actions(state, s) for s in range(state.num_players)):
+            state = _draw(rules, state, state.dealer, start="deal")
+    elif state.phase == "claim":
+        state, events = _answer(rules, state, seat, action)
+    elif action.type == "discard":
+        state, events = _discard(rules, state, seat, action)
+    elif action.type == "kong":
+        state, events = _own_kong(rules, state, seat, action)
+    elif action.type == "win":
+        p = state.players[seat]
+        t = p.drawn if p.drawn is not None else max(tiles_of(p.concealed))
+        score = _self_draw_score(rules, state, seat)
+        state = _end(rules, state, HandResult(winners=(seat,), by="self_draw", win_tile=t, scores=(score,)))
+        events.append({"type": "win", "seat": seat, "by": "self_draw", "tile": name(t)})
+    else:  # pragma: no cover - legal_actions never offers anything else here
+        raise IllegalAction("illegal_action", f"cannot {action.type} now")
+    return _stepped(state), events
+
+
+def _stepped(state: HandState) -> HandState:
+    return replace(state, step=state.step + 1)
+
+
+def _refuse(rules: Ruleset, state: HandState, seat: int, action: Action, legal: list[Action]) -> None:
+    """Raise the most specific error for an action that is not legal (except false wins)."""
+    if not legal:
+        raise NotYourTurn()
+    if action.type == "win":
+        if state.phase == "turn" and seat == state.turn and Action("win") in _turn_candidates(rules, state, seat):
+            reason = _self_draw_score(rules, state, seat).reason or "illegal_action"
+            if rules.on_false_win(state, seat) is None:
+                raise IllegalAction(reason, f"that win is not allowed ({reason})")
+        return
+    if state.phase == "turn":
+        if action in _turn_candidates(rules, state, seat):
+            code = rules.restriction(state, seat, action) or "illegal_action"
+            raise IllegalAction(code, f"{action.type} is not allowed now ({code})")
+    elif state.phase == "claim" and state.window is not None:
+        raw = _claim_options(_Unrestricted(rules), state, seat, state.window.seat, state.window.tile)
+        if action in raw:
+            code = rules.restriction(state, seat, action) or "illegal_action"
+            raise IllegalAction(code, f"{action.type} is not allowed now ({code})")
+    raise IllegalAction("illegal_action", f"{action.type} is not one of your legal actions now")
+
+
+class _Unrestricted:
+    """A view of a ruleset with its restrictions lifted (to tell 'restricted' from 'impossible')."""
+
+    def __init__(self, rules: Ruleset) -> None:
+        self._rules = rules
+
+    def restriction(self, *args: Any) -> None:
+        return None
+
+    def __getattr__(self, item: str) -> Any:
+        return getattr(self._rules, item)
+
+
+def _discard(rules: Ruleset, state: HandState, seat: int, action: Action) -> tuple[HandState, list[Event]]:
+    t = action.tile
+    assert t is not None
+    p = state.players[seat]
+    c = bytearray(p.concealed)
+    c[t] -= 1
+    first = state.first_discards
+    if len(first) < state.num_players and not any(pl.melds for pl in state.players):
+        first = (*first, t)
+    state = replace(state, first_discards=first, last_kong_from=None)
+    state = state.with_player(
+        seat,
+        concealed=bytes(c),
+        drawn=None,
+        discards=(*p.discards, t),
+        discard_count=p.discard_count + 1,
+        pong_lock=frozenset(),
+        forbidden=frozenset(),
+        discarded_since_draw=p.discarded_since_draw | {t},
+        discarded_joker=p.discarded_joker or t in state.jokers,
+        ready=p.ready or action.ready,
+    )
+    events: list[Event] = [{"type": "discard", "seat": seat, "tile": name(t), "ready": action.ready}]
+    return _open_window(rules, state, "discard", seat, t), events
+
+
+def _open_window(rules: Ruleset, state: HandState, kind: str, seat: int, t: Tile) -> HandState:
+    n = state.num_players
+    if kind == "discard":
+        options = tuple(() if s == seat else _claim_options(rules, state, s, seat, t) for s in range(n))
+    else:
+        options = tuple(() if s == seat else _rob_options(rules, state, s, seat, t) for s in range(n))
+    window = ClaimWindow(kind=kind, seat=seat, tile=t, options=options, answers=(None,) * n)
+    state = replace(state, phase="claim", window=window)
+    return _maybe_resolve(rules, state)
+
+
+def _rob_options(rules: Ruleset, state: HandState, seat: int, konger: int, t: Tile) -> tuple[Action, ...]:
+    if "added_kong" not in rules.robbable_kongs or not rules.win_on_discard:
+        return ()
+    with_t = bytearray(state.players[seat].concealed)
+    with_t[t] += 1
+    if not rules.is_winning_shape(state, seat, bytes(with_t)):
+        return ()
+    score = rules.win_check(state, seat, win_context(state, seat, t, "robbing_kong", konger))
+    return (Action("win", t),) if score.win else ()
+
+
+def _answer(rules: Ruleset, state: HandState, seat: int, action: Action) -> tuple[HandState, list[Event]]:
+    w = state.window
+    assert w is not None
+    answers = list(w.answers)
+    answers[seat] = action
+    state = replace(state, window=replace(w, answers=tuple(answers)))
+    return _maybe_resolve(rules, state), [{"type": "answered", "seat": seat}]
+
+
+def _maybe_resolve(rules: Ruleset, state: HandState) -> HandState:
+    """Once everyone with an option has answered, apply the highest claim(s) (RULES §1.9)."""
+    w = state.window
+    assert w is not None
+    if w.waiting_for():
+        return state
+    n = state.num_players
+    order = [(w.seat + k) % n for k in range(1, n)]  # next > opposite > previous
+    state = _lock_passers(rules, state, w)
+    winners = [s for s in order if w.answers[s] is not None and w.answers[s].type == "win"]
+    if winners:
+        if not rules.multiple_winners:
+            winners = winners[:1]
+        by = "discard" if w.kind == "discard" else "robbing_kong"
+        triple = len(winners) == 3
+        scores = tuple(
+            rules.win_check(state, s, win_context(state, s, w.tile, by, w.seat, triple=triple)) for s in winners
+        )
+        result = HandResult(winners=tuple(winners), by=by, from_seat=w.seat, win_tile=w.tile, scores=scores)
+        return _end(rules, replace(state, window=None), result)
+    if w.kind == "rob":
+        return _complete_added_kong(rules, replace(state, window=None), w.seat, w.tile)
+    for level in (("kong", "pong"), ("chi",)):
+        claimers = [s for s in order if w.answers[s] is not None and w.answers[s].type in level]
+        if claimers:
+            return _claim(rules, replace(state, window=None), claimers[0], w.answers[claimers[0]], w)
+    return _draw(rules, replace(state, window=None), (w.seat + 1) % n)
+
+
+def _lock_passers(rules: Ruleset, state: HandState, w: ClaimWindow) -> HandState:
+    """Remember passed wins and pongs: the variants' locks (R1, R2, Y2, 漏和) read these."""
+    for s, opts in enumerate(w.options):
+        answer = w.answers[s]
+        if not opts or answer is None:
+            continue
+        p = state.players[s]
+        if any(o.type == "win" for o in opts) and answer.type != "win":
+            by = "discard" if w.kind == "discard" else "robbing_kong"
+            value = rules.win_check(state, s, win_context(state, s, w.tile, by, w.seat)).value
+            state = state.with_player(
+                s,
+                win_lock=True,
+                passed_win_tiles=p.passed_win_tiles | {w.tile},
+                passed_win_value=max(p.passed_win_value, value),
+            )
+            p = state.players[s]
+        if any(o.type == "pong" for o in opts) and answer.type not in ("pong", "kong"):
+            state = state.with_player(s, pong_lock=p.pong_lock | {w.tile})
+    return state
+
+
+def _claim(rules: Ruleset, state: HandState, seat: int, action: Action, w: ClaimWindow) -> HandState:
+    t = w.tile
+    p = state.players[seat]
+    c = bytearray(p.concealed)
+    if action.type == "chi":
+        used = [x for x in action.tiles if x != t]
+        for x in used:
+            c[x] -= 1
+        meld = Meld("chi", action.tiles, w.seat, t)
+    elif action.type == "pong":
+        c[t] -= 2
+        meld = Meld("pong", (t, t, t), w.seat, t)
+    else:
+        c[t] -= 3
+        meld = Meld("kong", (t, t, t, t), w.seat, t)
+    discarder = state.players[w.seat]
+    state = state.with_player(w.seat, claimed_discards=discarder.claimed_discards | {len(discarder.discards) - 1})
+    counts = [list(row) for row in state.claim_counts]
+    counts[seat][w.seat] += 1
+    forbidden: frozenset[Tile] = frozenset()
+    if action.type == "chi":
+        forbidden = forbidden_after_chi(action.tiles, t)
+    state = replace(state, claim_counts=tuple(tuple(r) for r in counts))
+    state = state.with_player(
+        seat,
+        concealed=bytes(c),
+        melds=(*p.melds, meld),
+        drawn=None,
+        win_lock=False,
+        passed_win_tiles=frozenset(),
+        passed_win_value=0,
+        forbidden=forbidden,
+        concealed_at_chi=p.hand_size if action.type == "chi" else p.concealed_at_chi,
+    )
+    state = rules.on_claim(state, seat, meld)
+    if meld.kind == "kong":
+        state = replace(state, last_kong_from=w.seat)
+        state = rules.on_kong(state, seat, "exposed")
+        return _draw(rules, state, seat, start="kong_replacement", from_back=True)
+    return replace(state, phase="turn", turn=seat, turn_start="claim", window=None)
+
+
+def forbidden_after_chi(run: tuple[Tile, ...], t: Tile) -> frozenset[Tile]:
+    """R3 / Y3: right after chi of t with a, b from hand: not t, nor the tile
+    d ≠ t that would make {a, b, d} a run (so only t when a, b are not adjacent)."""
+    a, b = sorted(x for x in run if x != t)
+    out = {t}
+    if b - a == 1:
+        for d in (a - 1, b + 1):
+            if d != t and d >= 0 and d // 9 == a // 9:
+                out.add(d)
+    return frozenset(out)
+
+
+def _own_kong(rules: Ruleset, state: HandState, seat: int, action: Action) -> tuple[HandState, list[Event]]:
+    t = action.tile
+    assert t is not None
+    p = state.players[seat]
+    events: list[Event] = [{"type": "kong", "seat": seat, "kind": action.kind,
+                            "tile": name(t) if action.kind != "concealed" else None}]
+    if action.kind == "added":
+        state = replace(state, last_kong_from=None)
+        return _open_window(rules, state, "rob", seat, t), events
+    c = bytearray(p.concealed)
+    c[t] -= 4
+    state = state.with_player(seat, concealed=bytes(c), drawn=None, melds=(*p.melds, Meld("concealed_kong", (t,) * 4)))
+    state = rules.on_kong(replace(state, last_kong_from=None), seat, "concealed")
+    return _draw(rules, state, seat, start="kong_replacement", from_back=True), events
+
+
+def _complete_added_kong(rules: Ruleset, state: HandState, seat: int, t: Tile) -> HandState:
+    p = state.players[seat]
+    c = bytearray(p.concealed)
+    c[t] -= 1
+    melds = tuple(
+        Meld("added_kong", (t,) * 4, m.from_seat, m.claimed) if m.kind == "pong" and m.tile == t else m
+        for m in p.melds
+    )
+    state = state.with_player(seat, concealed=bytes(c), drawn=None, melds=melds)
+    state = rules.on_kong(state, seat, "added")
+    return _draw(rules, state, seat, start="kong_replacement", from_back=True)
+
+
+def _end(rules: Ruleset, state: HandState, result: HandResult) -> HandState:
+    """Close the hand: sum the payments, add extras (kongs, penalties, 铲), pick the next dealer."""
+    n = state.num_players
+    extras = list(result.extras)
+    for i, pay in enumerate(state.kong_payments):
+        extras.append((f"kong_{i}", pay))
+    for reason, _seat, pay in state.penalties:
+        extras.append((reason, pay))
+    result = replace(result, extras=tuple(extras))
+    result = rules.finish(state, result)
+    total = [0] * n
+    for s in result.scores:
+        for i, v in enumerate(s.payments):
+            total[i] += v
+    for _reason, pay in result.extras:
+        for i, v in enumerate(pay):
+            total[i] += v
+    result = replace(result, payments=tuple(total))
+    result = replace(result, next_dealer=rules.next_dealer(state, result))
+    return replace(state, phase="over", result=result, window=None)
+
+
+# -- helpers for servers and bots ------------------------------------------------
+
+
+def auto_action(state: HandState, seat: int) -> Action | None:
+    """What the server does for a seat on timeout or 托管 (RULES §1.7): win if
+    possible, pass on claims, else discard the drawn tile (or the rightmost)."""
+    legal = legal_actions(state, seat)
+    if not legal:
+        return None
+    for a in legal:
+        if a.type == "win":
+            return a
+    if state.phase == "claim":
+        return PASS
+    if state.phase == "choose":
+        return legal[0]
+    p = state.players[seat]
+    discards = [a for a in legal if a.type == "discard" and not a.ready]
+    if p.drawn is not None and Action("discard", p.drawn) in discards:
+        return Action("discard", p.drawn)
+    if discards:
+        return max(discards, key=lambda a: a.tile if a.tile is not None else -1)
+    return legal[0]
+
+
+def seats_to_act(state: HandState) -> list[int]:
+    """Seats the hand is waiting for now."""
+    if state.phase == "over":
+        return []
+    if state.phase == "claim" and state.window is not None:
+        return state.window.waiting_for()
+    if state.phase == "choose":
+        rules = get_ruleset(state.variant)
+        return [s for s in range(state.num_players) if rules.choice_actions(state, s)]
+    return [state.turn]

@@ -16,12 +16,13 @@ a class attribute or a hook here, overridden in `rulesets/<variant>.py`:
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from games.engine.hand import is_complete
 from games.engine.scoring.context import ScoreResult, WinContext, no_win
-from games.engine.state import HandResult, HandState
+from games.engine.state import HandResult, HandState, Meld
 from games.engine.tiles import FLOWERS, KINDS, Tile
 
 if TYPE_CHECKING:
@@ -56,8 +57,9 @@ class Ruleset:
         return 0
 
     # -- before play ---------------------------------------------------------
-    def setup(self, state: HandState) -> HandState:
-        """Called once after the deal and flower replacement (jokers, 荒番, phase 'choose')."""
+    def setup(self, state: HandState, rng: random.Random) -> HandState:
+        """Called once after the deal and flower replacement, before the dealer's
+        first draw (jokers, 荒番). `rng` continues the hand's seeded RNG."""
         return state
 
     def choice_actions(self, state: HandState, seat: int) -> list[Action]:
@@ -65,8 +67,13 @@ class Ruleset:
         return []
 
     def apply_choice(self, state: HandState, seat: int, action: Action) -> HandState:
-        """Record a pre-hand choice; return the state with phase 'turn' once all have chosen."""
+        """Record a pre-hand choice (one of `choice_actions`); the machine starts
+        play once no seat has a choice left."""
         raise NotImplementedError
+
+    def on_claim(self, state: HandState, seat: int, meld: Meld) -> HandState:
+        """After `seat` claimed a discard into `meld` (liabilities: 十二张落地, 大四喜…)."""
+        return state
 
     # -- during play -------------------------------------------------------
     def is_joker(self, state: HandState, tile: Tile) -> bool:
