@@ -10,15 +10,34 @@ the wall answers. Variant differences are hooks of the Ruleset.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from games.engine.errors import EngineError, IllegalAction, NotYourTurn
 from games.engine.rulesets import get_ruleset
 from games.engine.rulesets.base import Ruleset
 from games.engine.scoring.context import ScoreResult, WinContext
-from games.engine.state import ClaimWindow, HandResult, HandState, Meld, PlayerState, empty_claim_counts
-from games.engine.tiles import EAST, KINDS, Tile, counts_of, format_tiles, is_flower, name, parse, tile, tiles_of
+from games.engine.state import (
+    ClaimWindow,
+    HandResult,
+    HandState,
+    Meld,
+    PlayerState,
+    empty_claim_counts,
+    evolve,
+)
+from games.engine.tiles import (
+    EAST,
+    KINDS,
+    Tile,
+    counts_of,
+    format_tiles,
+    is_flower,
+    name,
+    parse,
+    tile,
+    tiles_of,
+)
 from games.engine.wall import roll_dice, shuffled_wall
 
 ACTION_TYPES = (
@@ -59,7 +78,9 @@ class Action:
     def from_json(cls, data: Any) -> Action:
         """Parse a client's action object; EngineError('bad_action') if malformed."""
         if not isinstance(data, dict) or data.get("type") not in ACTION_TYPES:
-            raise EngineError("bad_action", f"an action is an object with 'type' one of {', '.join(ACTION_TYPES)}")
+            raise EngineError(
+                "bad_action", f"an action is an object with 'type' one of {', '.join(ACTION_TYPES)}"
+            )
         unknown = set(data) - {"type", "tile", "tiles", "kind", "value", "ready"}
         if unknown:
             raise EngineError("bad_action", f"unknown action keys: {', '.join(sorted(unknown))}")
@@ -146,7 +167,7 @@ def new_hand(
             return state
     state = rules.setup(state, rng)
     if any(rules.choice_actions(state, s) for s in range(n)):
-        return replace(state, phase="choose")
+        return evolve(state, phase="choose")
     return _draw(rules, state, dealer, start="deal")
 
 
@@ -186,10 +207,10 @@ def _take(rules: Ruleset, state: HandState, seat: int, from_back: bool) -> tuple
             return state, None
         if from_back:
             t = state.wall[state.tail - 1]
-            state = replace(state, tail=state.tail - 1)
+            state = evolve(state, tail=state.tail - 1)
         else:
             t = state.wall[state.head]
-            state = replace(state, head=state.head + 1)
+            state = evolve(state, head=state.head + 1)
         if rules.has_flowers and is_flower(t):
             flowers.append(t)
             from_back = True
@@ -205,7 +226,9 @@ def _take(rules: Ruleset, state: HandState, seat: int, from_back: bool) -> tuple
         return state, t
 
 
-def _draw(rules: Ruleset, state: HandState, seat: int, start: str = "draw", from_back: bool = False) -> HandState:
+def _draw(
+    rules: Ruleset, state: HandState, seat: int, start: str = "draw", from_back: bool = False
+) -> HandState:
     """`seat` draws and takes the turn; an empty wall ends the hand drawn."""
     before = len(state.players[seat].flowers)
     state, t = _take(rules, state, seat, from_back)
@@ -225,7 +248,7 @@ def _draw(rules: Ruleset, state: HandState, seat: int, start: str = "draw", from
         discarded_since_draw=frozenset(),
         forbidden=p.forbidden if start == "claim" else frozenset(),
     )
-    return replace(state, phase="turn", turn=seat, turn_start=start, window=None)
+    return evolve(state, phase="turn", turn=seat, turn_start=start, window=None)
 
 
 # -- legal actions -----------------------------------------------------------
@@ -297,7 +320,9 @@ def _ready_after_discard(rules: Ruleset, state: HandState, seat: int, t: Tile) -
     return bool(waits(bytes(c)))
 
 
-def _claim_options(rules: Ruleset, state: HandState, seat: int, discarder: int, t: Tile) -> tuple[Action, ...]:
+def _claim_options(
+    rules: Ruleset, state: HandState, seat: int, discarder: int, t: Tile
+) -> tuple[Action, ...]:
     """What `seat` may do with `discarder`'s discard t (restrictions applied)."""
     p = state.players[seat]
     c = p.concealed
@@ -348,7 +373,9 @@ def win_context(
         if state.claim_counts[a][b]
     )
     liability = next(((k, s) for k, s, ben in state.liabilities if ben == seat), None)
-    no_claims_yet = not any(pl.melds for pl in state.players if any(m.kind != "concealed_kong" for m in pl.melds))
+    no_claims_yet = not any(
+        pl.melds for pl in state.players if any(m.kind != "concealed_kong" for m in pl.melds)
+    )
     return WinContext(
         variant=state.variant,
         concealed=tuple(tiles_of(concealed)),
@@ -388,7 +415,9 @@ def _self_draw_score(rules: Ruleset, state: HandState, seat: int) -> ScoreResult
 # -- apply ---------------------------------------------------------------------
 
 
-def apply(state: HandState, seat: int, action: Action, expected_step: int | None = None) -> tuple[HandState, list[Event]]:
+def apply(
+    state: HandState, seat: int, action: Action, expected_step: int | None = None
+) -> tuple[HandState, list[Event]]:
     """Apply `seat`'s action; return the new state and public events, or raise EngineError."""
     if expected_step is not None and expected_step != state.step:
         raise EngineError("stale_version", f"the hand is at step {state.step}, not {expected_step}")
@@ -429,7 +458,7 @@ def apply(state: HandState, seat: int, action: Action, expected_step: int | None
 
 
 def _stepped(state: HandState) -> HandState:
-    return replace(state, step=state.step + 1)
+    return evolve(state, step=state.step + 1)
 
 
 def _refuse(rules: Ruleset, state: HandState, seat: int, action: Action, legal: list[Action]) -> None:
@@ -437,7 +466,11 @@ def _refuse(rules: Ruleset, state: HandState, seat: int, action: Action, legal: 
     if not legal:
         raise NotYourTurn()
     if action.type == "win":
-        if state.phase == "turn" and seat == state.turn and Action("win") in _turn_candidates(rules, state, seat):
+        if (
+            state.phase == "turn"
+            and seat == state.turn
+            and Action("win") in _turn_candidates(rules, state, seat)
+        ):
             reason = _self_draw_score(rules, state, seat).reason or "illegal_action"
             if rules.on_false_win(state, seat) is None:
                 raise IllegalAction(reason, f"that win is not allowed ({reason})")
@@ -476,7 +509,7 @@ def _discard(rules: Ruleset, state: HandState, seat: int, action: Action) -> tup
     first = state.first_discards
     if len(first) < state.num_players and not any(pl.melds for pl in state.players):
         first = (*first, t)
-    state = replace(state, first_discards=first, last_kong_from=None)
+    state = evolve(state, first_discards=first, last_kong_from=None)
     state = state.with_player(
         seat,
         concealed=bytes(c),
@@ -500,7 +533,7 @@ def _open_window(rules: Ruleset, state: HandState, kind: str, seat: int, t: Tile
     else:
         options = tuple(() if s == seat else _rob_options(rules, state, s, seat, t) for s in range(n))
     window = ClaimWindow(kind=kind, seat=seat, tile=t, options=options, answers=(None,) * n)
-    state = replace(state, phase="claim", window=window)
+    state = evolve(state, phase="claim", window=window)
     return _maybe_resolve(rules, state)
 
 
@@ -520,7 +553,7 @@ def _answer(rules: Ruleset, state: HandState, seat: int, action: Action) -> tupl
     assert w is not None
     answers = list(w.answers)
     answers[seat] = action
-    state = replace(state, window=replace(w, answers=tuple(answers)))
+    state = evolve(state, window=evolve(w, answers=tuple(answers)))
     return _maybe_resolve(rules, state), [{"type": "answered", "seat": seat}]
 
 
@@ -540,17 +573,18 @@ def _maybe_resolve(rules: Ruleset, state: HandState) -> HandState:
         by = "discard" if w.kind == "discard" else "robbing_kong"
         triple = len(winners) == 3
         scores = tuple(
-            rules.win_check(state, s, win_context(state, s, w.tile, by, w.seat, triple=triple)) for s in winners
+            rules.win_check(state, s, win_context(state, s, w.tile, by, w.seat, triple=triple))
+            for s in winners
         )
         result = HandResult(winners=tuple(winners), by=by, from_seat=w.seat, win_tile=w.tile, scores=scores)
-        return _end(rules, replace(state, window=None), result)
+        return _end(rules, evolve(state, window=None), result)
     if w.kind == "rob":
-        return _complete_added_kong(rules, replace(state, window=None), w.seat, w.tile)
+        return _complete_added_kong(rules, evolve(state, window=None), w.seat, w.tile)
     for level in (("kong", "pong"), ("chi",)):
         claimers = [s for s in order if w.answers[s] is not None and w.answers[s].type in level]
         if claimers:
-            return _claim(rules, replace(state, window=None), claimers[0], w.answers[claimers[0]], w)
-    return _draw(rules, replace(state, window=None), (w.seat + 1) % n)
+            return _claim(rules, evolve(state, window=None), claimers[0], w.answers[claimers[0]], w)
+    return _draw(rules, evolve(state, window=None), (w.seat + 1) % n)
 
 
 def _lock_passers(rules: Ruleset, state: HandState, w: ClaimWindow) -> HandState:
@@ -591,13 +625,15 @@ def _claim(rules: Ruleset, state: HandState, seat: int, action: Action, w: Claim
         c[t] -= 3
         meld = Meld("kong", (t, t, t, t), w.seat, t)
     discarder = state.players[w.seat]
-    state = state.with_player(w.seat, claimed_discards=discarder.claimed_discards | {len(discarder.discards) - 1})
+    state = state.with_player(
+        w.seat, claimed_discards=discarder.claimed_discards | {len(discarder.discards) - 1}
+    )
     counts = [list(row) for row in state.claim_counts]
     counts[seat][w.seat] += 1
     forbidden: frozenset[Tile] = frozenset()
     if action.type == "chi":
         forbidden = forbidden_after_chi(action.tiles, t)
-    state = replace(state, claim_counts=tuple(tuple(r) for r in counts))
+    state = evolve(state, claim_counts=tuple(tuple(r) for r in counts))
     state = state.with_player(
         seat,
         concealed=bytes(c),
@@ -611,10 +647,10 @@ def _claim(rules: Ruleset, state: HandState, seat: int, action: Action, w: Claim
     )
     state = rules.on_claim(state, seat, meld)
     if meld.kind == "kong":
-        state = replace(state, last_kong_from=w.seat)
+        state = evolve(state, last_kong_from=w.seat)
         state = rules.on_kong(state, seat, "exposed")
         return _draw(rules, state, seat, start="kong_replacement", from_back=True)
-    return replace(state, phase="turn", turn=seat, turn_start="claim", window=None)
+    return evolve(state, phase="turn", turn=seat, turn_start="claim", window=None)
 
 
 def forbidden_after_chi(run: tuple[Tile, ...], t: Tile) -> frozenset[Tile]:
@@ -633,15 +669,23 @@ def _own_kong(rules: Ruleset, state: HandState, seat: int, action: Action) -> tu
     t = action.tile
     assert t is not None
     p = state.players[seat]
-    events: list[Event] = [{"type": "kong", "seat": seat, "kind": action.kind,
-                            "tile": name(t) if action.kind != "concealed" else None}]
+    events: list[Event] = [
+        {
+            "type": "kong",
+            "seat": seat,
+            "kind": action.kind,
+            "tile": name(t) if action.kind != "concealed" else None,
+        }
+    ]
     if action.kind == "added":
-        state = replace(state, last_kong_from=None)
+        state = evolve(state, last_kong_from=None)
         return _open_window(rules, state, "rob", seat, t), events
     c = bytearray(p.concealed)
     c[t] -= 4
-    state = state.with_player(seat, concealed=bytes(c), drawn=None, melds=(*p.melds, Meld("concealed_kong", (t,) * 4)))
-    state = rules.on_kong(replace(state, last_kong_from=None), seat, "concealed")
+    state = state.with_player(
+        seat, concealed=bytes(c), drawn=None, melds=(*p.melds, Meld("concealed_kong", (t,) * 4))
+    )
+    state = rules.on_kong(evolve(state, last_kong_from=None), seat, "concealed")
     return _draw(rules, state, seat, start="kong_replacement", from_back=True), events
 
 
@@ -666,7 +710,7 @@ def _end(rules: Ruleset, state: HandState, result: HandResult) -> HandState:
         extras.append((f"kong_{i}", pay))
     for reason, _seat, pay in state.penalties:
         extras.append((reason, pay))
-    result = replace(result, extras=tuple(extras))
+    result = evolve(result, extras=tuple(extras))
     result = rules.finish(state, result)
     total = [0] * n
     for s in result.scores:
@@ -675,9 +719,9 @@ def _end(rules: Ruleset, state: HandState, result: HandResult) -> HandState:
     for _reason, pay in result.extras:
         for i, v in enumerate(pay):
             total[i] += v
-    result = replace(result, payments=tuple(total))
-    result = replace(result, next_dealer=rules.next_dealer(state, result))
-    return replace(state, phase="over", result=result, window=None)
+    result = evolve(result, payments=tuple(total))
+    result = evolve(result, next_dealer=rules.next_dealer(state, result))
+    return evolve(state, phase="over", result=result, window=None)
 
 
 # -- helpers for servers and bots ------------------------------------------------

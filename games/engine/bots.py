@@ -100,7 +100,11 @@ def _best_claim(state: HandState, p: PlayerState, legal: list[Action]) -> Action
         if a.type not in ("chi", "pong", "kong") or a.tile is None:
             continue
         c = bytearray(p.concealed)
-        used = [x for x in a.tiles if x != a.tile] if a.type == "chi" else [a.tile] * (3 if a.type == "kong" else 2)
+        used = (
+            [x for x in a.tiles if x != a.tile]
+            if a.type == "chi"
+            else [a.tile] * (3 if a.type == "kong" else 2)
+        )
         for x in used:
             c[x] -= 1
         melds = len(p.melds) + 1

@@ -45,7 +45,9 @@ def log_json(log: list[tuple[int, Action]]) -> list[dict[str, Any]]:
     return [{"seat": s, "action": a.to_json()} for s, a in log]
 
 
-def simulate(variant: str, hands: int, seed: int, bot: str = "baseline", check: bool = True) -> dict[str, Any]:
+def simulate(
+    variant: str, hands: int, seed: int, bot: str = "baseline", check: bool = True
+) -> dict[str, Any]:
     rules = get_ruleset(variant)
     digest = hashlib.sha256()
     wins = draws = errors = bad = 0

