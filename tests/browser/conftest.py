@@ -1,0 +1,134 @@
+"""Browser fixtures: a real daphne server in a subprocess and headless Debian Chromium.
+
+`live_server_url` (session): daphne on a free port against a fresh SQLite file, migrated.
+`page` (function): a new browser context and page for each test (its own cookies).
+Never run `playwright install`: tests use the system Chromium at /usr/bin/chromium.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from tests.conftest import IN_CI
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if Path(str(item.path)).is_relative_to(Path(__file__).parent):
+            item.add_marker(pytest.mark.browser)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _wait_until_serving(url: str, server: subprocess.Popen[bytes], log: Path, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError(f"daphne exited with {server.returncode}:\n{log.read_text()}")
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"daphne did not answer on {url} within {timeout}s:\n{log.read_text()}")
+
+
+@pytest.fixture(scope="session")
+def live_server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Base URL (no trailing slash) of a real daphne server with its own SQLite database."""
+    workdir = tmp_path_factory.mktemp("live_server")
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+    env.update(
+        DEBUG="1",
+        DATABASE_URL=f"sqlite:///{workdir / 'db.sqlite3'}",
+        ALLOWED_HOSTS="127.0.0.1 localhost",
+        PYTHONUNBUFFERED="1",
+    )
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+    )
+    port = _free_port()
+    log = workdir / "daphne.log"
+    with log.open("wb") as out:
+        server = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "daphne",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(port),
+                "mahjong_site.asgi:application",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_until_serving(url + "/", server, log)
+        yield url
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not shutil.which(CHROMIUM):
+        message = f"{CHROMIUM} is missing (apt-get install -y chromium)"
+        if IN_CI:
+            pytest.fail(message)
+        pytest.skip(message)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser: Browser, live_server_url: str) -> Iterator[Page]:
+    """A fresh page (own cookies) whose relative URLs resolve against the live server."""
+    context = browser.new_context(
+        base_url=live_server_url, locale="en-US", viewport={"width": 1100, "height": 800}
+    )
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
