@@ -509,7 +509,7 @@ def _discard(rules: Ruleset, state: HandState, seat: int, action: Action) -> tup
     first = state.first_discards
     if len(first) < state.num_players and not any(pl.melds for pl in state.players):
         first = (*first, t)
-    state = evolve(state, first_discards=first, last_kong_from=None)
+    state = evolve(state, first_discards=first, last_kong_from=None, last_discard=(seat, t))
     state = state.with_player(
         seat,
         concealed=bytes(c),
@@ -633,7 +633,7 @@ def _claim(rules: Ruleset, state: HandState, seat: int, action: Action, w: Claim
     forbidden: frozenset[Tile] = frozenset()
     if action.type == "chi":
         forbidden = forbidden_after_chi(action.tiles, t)
-    state = evolve(state, claim_counts=tuple(tuple(r) for r in counts))
+    state = evolve(state, claim_counts=tuple(tuple(r) for r in counts), last_discard=None)
     state = state.with_player(
         seat,
         concealed=bytes(c),

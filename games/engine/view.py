@@ -1,0 +1,119 @@
+"""What one viewer may see of a hand: the only way state leaves the engine.
+
+`view_for(state, seat)` is a JSON-able dict for the player in `seat`, or for
+a spectator when seat is None. It never holds another player's concealed
+tiles, another player's concealed-kong tiles (yihua hides them), anyone's
+pending claim options, or the wall — only counts. Once the hand is over,
+every hand is opened (the settlement shows them to all).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.engine.actions import legal_actions, seats_to_act
+from games.engine.state import HandResult, HandState, Meld, PlayerState
+from games.engine.tiles import format_tiles, name, seat_wind, tiles_of
+
+
+def _meld_view(m: Meld, visible: bool) -> dict[str, Any]:
+    if m.kind == "concealed_kong" and not visible:
+        return {"kind": m.kind, "tiles": None, "count": 4}
+    out = m.to_json()
+    if m.claimed is not None:
+        out["claimed"] = name(m.claimed)
+    return out
+
+
+def _hand_tiles(p: PlayerState) -> list[str]:
+    """The concealed hand sorted by suit, the just-drawn tile last (shown apart)."""
+    tiles = tiles_of(p.concealed)
+    if p.drawn is not None:
+        tiles.remove(p.drawn)
+        tiles.append(p.drawn)
+    return [name(t) for t in tiles]
+
+
+def _seat_view(state: HandState, seat: int, viewer: int | None) -> dict[str, Any]:
+    p = state.players[seat]
+    opened = state.phase == "over"
+    mine = viewer == seat
+    out: dict[str, Any] = {
+        "seat": seat,
+        "wind": name(seat_wind(seat, state.dealer, state.num_players)),
+        "dealer": seat == state.dealer,
+        "hand_count": p.hand_size,
+        "melds": [_meld_view(m, mine or opened) for m in p.melds],
+        "flowers": format_tiles(p.flowers),
+        "discards": [name(t) for t in p.discards],
+        "claimed_discards": sorted(p.claimed_discards),
+        "ready": p.ready,
+        "discarded_joker": p.discarded_joker,
+    }
+    if mine or opened:
+        out["hand"] = _hand_tiles(p)
+        out["drawn"] = name(p.drawn) if p.drawn is not None and not opened else None
+    if mine and p.forbidden and state.phase == "turn" and state.turn == seat:
+        out["forbidden"] = [name(t) for t in sorted(p.forbidden)]
+    return out
+
+
+def _result_view(result: HandResult) -> dict[str, Any]:
+    return {
+        "winners": list(result.winners),
+        "drawn": result.drawn,
+        "by": result.by,
+        "from": result.from_seat,
+        "win_tile": name(result.win_tile) if result.win_tile is not None else None,
+        "scores": [{"seat": w, **s.to_json()} for w, s in zip(result.winners, result.scores, strict=False)],
+        "extras": [{"reason": r, "payments": list(p)} for r, p in result.extras],
+        "payments": list(result.payments),
+        "next_dealer": result.next_dealer,
+    }
+
+
+def view_for(state: HandState, seat: int | None) -> dict[str, Any]:
+    """The hand as `seat` sees it (None: a spectator's public view)."""
+    viewer = seat if seat is not None and 0 <= seat < state.num_players else None
+    waiting = seats_to_act(state)
+    out: dict[str, Any] = {
+        "variant": state.variant,
+        "phase": state.phase,
+        "step": state.step,
+        "dealer": state.dealer,
+        "round_wind": name(state.round_wind),
+        "dice": list(state.dice),
+        "wall_left": state.wall_left,
+        "turn": state.turn if state.phase == "turn" else None,
+        "seats": [_seat_view(state, s, viewer) for s in range(state.num_players)],
+        "jokers": [name(t) for t in state.jokers],
+        "indicator": name(state.indicator) if state.indicator is not None else None,
+        "huangfan": state.huangfan,
+        "me": viewer,
+        # whether the viewer is being waited for; never who else is (claim privacy)
+        "my_move": viewer is not None and viewer in waiting,
+    }
+    if state.window is not None:
+        out["last_discard"] = {
+            "seat": state.window.seat,
+            "tile": name(state.window.tile),
+            "kind": state.window.kind,
+        }
+    elif state.last_discard is not None:
+        out["last_discard"] = {
+            "seat": state.last_discard[0],
+            "tile": name(state.last_discard[1]),
+            "kind": "discard",
+        }
+    if state.phase != "choose":  # pre-hand choices are shown all at once, after everyone chose
+        out["choices"] = {k: list(v) if isinstance(v, tuple) else v for k, v in state.choices}
+    if state.result is not None:
+        out["result"] = _result_view(state.result)
+    return out
+
+
+def legal_json(state: HandState, seat: int | None) -> list[dict[str, Any]]:
+    """The viewer's legal hand actions in the JSON protocol's form."""
+    if seat is None:
+        return []
+    return [a.to_json() for a in legal_actions(state, seat)]
