@@ -1,6 +1,7 @@
 """Browser fixtures: a real daphne server in a subprocess and headless Debian Chromium.
 
 `live_server_url` (session): daphne on a free port against a fresh SQLite file, migrated.
+`browser` (package): Chromium, closed when tests/browser is done (see the fixture).
 `page` (function): a new browser context and page for each test (its own cookies).
 Never run `playwright install`: tests use the system Chromium at /usr/bin/chromium.
 """
@@ -109,8 +110,10 @@ def live_server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             server.wait()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Browser]:
+    # Package scope: Playwright's sync API keeps an event loop running while it is open,
+    # which must be closed before any async test outside tests/browser runs.
     if not shutil.which(CHROMIUM):
         message = f"{CHROMIUM} is missing (apt-get install -y chromium)"
         if IN_CI:
