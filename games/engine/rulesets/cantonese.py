@@ -1,13 +1,57 @@
-"""cantonese — placeholder Ruleset; its owner fills in play, restrictions and scoring."""
+"""cantonese — 广东鸡平和 (RULES §4): 136 tiles, no flowers, 爆和 at 3 fan.
+
+Scoring lives in `games.engine.scoring.cantonese`; this class carries the
+variant's data and the flow hooks (dealer rotation, the missed-win lock,
+liabilities recorded when a claim feeds 十二张落地 / 大四喜 / 大三元).
+"""
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
 from games.engine.rulesets.base import Ruleset
+from games.engine.scoring import cantonese as scoring
+from games.engine.scoring.context import ScoreResult, WinContext, no_win
+from games.engine.state import HandResult, HandState, Meld, evolve
 
 
 class CantoneseRuleset(Ruleset):
     id = "cantonese"
+    name_zh = "广东鸡平和"
+    name_en = "Cantonese"
+    players = 4
     has_flowers = False
+    has_chi = True
+    win_on_discard = True
+    multiple_winners = True  # 一炮多响, 一炮三响
+    robbable_kongs = ("added_kong",)  # §4.2: only 明刻开明杠 can be robbed
+    # rounds: match length in wind rounds, 1 (default) or 4 (§4.1)
+    default_options: ClassVar[dict[str, Any]] = {"rounds": 1}
+
+    def score(self, ctx: WinContext) -> ScoreResult:
+        return scoring.score(ctx)
+
+    def win_check(self, state: HandState, seat: int, ctx: WinContext) -> ScoreResult:
+        """§4.2 漏和 before scoring: a passed discard win locks that tile."""
+        if scoring.missed_win_blocks(state.players[seat], ctx.win_tile, ctx.by):
+            return no_win("missed_win", state.num_players)
+        return self.score(ctx)
+
+    def on_claim(self, state: HandState, seat: int, meld: Meld) -> HandState:
+        """Record who becomes liable (包) for `seat`'s self-draw (§4.6)."""
+        if meld.from_seat is None:
+            return state
+        found = scoring.liability_after_claim(
+            state.players[seat].melds, seat, meld.from_seat, state.liabilities
+        )
+        if found is None:
+            return state
+        return evolve(state, liabilities=(*state.liabilities, found))
+
+    def next_dealer(self, state: HandState, result: HandResult) -> int:
+        """§4.1: the dealer stays after a draw or a win of theirs (also as one of
+        several winners); otherwise the next seat deals."""
+        return scoring.next_dealer(state.dealer, result.winners, state.num_players)
 
 
 RULESET = CantoneseRuleset()
