@@ -37,7 +37,7 @@ def test_wrong_password_error_and_language_switch(page: Page) -> None:
     expect(page.locator("html")).to_have_attribute("lang", "zh-hans")
 
 
-def test_home_fits_a_phone_screen(browser: Browser, live_server_url: str) -> None:
+def test_phone_sign_up_in_chinese(browser: Browser, live_server_url: str) -> None:
     context = browser.new_context(
         base_url=live_server_url, viewport={"width": 375, "height": 740}, locale="zh-CN"
     )
@@ -46,4 +46,20 @@ def test_home_fits_a_phone_screen(browser: Browser, live_server_url: str) -> Non
     expect(page.locator("h1")).to_have_text("在浏览器里实时打中国麻将")
     assert page.evaluate("document.documentElement.scrollWidth") <= 375  # no sideways scrolling
     page.screenshot(path="/tmp/mahjong-home-mobile.png", full_page=True)
+
+    page.locator(".hero").get_by_role("link", name="注册").click()
+    username = f"m{uuid.uuid4().hex[:10]}"
+    page.locator("#id_username").fill(username)
+    page.locator("#id_password1").fill("jade-pagoda-77")
+    page.locator("#id_password2").fill("jade-pagoda-78")
+    page.locator("form.form").get_by_role("button", name="注册").click()
+    expect(page.locator(".errorlist")).to_be_visible()  # mismatched passwords, shown in Chinese
+    page.screenshot(path="/tmp/mahjong-signup-error-mobile.png", full_page=True)
+    page.locator("#id_password1").fill("jade-pagoda-77")
+    page.locator("#id_password2").fill("jade-pagoda-77")
+    page.locator("form.form").get_by_role("button", name="注册").click()
+
+    expect(page.locator("#balance")).to_contain_text("1000")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    page.screenshot(path="/tmp/mahjong-home-mobile-logged-in.png", full_page=True)
     context.close()
