@@ -54,7 +54,7 @@ def test_a_flower_drawn_in_play_is_replaced_from_the_back():
         replacements="5p",
     )
     state = discard(state, 0, "9m")
-    # nobody can use 9m (seat 1 has no 7m8m; nobody holds two 9m) → seat 1 draws 3f, lays it, draws 5p from the back
+    # nobody can use 9m → seat 1 draws 3f, lays it open, draws 5p from the back
     assert state.phase == "turn" and state.turn == 1
     p = state.players[1]
     assert p.flowers == (T("3f"),)
