@@ -55,8 +55,12 @@ _ELEMENT_FLOWERS: dict[str, tuple[int, int]] = {
     "exposed_kong": (3, 1),
     "concealed_kong": (4, 2),
 }
-_MELD_ELEMENT = {"pong": "exposed_pung", "kong": "exposed_kong", "added_kong": "exposed_kong",
-                 "concealed_kong": "concealed_kong"}
+_MELD_ELEMENT = {
+    "pong": "exposed_pung",
+    "kong": "exposed_kong",
+    "added_kong": "exposed_kong",
+    "concealed_kong": "concealed_kong",
+}
 
 
 def element_flowers(tile: Tile, element: str) -> int:

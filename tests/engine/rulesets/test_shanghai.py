@@ -77,7 +77,11 @@ def test_cli_prints_the_result() -> None:
     data = case(**CHICKEN, by="discard", **{"from": 3})
     proc = subprocess.run(
         [sys.executable, "-m", "games.engine", "score"],
-        input=json.dumps(data), capture_output=True, text=True, cwd=ROOT, check=True,
+        input=json.dumps(data),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=True,
     )
     out = json.loads(proc.stdout)
     # chicken: 3 base flowers; the discarder pays 1 unit
@@ -376,10 +380,23 @@ def test_huangfan_doubles_class_1_and_2() -> None:
 @pytest.mark.parametrize(
     ("dice", "add"),
     [
-        ((1, 1), 2), ((4, 4), 2),
-        ((1, 2), 1), ((2, 1), 1), ((1, 6), 1), ((4, 1), 1), ((4, 6), 1), ((3, 4), 1),
-        ((2, 2), 1), ((3, 3), 1), ((5, 5), 1), ((6, 6), 1),
-        ((2, 3), 0), ((3, 2), 0), ((2, 5), 0), ((5, 6), 0), ((6, 3), 0),
+        ((1, 1), 2),
+        ((4, 4), 2),
+        ((1, 2), 1),
+        ((2, 1), 1),
+        ((1, 6), 1),
+        ((4, 1), 1),
+        ((4, 6), 1),
+        ((3, 4), 1),
+        ((2, 2), 1),
+        ((3, 3), 1),
+        ((5, 5), 1),
+        ((6, 6), 1),
+        ((2, 3), 0),
+        ((3, 2), 0),
+        ((2, 5), 0),
+        ((5, 6), 0),
+        ((6, 3), 0),
     ],
 )
 def test_huangfan_dice(dice: tuple[int, int], add: int) -> None:
@@ -549,8 +566,20 @@ def test_pong_commitment() -> None:
 
 def _state(**kw: Any) -> HandState:
     base: dict[str, Any] = dict(
-        variant="shanghai", seed=1, num_players=4, dealer=0, round_wind=27, base=1, options=(),
-        wall=(), head=0, tail=0, dice=(2, 3), players=(), phase="turn", turn=0,
+        variant="shanghai",
+        seed=1,
+        num_players=4,
+        dealer=0,
+        round_wind=27,
+        base=1,
+        options=(),
+        wall=(),
+        head=0,
+        tail=0,
+        dice=(2, 3),
+        players=(),
+        phase="turn",
+        turn=0,
     )
     base.update(kw)
     return HandState(**base)

@@ -218,7 +218,10 @@ def test_no_kong_bloom_on_a_discard() -> None:
 
 
 SINGLE_WAIT_MELDS = [
-    meld("chi", "123m", 0), meld("chi", "456p", 0), meld("pong", "999s", 2), meld("pong", "888m", 1),
+    meld("chi", "123m", 0),
+    meld("chi", "456p", 0),
+    meld("pong", "999s", 2),
+    meld("pong", "888m", 1),
 ]
 
 
@@ -314,8 +317,8 @@ def test_robbing_a_kong_needs_nothing_and_the_konger_pays_three_times() -> None:
 
 
 def test_robbing_a_kong_has_no_extra_fan() -> None:
-    # 1 flower: 15, the konger pays 45
-    out = score(**CHICKEN, flowers="1f", by="robbing_kong", **{"from": 0})
+    # 1 flower: 15, the konger pays 45 (a robbed kong tile is no replacement: no kong bloom)
+    out = score(**CHICKEN, flowers="1f", by="robbing_kong", after_kong=True, **{"from": 0})
     assert out["patterns"] == ["chicken"]
     assert out["payments"] == [-45, 45, 0, 0]
 
@@ -382,8 +385,20 @@ def test_false_win_penalty() -> None:
 
 def _state(**kw: Any) -> HandState:
     base: dict[str, Any] = dict(
-        variant="yihua", seed=1, num_players=4, dealer=0, round_wind=27, base=10, options=(),
-        wall=(), head=0, tail=0, dice=(2, 3), players=(), phase="turn", turn=0,
+        variant="yihua",
+        seed=1,
+        num_players=4,
+        dealer=0,
+        round_wind=27,
+        base=10,
+        options=(),
+        wall=(),
+        head=0,
+        tail=0,
+        dice=(2, 3),
+        players=(),
+        phase="turn",
+        turn=0,
     )
     base.update(kw)
     return HandState(**base)
