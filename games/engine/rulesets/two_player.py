@@ -1,13 +1,193 @@
-"""two_player — placeholder Ruleset; its owner fills in play, restrictions and scoring."""
+"""two_player — 二人麻将 (RULES §6): two players, 72 tiles, the official fan table.
+
+Scoring and the shape helpers live in `games.engine.scoring.two_player`; this
+module carries the variant's data, its flow hooks, and the §6.4 optional
+extras (开局换牌, 搓牌, the 海底捞月 reserve) as pure functions driven by a
+`random.Random` the hand machine passes in, so a hand stays a seed plus its
+actions (RULES §1.14).
+"""
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+
+from games.engine.errors import EngineError
 from games.engine.rulesets.base import Ruleset
+from games.engine.scoring import two_player as scoring
+from games.engine.scoring.context import ScoreResult, WinContext
+from games.engine.state import HandResult, HandState
+from games.engine.tiles import FLOWERS, Tile, is_flower
+
+if TYPE_CHECKING:
+    from games.engine.actions import Action
+
+READY_LOCKED = "ready_locked"  # §6.2: a declared hand takes no claims and makes no kongs
+NOT_READY = "not_ready"  # 报听 with a discard that does not leave the hand ready
 
 
 class TwoPlayerRuleset(Ruleset):
     id = "two_player"
+    name_zh = "二人麻将"
+    name_en = "Two-player"
     players = 2
+    has_flowers = True
+    has_chi = True  # always from the opponent, who is always the previous player
+    win_on_discard = True
+    multiple_winners = False  # one possible winner on any discard
+    robbable_kongs = ("added_kong",)  # seed: 抢杠只应用在蓄杠上
+    has_ready = True
+    default_options: ClassVar[dict[str, Any]] = {
+        "cap": scoring.DEFAULT_CAP,
+        "exchange": False,
+        "cuopai": False,
+        "cuopai_p": 0.05,
+        "reserve": False,
+        "reserve_n": 8,
+        "escape_penalty": 13,  # RULES §1.8: 13 × base for two_player
+    }
+
+    # -- the tiles (§6.1) ----------------------------------------------------
+    def wall_tiles(self) -> list[Tile]:
+        """万 1m–9m ×4, winds ×4, dragons ×4, flowers 1f–8f once: 72 tiles."""
+        return [t for t in scoring.SET_KINDS for _ in range(4)] + list(FLOWERS)
+
+    def reserve(self, state: HandState) -> int:
+        """§6.4 海底捞月 reserve: the last N tiles are not drawn in normal play."""
+        return reserve_size(dict(state.options))
+
+    # -- during play -----------------------------------------------------------
+    def is_winning_shape(self, state: HandState, seat: int, counts: bytes) -> bool:
+        """Every shape of the official table (seven pairs too), with the seat's melds."""
+        melds = state.players[seat].melds
+        if sum(counts) + 3 * len(melds) != 14:
+            return False
+        return scoring.is_complete(counts, melds)
+
+    def is_ready_hand(self, state: HandState, seat: int, counts: bytes) -> bool:
+        """§6.2: a 13-tile hand (with the seat's melds) one tile from winning."""
+        return scoring.is_ready(counts, state.players[seat].melds)
+
+    def restriction(self, state: HandState, seat: int, action: Action) -> str | None:
+        p = state.players[seat]
+        if p.ready and action.type in ("chi", "pong", "kong"):
+            return READY_LOCKED
+        if action.type == "discard" and action.ready and action.tile is not None:
+            if p.ready:
+                return READY_LOCKED  # declared once; the declaration stands
+            rest = bytearray(p.concealed)
+            rest[action.tile] -= 1
+            if not scoring.is_ready(bytes(rest), p.melds):
+                return NOT_READY
+        return None
+
+    # -- scoring and flow ------------------------------------------------------
+    def score(self, ctx: WinContext) -> ScoreResult:
+        return scoring.score(ctx)
+
+    def next_dealer(self, state: HandState, result: HandResult) -> int:
+        """§6.1: the winner deals next; after a drawn hand the dealer stays."""
+        if result.drawn:
+            return state.dealer
+        return result.winners[0]
 
 
 RULESET = TwoPlayerRuleset()
+
+
+# ---------------------------------------------------------------------------
+# §6.4 optional extras (table settings, off by default).
+
+
+def reserve_size(options: dict[str, Any]) -> int:
+    """How many tiles at the end of the wall the 海底捞月 reserve holds (0 when off)."""
+    if not options.get("reserve", False):
+        return 0
+    n = options.get("reserve_n", 8)
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 40:
+        raise EngineError("bad_option", "the two_player option 'reserve_n' must be a whole number 1–40")
+    return n
+
+
+def reserve_drawer(ready_order: Sequence[int]) -> int | None:
+    """Who draws the one reserve tile when only the reserve is left.
+
+    `ready_order` lists the seats that declared 报听, in the order they
+    declared. Exactly one ready → that seat; both → the first to declare;
+    nobody → None, and the hand is drawn. (Decision: "ready" means declared,
+    the state the table shows; an undeclared ready hand does not draw.)
+    """
+    return ready_order[0] if ready_order else None
+
+
+class Exchange(NamedTuple):
+    hand: bytes  # the hand's counts after the exchange (flowers drawn not included)
+    drawn: tuple[Tile, ...]  # the tiles drawn, in order, flowers included
+    wall: tuple[Tile, ...]  # the live wall afterwards
+
+
+def exchange(
+    hand: bytes, returned: Sequence[Tile], live_wall: Sequence[Tile], rng: random.Random
+) -> Exchange:
+    """开局换牌 (§6.4): return any number of tiles once and draw as many.
+
+    The player draws from the front of the live wall first; then each returned
+    tile goes into the rest of the live wall at a position the seeded RNG
+    picks (Decision: a returned tile never comes straight back; it may come
+    back later, like any wall tile). Drawn flowers are reported in `drawn` and
+    left out of `hand`: the hand machine lays them open and replaces them from
+    the back as RULES §1.10 says.
+    """
+    counts = bytearray(hand)
+    for t in returned:
+        if is_flower(t) or not 0 <= t < len(counts) or counts[t] == 0:
+            raise EngineError("bad_action", "you can only return tiles you hold")
+        counts[t] -= 1
+    n = len(returned)
+    if n > len(live_wall):
+        raise EngineError("bad_action", "the wall does not have that many tiles")
+    drawn = tuple(live_wall[:n])
+    wall = list(live_wall[n:])
+    for t in returned:
+        wall.insert(rng.randrange(len(wall) + 1), t)
+    for t in drawn:
+        if not is_flower(t):
+            counts[t] += 1
+    return Exchange(bytes(counts), drawn, tuple(wall))
+
+
+def cuopai_offered(rng: random.Random, p: float = 0.05) -> bool:
+    """搓牌 (§6.4): after a draw, with probability p the player may swap the drawn tile."""
+    return rng.random() < p
+
+
+def cuopai_choices(live_wall: Sequence[Tile]) -> tuple[Tile, ...]:
+    """The kinds the player may take: any tile still in the (drawable) wall.
+
+    Decision: flowers are not offered (a flower is never kept); the hand
+    machine passes the wall outside the reserve, so the reserve stays intact.
+    """
+    return tuple(sorted({t for t in live_wall if not is_flower(t)}))
+
+
+def cuopai_swap(
+    hand: bytes, drawn: Tile, wanted: Tile, live_wall: Sequence[Tile], rng: random.Random
+) -> tuple[bytes, tuple[Tile, ...]]:
+    """Swap the drawn tile for a tile of kind `wanted` from the wall.
+
+    The drawn tile takes the place of the wanted one; which copy of `wanted`
+    (when several are in the wall) is chosen by the seeded RNG, so the player's
+    choice does not reorder the wall beyond that one position.
+    """
+    places = [i for i, t in enumerate(live_wall) if t == wanted]
+    if not places or is_flower(wanted):
+        raise EngineError("bad_action", "that tile is not in the wall")
+    if hand[drawn] == 0:
+        raise EngineError("bad_action", "the drawn tile is not in the hand")
+    wall = list(live_wall)
+    wall[rng.choice(places)] = drawn
+    counts = bytearray(hand)
+    counts[drawn] -= 1
+    counts[wanted] += 1
+    return bytes(counts), tuple(wall)

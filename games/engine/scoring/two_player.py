@@ -1,0 +1,379 @@
+"""二人麻将 scoring (RULES §6.3) and the shape helpers its play needs (§6.2).
+
+The Chinese Official (国标) fan table decides the value, through the PyPI
+package `pymahjonggb` (imported as `MahjongGB`, a C++ implementation of the
+table with its counting principles). Flowers count 1 fan each (the library adds
+them itself: `flowerCount` → 花牌 × n). The library applies no 8-fan minimum
+(`calculate_fan` only reports fans; 起和 is left to its callers), which is what
+§6.3 wants: no minimum. Value = fan total capped at the table option `cap`
+(default 13); the loser pays value × base stake, self-drawn or not.
+
+Library conventions checked against its source and by tests: tiles W1–W9
+characters, B1–B9 dots, T1–T9 bamboo, F1–F4 E S W N, J1 中 red, J2 发 green,
+J3 白 white; a pack is (CHI|PENG|GANG, tile — a chow's middle tile —, offer)
+with offer 0 = concealed (only a concealed kong) and 1–3 = claimed (for a chow:
+which of its three tiles was claimed).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from MahjongGB import MahjongFanCalculator, MahjongShanten
+
+from games.engine.errors import EngineError
+from games.engine.scoring.context import ScoreResult, WinContext, no_win
+from games.engine.state import Meld
+from games.engine.tiles import EAST, GREEN, HONOR, KINDS, RED, WHITE, Tile, counts_of, format_tiles
+
+DEFAULT_CAP = 13  # seed: "每1番为1分, 13分封顶"
+# The 72-tile set (§6.1): 万 1m–9m and the seven honours (flowers aside).
+SET_KINDS: tuple[Tile, ...] = (*range(0, 9), *range(HONOR, KINDS))
+NOT_WIN = "ERROR_NOT_WIN"
+
+# ---------------------------------------------------------------------------
+# Our tiles and melds in the library's terms.
+
+_SUIT_LETTERS = "WBT"  # our suits m, p, s → the library's characters, dots, bamboo
+_DRAGON_NAMES = {RED: "J1", GREEN: "J2", WHITE: "J3"}  # not in our 5z 6z 7z order!
+
+
+def gb_tile(t: Tile) -> str:
+    """Our tile id → the library's tile code ('W5', 'F1', 'J3' …)."""
+    if t < HONOR:
+        return f"{_SUIT_LETTERS[t // 9]}{t % 9 + 1}"
+    if t < WHITE:
+        return f"F{t - EAST + 1}"
+    return _DRAGON_NAMES[t]
+
+
+def gb_pack(meld: Meld) -> tuple[str, str, int]:
+    """A declared meld as the library's pack tuple.
+
+    Any claimed pack is offered by the only opponent, who is always the
+    previous player (上家, the library's offer 1 = left). For a chow the offer
+    says which of its tiles was claimed; when the record does not say (the
+    CLI), the first: it only has to be non-zero to mark the chow as melded.
+    """
+    tiles = sorted(meld.tiles)
+    if meld.kind == "chi":
+        offer = tiles.index(meld.claimed) + 1 if meld.claimed in tiles else 1
+        return ("CHI", gb_tile(tiles[1]), offer)
+    if meld.kind == "pong":
+        return ("PENG", gb_tile(tiles[0]), 1)
+    return ("GANG", gb_tile(tiles[0]), 0 if meld.kind == "concealed_kong" else 1)
+
+
+def _packs(melds: Sequence[Meld]) -> tuple[tuple[str, str, int], ...]:
+    return tuple(gb_pack(m) for m in melds)
+
+
+def _hand(counts: Sequence[int]) -> tuple[str, ...]:
+    return tuple(gb_tile(t) for t in range(KINDS) for _ in range(counts[t]))
+
+
+# ---------------------------------------------------------------------------
+# The fan table: one entry per fan the library can name, with the pattern id
+# our score CLI reports. RULES.md's ids where it has the same pattern; stable
+# English ids of our own for the rest (docs/rules/two_player.md lists them).
+
+
+@dataclass(frozen=True)
+class Fan:
+    name_zh: str  # exactly as the library names it
+    id: str
+    value: int  # official value of one occurrence
+
+
+FANS: tuple[Fan, ...] = (
+    # 88
+    Fan("大四喜", "big_four_winds", 88),
+    Fan("大三元", "big_three_dragons", 88),
+    Fan("绿一色", "all_green", 88),
+    Fan("九莲宝灯", "nine_gates", 88),
+    Fan("四杠", "four_kongs", 88),
+    Fan("连七对", "seven_shifted_pairs", 88),
+    Fan("十三幺", "thirteen_orphans", 88),
+    # 64
+    Fan("清幺九", "pure_terminals", 64),
+    Fan("小四喜", "small_four_winds", 64),
+    Fan("小三元", "small_three_dragons", 64),
+    Fan("字一色", "all_honours", 64),
+    Fan("四暗刻", "four_concealed_pungs", 64),
+    Fan("一色双龙会", "pure_terminal_chows", 64),
+    # 48
+    Fan("一色四同顺", "quadruple_chow", 48),
+    Fan("一色四节高", "four_pure_shifted_pungs", 48),
+    # 32
+    Fan("一色四步高", "four_pure_shifted_chows", 32),
+    Fan("三杠", "three_kongs", 32),
+    Fan("混幺九", "mixed_terminals", 32),
+    # 24
+    Fan("七对", "seven_pairs", 24),
+    Fan("七星不靠", "greater_honours_knitted", 24),
+    Fan("全双刻", "all_even_pungs", 24),
+    Fan("清一色", "pure_one_suit", 24),
+    Fan("一色三同顺", "pure_triple_chow", 24),
+    Fan("一色三节高", "pure_shifted_pungs", 24),
+    Fan("全大", "upper_tiles", 24),
+    Fan("全中", "middle_tiles", 24),
+    Fan("全小", "lower_tiles", 24),
+    # 16
+    Fan("清龙", "pure_straight", 16),
+    Fan("三色双龙会", "three_suited_terminal_chows", 16),
+    Fan("一色三步高", "pure_shifted_chows", 16),
+    Fan("全带五", "all_fives", 16),
+    Fan("三同刻", "triple_pung", 16),
+    Fan("三暗刻", "three_concealed_pungs", 16),
+    # 12
+    Fan("全不靠", "lesser_honours_knitted", 12),
+    Fan("组合龙", "knitted_straight", 12),
+    Fan("大于五", "upper_four", 12),
+    Fan("小于五", "lower_four", 12),
+    Fan("三风刻", "big_three_winds", 12),
+    # 8
+    Fan("花龙", "mixed_straight", 8),
+    Fan("推不倒", "reversible_tiles", 8),
+    Fan("三色三同顺", "mixed_triple_chow", 8),
+    Fan("三色三节高", "mixed_shifted_pungs", 8),
+    Fan("无番和", "chicken", 8),
+    Fan("妙手回春", "last_tile", 8),  # last tile self-drawn
+    Fan("海底捞月", "last_tile", 8),  # last discard claimed: the same RULES id
+    Fan("杠上开花", "kong_bloom", 8),
+    Fan("抢杠和", "robbing_kong", 8),
+    # 6
+    Fan("碰碰和", "all_pungs", 6),
+    Fan("混一色", "mixed_one_suit", 6),
+    Fan("三色三步高", "mixed_shifted_chows", 6),
+    Fan("五门齐", "all_types", 6),
+    Fan("全求人", "melded_hand", 6),
+    Fan("双暗杠", "two_concealed_kongs", 6),
+    Fan("双箭刻", "two_dragon_pungs", 6),
+    # 5 (the library's later addition: one exposed and one concealed kong)
+    Fan("明暗杠", "melded_and_concealed_kongs", 5),
+    # 4
+    Fan("全带幺", "outside_hand", 4),
+    Fan("不求人", "fully_concealed_hand", 4),
+    Fan("双明杠", "two_melded_kongs", 4),
+    Fan("和绝张", "fourth_tile", 4),
+    # 2
+    Fan("箭刻", "dragon_pung", 2),
+    Fan("圈风刻", "prevailing_wind", 2),
+    Fan("门风刻", "seat_wind", 2),
+    Fan("门前清", "concealed_hand", 2),
+    Fan("平和", "all_chows", 2),
+    Fan("四归一", "tile_hog", 2),
+    Fan("双同刻", "double_pung", 2),
+    Fan("双暗刻", "two_concealed_pungs", 2),
+    Fan("暗杠", "concealed_kong", 2),
+    Fan("断幺", "all_simples", 2),
+    # 1
+    Fan("一般高", "pure_double_chow", 1),
+    Fan("喜相逢", "mixed_double_chow", 1),
+    Fan("连六", "short_straight", 1),
+    Fan("老少副", "two_terminal_chows", 1),
+    Fan("幺九刻", "terminal_or_honour_pung", 1),
+    Fan("明杠", "melded_kong", 1),
+    Fan("缺一门", "one_voided_suit", 1),
+    Fan("无字", "no_honours", 1),
+    Fan("独听・边张", "edge_wait", 1),
+    Fan("独听・嵌张", "closed_wait", 1),
+    Fan("独听・单钓", "single_wait", 1),
+    Fan("自摸", "self_draw", 1),
+    Fan("花牌", "flowers", 1),  # per flower
+)
+_BY_NAME: dict[str, Fan] = {f.name_zh: f for f in FANS}
+
+
+def fan_id(name_zh: str, name_en: str) -> str:
+    """Our id for a fan the library names; a fan missing from FANS (a newer
+    library) still gets a stable id from its English name rather than failing."""
+    fan = _BY_NAME.get(name_zh)
+    if fan is not None:
+        return fan.id
+    return "gb_" + re.sub(r"[^a-z0-9]+", "_", name_en.lower()).strip("_")
+
+
+# ---------------------------------------------------------------------------
+# Scoring one win.
+
+
+def cap_of(options: Mapping[str, Any]) -> int:
+    cap = options.get("cap", DEFAULT_CAP)
+    if isinstance(cap, bool) or not isinstance(cap, int) or cap < 1:
+        raise EngineError("bad_option", "the two_player option 'cap' must be a whole number ≥ 1")
+    return cap
+
+
+def _require_tile_set(ctx: WinContext) -> None:
+    strays = sorted({t for t in ctx.all_tiles if t not in SET_KINDS})
+    if strays:
+        raise EngineError(
+            "bad_input",
+            f"two_player is played with 万 (m), winds and dragons only, not {format_tiles(strays)}",
+        )
+
+
+def is_fourth_tile(ctx: WinContext) -> bool:
+    """和绝张: the other three tiles of the winning kind are already visible.
+
+    Live play knows the discards and sets `ctx.fourth_tile`; the CLI cannot
+    express them, so from the case alone a 4th tile is one whose three others
+    lie in the winner's own exposed melds. Robbing a kong never counts (the
+    official table: 抢杠和不计和绝张).
+    """
+    if ctx.by == "robbing_kong":
+        return False
+    shown = sum(m.tiles.count(ctx.win_tile) for m in ctx.melds if m.is_exposed)
+    return ctx.fourth_tile or shown >= 3
+
+
+def _calculate(
+    melds: Sequence[Meld],
+    rest: Sequence[int],
+    win: Tile,
+    *,
+    flowers: int = 0,
+    self_drawn: bool = True,
+    fourth: bool = False,
+    about_kong: bool = False,
+    wall_last: bool = False,
+    seat_wind: int = 0,
+    prevalent_wind: int = 0,
+) -> tuple[tuple[int, int, str, str], ...] | None:
+    """The library's (fan value, count, 中文名, English name) list; None if no win."""
+    try:
+        return MahjongFanCalculator(
+            pack=_packs(melds),
+            hand=_hand(rest),
+            winTile=gb_tile(win),
+            flowerCount=flowers,
+            isSelfDrawn=self_drawn,
+            is4thTile=fourth,
+            isAboutKong=about_kong,
+            isWallLast=wall_last,
+            seatWind=seat_wind,
+            prevalentWind=prevalent_wind,
+            verbose=True,
+        )
+    except TypeError as e:
+        if str(e) == NOT_WIN:
+            return None
+        raise EngineError("bad_input", f"the fan calculator refused the hand: {e}") from None
+
+
+def gb_fans(ctx: WinContext) -> tuple[tuple[str, int], ...] | None:
+    """(id, fan) for every fan the official table gives this win; None if it is no win."""
+    self_drawn = ctx.by == "self_draw"
+    fans = _calculate(
+        ctx.melds,
+        counts_of(ctx.concealed),
+        ctx.win_tile,
+        flowers=len(ctx.flowers),
+        self_drawn=self_drawn,
+        fourth=is_fourth_tile(ctx),
+        # 杠上开花 needs a kong replacement (a flower replacement is a plain
+        # self-draw in the official table); 抢杠和 is the library's "about
+        # kong" on a win that is not self-drawn.
+        about_kong=(self_drawn and ctx.after_kong) or ctx.by == "robbing_kong",
+        wall_last=ctx.last_tile,
+        seat_wind=(ctx.seat - ctx.dealer) % ctx.players,
+        prevalent_wind=ctx.round_wind - EAST,
+    )
+    if fans is None:
+        return None
+    return tuple((fan_id(zh, en), point * count) for point, count, zh, en in fans)
+
+
+def payments_for(ctx: WinContext, value: int) -> tuple[int, ...]:
+    """The loser (the discarder, the konger, or on a self-draw the other seat)
+    pays value × base stake."""
+    amount = value * ctx.base
+    loser = ctx.from_seat if ctx.from_seat is not None and ctx.by != "self_draw" else (ctx.seat + 1) % 2
+    out = [0] * ctx.players
+    out[ctx.seat] += amount
+    out[loser] -= amount
+    return tuple(out)
+
+
+def score(ctx: WinContext) -> ScoreResult:
+    _require_tile_set(ctx)
+    cap = cap_of(ctx.options)
+    breakdown = gb_fans(ctx)
+    if breakdown is None:
+        return no_win("not_a_winning_hand", ctx.players)
+    total = sum(v for _, v in breakdown)
+    value = min(total, cap)
+    return ScoreResult(
+        win=True,
+        patterns=tuple(dict.fromkeys(pid for pid, _ in breakdown)),
+        value=value,
+        payments=payments_for(ctx, value),
+        breakdown=breakdown,
+    )
+
+
+# ---------------------------------------------------------------------------
+# Shapes for play: complete, waits, ready (报听, §6.2).
+
+
+def _check_size(counts: Sequence[int], melds: Sequence[Meld], size: int) -> None:
+    if sum(counts) + 3 * len(melds) != size:
+        raise EngineError("bad_input", f"expected {size} tiles counting each meld as 3")
+
+
+def is_complete(counts: Sequence[int], melds: Sequence[Meld] = ()) -> bool:
+    """Whether the concealed `counts` (14 − 3 × melds tiles) with these melds
+    form any winning shape of the official table (four melds and a pair, seven
+    pairs, thirteen orphans, knitted shapes)."""
+    _check_size(counts, melds, 14)
+    win = next(t for t in range(KINDS) if counts[t])  # the shape does not depend on which tile came last
+    rest = bytearray(counts[:KINDS])
+    rest[win] -= 1
+    return _calculate(melds, rest, win) is not None
+
+
+def waits(counts: Sequence[int], melds: Sequence[Meld] = ()) -> tuple[Tile, ...]:
+    """Kinds of the 72-tile set that would complete this 13-tile hand.
+
+    A kind whose four tiles are all the player's own (hand and melds) is no
+    wait: it can never come.
+    """
+    _check_size(counts, melds, 13)
+    if MahjongShanten(pack=_packs(melds), hand=_hand(counts)) != 0:  # cheap filter first
+        return ()
+    own = bytearray(counts[:KINDS])
+    for m in melds:
+        for t in m.tiles:
+            own[t] += 1
+    out = []
+    for t in SET_KINDS:
+        if own[t] >= 4:
+            continue
+        with_t = bytearray(counts[:KINDS])
+        with_t[t] += 1
+        if is_complete(bytes(with_t), melds):
+            out.append(t)
+    return tuple(out)
+
+
+def is_ready(counts: Sequence[int], melds: Sequence[Meld] = ()) -> bool:
+    """听牌: one tile from winning with a tile that can still come (§6.2)."""
+    return bool(waits(counts, melds))
+
+
+def ready_discards(counts: Sequence[int], melds: Sequence[Meld] = ()) -> tuple[Tile, ...]:
+    """Kinds whose discard leaves this 14-tile hand ready: the discards that
+    may declare 报听."""
+    _check_size(counts, melds, 14)
+    out = []
+    for t in range(KINDS):
+        if counts[t]:
+            rest = bytearray(counts[:KINDS])
+            rest[t] -= 1
+            if is_ready(bytes(rest), melds):
+                out.append(t)
+    return tuple(out)
