@@ -1,75 +1,90 @@
 """Hand analysis: complete hands (with jokers), decompositions, waits, shanten.
 
 Table-driven, the way fast engines do it: a hand is a 34-byte count vector;
-each suit's 9 counts (7 for honours) are a `bytes` key into a memoised table
-that says how many jokers that suit alone needs to become melds (and melds
-plus the pair). A whole-hand test is then four dictionary look-ups and a few
-additions. Jokers are "any tile": they fill gaps, and leftover jokers form
-melds (three) or the pair (two) of their own.
+each suit's 9 counts (7 for honours) are a `bytes` key into a memoised table.
+
+- Complete hands: the table says how many jokers that suit alone needs to
+  become whole melds, and melds plus the pair. A whole-hand test is then four
+  dictionary look-ups and a few additions.
+- Shanten: the table gives the id of the suit's *partial-cost vector* (the
+  fewest jokers to make m = 0..4 melds, with or without the pair, from a subset
+  of the suit's tiles). There are very few distinct vectors (110 for the suits
+  and 55 for the honours over every suit of at most 14 tiles), so two suits are
+  combined through a second table keyed by the pair of ids, and the two halves
+  of the hand through a third. Those tables can only hold a few tens of
+  thousands of small ints, so they need no eviction.
+
+Jokers are "any tile": they fill gaps, and leftover jokers form melds (three)
+or the pair (two) of their own. Counts of more than four copies are allowed
+(a joker may stand for a tile whose four copies are all in sight).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 from games.engine.tiles import HONOR, KINDS, Tile, is_honour, is_terminal
 
 INF = 99
+MAX_MELDS = 4  # the partial-cost vectors cover m = 0..4 melds
 
 
 # ---------------------------------------------------------------------------
-# Per-suit joker cost tables: key (counts of one suit) → (cost without pair,
-# cost with the pair in this suit), where cost = fewest jokers that turn every
-# tile of the suit into whole groups.
-
-
-@lru_cache(maxsize=None)
-def _cost(counts: tuple[int, ...], runs: bool, pair: bool) -> int:
-    i = next((k for k, c in enumerate(counts) if c), -1)
-    if i < 0:
-        return 2 if pair else 0  # a pair of two jokers
-    c = counts[i]
-    rest = list(counts)
-    best = INF
-    for use in range(1, min(c, 3) + 1):  # pung: `use` real tiles + jokers
-        rest[i] -= use
-        best = min(best, 3 - use + _cost(tuple(rest), runs, pair))
-        rest[i] += use
-    if pair:
-        for use in range(1, min(c, 2) + 1):
-            rest[i] -= use
-            best = min(best, 2 - use + _cost(tuple(rest), runs, False))
-            rest[i] += use
-    if runs:
-        # a run whose lowest real tile is i consumes {i, i+1}, {i, i+2} or
-        # {i, i+1, i+2} of the real tiles; jokers fill the rest ({i} alone
-        # costs the same as a pung of i with two jokers, tried above)
-        for taken in ((i + 1, i + 2), (i + 1,), (i + 2,)):
-            if taken[-1] > 8 or any(not rest[k] for k in taken):
-                continue
-            rest[i] -= 1
-            for k in taken:
-                rest[k] -= 1
-            best = min(best, 2 - len(taken) + _cost(tuple(rest), runs, pair))
-            rest[i] += 1
-            for k in taken:
-                rest[k] += 1
-    return best
+# Complete hands. Per-suit table: key (counts of one suit) →
+# (c0, d, r): c0 = fewest jokers that turn every tile of the suit into whole
+# melds; d = min(2, extra jokers needed when the pair is in this suit too), so
+# that a whole hand needs sum(c0) + min(d) jokers (2 = a pair of two jokers);
+# r = tiles in the suit mod 3, so the 3k+2 test needs no sum over 34 counts.
 
 
 class _SuitTable(dict):
-    """bytes key → (cost without pair, cost with pair); filled on first use."""
+    """bytes key → (c0, d, r) as above; filled on first use (recursively, so
+    every smaller key met on the way is filled too)."""
 
     def __init__(self, runs: bool) -> None:
         super().__init__()
         self.runs = runs
 
-    def __missing__(self, key: bytes) -> tuple[int, int]:
-        t = tuple(key)
-        value = (_cost(t, self.runs, False), _cost(t, self.runs, True))
+    def __missing__(self, key: bytes) -> tuple[int, int, int]:
+        value = self._costs(key)
         self[key] = value
         return value
+
+    def _sub(self, counts: bytearray, taken: tuple[int, ...]) -> tuple[int, int]:
+        for k in taken:
+            counts[k] -= 1
+        c0, d, _ = self[bytes(counts)]
+        for k in taken:
+            counts[k] += 1
+        return c0, c0 + d
+
+    def _costs(self, key: bytes) -> tuple[int, int, int]:
+        # The lowest tile i must be in some group: a pung or the pair of i
+        # (real copies of i plus jokers), or a run whose lowest real tile is i.
+        i = next((k for k, c in enumerate(key) if c), -1)
+        if i < 0:
+            return 0, 2, 0  # the pair may be two jokers
+        counts = bytearray(key)
+        best0 = best1 = INF
+        for use in range(1, min(key[i], 3) + 1):  # pung: `use` real tiles + jokers
+            s0, s1 = self._sub(counts, (i,) * use)
+            best0 = min(best0, 3 - use + s0)
+            best1 = min(best1, 3 - use + s1)
+        for use in range(1, min(key[i], 2) + 1):  # the pair
+            s0, _ = self._sub(counts, (i,) * use)
+            best1 = min(best1, 2 - use + s0)
+        if self.runs:
+            # a run takes {i, i+1, i+2}, {i, i+1} or {i, i+2} of the real
+            # tiles; jokers fill the rest ({i} alone costs what a pung of i
+            # with two jokers costs, tried above)
+            for taken in ((i, i + 1, i + 2), (i, i + 1), (i, i + 2)):
+                if taken[-1] >= len(key) or not all(key[k] for k in taken):
+                    continue
+                s0, s1 = self._sub(counts, taken)
+                best0 = min(best0, 3 - len(taken) + s0)
+                best1 = min(best1, 3 - len(taken) + s1)
+        # best1 <= best0 + 2 always (two jokers make the pair), so d is exact
+        return best0, min(best1 - best0, 2), sum(key) % 3
 
 
 _SUITED = _SuitTable(runs=True)
@@ -78,12 +93,11 @@ _HONOURS = _SuitTable(runs=False)
 
 def joker_cost(counts: bytes) -> int:
     """Fewest jokers that make these tiles (all of them) one complete hand."""
-    a0, a1 = _SUITED[counts[0:9]]
-    b0, b1 = _SUITED[counts[9:18]]
-    c0, c1 = _SUITED[counts[18:27]]
-    d0, d1 = _HONOURS[counts[27:34]]
-    total = a0 + b0 + c0 + d0
-    return total + min(2, a1 - a0, b1 - b0, c1 - c0, d1 - d0)
+    a0, a1, _ = _SUITED[counts[0:9]]
+    b0, b1, _ = _SUITED[counts[9:18]]
+    c0, c1, _ = _SUITED[counts[18:27]]
+    d0, d1, _ = _HONOURS[counts[27:34]]
+    return a0 + b0 + c0 + d0 + min(a1, b1, c1, d1)
 
 
 def is_complete(counts: bytes, jokers: int = 0) -> bool:
@@ -92,9 +106,13 @@ def is_complete(counts: bytes, jokers: int = 0) -> bool:
     `counts` holds the concealed tiles other than jokers; `jokers` how many
     joker tiles stand beside them.
     """
-    if (sum(counts) + jokers) % 3 != 2:
+    a0, a1, ar = _SUITED[counts[0:9]]
+    b0, b1, br = _SUITED[counts[9:18]]
+    c0, c1, cr = _SUITED[counts[18:27]]
+    d0, d1, dr = _HONOURS[counts[27:34]]
+    if (ar + br + cr + dr + jokers) % 3 != 2:
         return False
-    return joker_cost(counts) <= jokers
+    return a0 + b0 + c0 + d0 + min(a1, b1, c1, d1) <= jokers
 
 
 def is_seven_pairs(counts: bytes, jokers: int = 0, distinct: bool = False) -> bool:
@@ -161,7 +179,7 @@ class Group:
 
 def decompositions(counts: bytes, jokers: int = 0) -> list[tuple[Group, ...]]:
     """Every distinct reading of a complete concealed part as melds + one pair."""
-    if (sum(counts) + jokers) % 3 != 2 or joker_cost(counts) > jokers:
+    if not is_complete(counts, jokers):
         return []
     found: set[tuple[Group, ...]] = set()
     _decompose(list(counts), jokers, False, [], found)
@@ -224,105 +242,177 @@ def _decompose(c: list[int], jokers: int, paired: bool, groups: list[Group], fou
 
 
 # ---------------------------------------------------------------------------
-# Waits and shanten.
+# Waits.
+
+
+class _AddOneTable(dict):
+    """Suit key → for each position, the (c0, d) of the suit with one more
+    tile there (None where the suit already holds four)."""
+
+    def __init__(self, table: _SuitTable) -> None:
+        super().__init__()
+        self.table = table
+
+    def __missing__(self, key: bytes) -> tuple[tuple[int, int] | None, ...]:
+        out: list[tuple[int, int] | None] = []
+        c = bytearray(key)
+        for p in range(len(key)):
+            if c[p] >= 4:
+                out.append(None)
+                continue
+            c[p] += 1
+            out.append(self.table[bytes(c)][:2])
+            c[p] -= 1
+        value = tuple(out)
+        self[key] = value
+        return value
+
+
+_SUITED_ADD = _AddOneTable(_SUITED)
+_HONOURS_ADD = _AddOneTable(_HONOURS)
 
 
 def waits(counts: bytes, jokers: int = 0) -> list[Tile]:
     """Kinds that complete a 3k+1 hand (kinds already held four times excluded)."""
-    if (sum(counts) + jokers) % 3 != 1:
+    keys = (counts[0:9], counts[9:18], counts[18:27], counts[27:34])
+    now = (_SUITED[keys[0]], _SUITED[keys[1]], _SUITED[keys[2]], _HONOURS[keys[3]])
+    if (now[0][2] + now[1][2] + now[2][2] + now[3][2] + jokers) % 3 != 1:
         return []
-    out = []
-    c = bytearray(counts)
-    for t in range(KINDS):
-        if c[t] >= 4:
+    total0 = now[0][0] + now[1][0] + now[2][0] + now[3][0]
+    out: list[Tile] = []
+    for s in range(4):
+        # A drawn tile changes only its own suit: the others keep their cost
+        # and their best place for the pair. One more tile lowers a suit's
+        # costs by at most one (a joker could have stood for it), so a suit
+        # whose lowered costs still overspend cannot hold a wait.
+        c0, d, _ = now[s]
+        rest0 = total0 - c0
+        rest_d = min([now[o][1] for o in range(4) if o != s])
+        budget = jokers - rest0
+        if min(max(c0 + d - 1, 0), max(c0 - 1, 0) + rest_d) > budget:
             continue
-        c[t] += 1
-        if joker_cost(bytes(c)) <= jokers:
-            out.append(t)
-        c[t] -= 1
+        base = 9 * s
+        added = (_HONOURS_ADD if s == 3 else _SUITED_ADD)[keys[s]]
+        for p, cost in enumerate(added):
+            if cost is not None and min(cost[0] + cost[1], cost[0] + rest_d) <= budget:
+                out.append(base + p)
     return out
 
 
-@lru_cache(maxsize=None)
-def _partial(counts: tuple[int, ...], runs: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """For m = 0..4 melds: fewest jokers to make m melds (and m melds + pair)
-    from a subset of these tiles, the other tiles being thrown away."""
-    i = next((k for k, c in enumerate(counts) if c), -1)
-    if i < 0:
-        return (0, 3, 6, 9, 12), (2, 5, 8, 11, 14)
-    rest = list(counts)
-    rest[i] -= 1
-    skip = _partial(tuple(rest), runs)  # throw one copy of tile i away
-    rest[i] += 1
-    no_pair = list(skip[0])
-    with_pair = list(skip[1])
-    c = counts[i]
+# ---------------------------------------------------------------------------
+# Shanten. A suit's partial-cost vector is (no_pair, with_pair): for
+# m = 0..4, the fewest jokers that make m melds (and m melds + the pair) out
+# of a subset of the suit's tiles, the other tiles being thrown away.
 
-    def take(real: list[int], cost: int, melds: int, pair: bool) -> None:
-        for k in real:
-            rest[k] -= 1
-        sub = _partial(tuple(rest), runs)
-        for k in real:
-            rest[k] += 1
-        if pair:  # this group is the pair
-            for m in range(5):
-                with_pair[m] = min(with_pair[m], sub[0][m] + cost)
-            return
-        for m in range(melds, 5):
-            no_pair[m] = min(no_pair[m], sub[0][m - melds] + cost)
-            with_pair[m] = min(with_pair[m], sub[1][m - melds] + cost)
+_Vector = tuple[tuple[int, ...], tuple[int, ...]]
+_VECTORS: list[_Vector] = []  # id → vector
+_VECTOR_IDS: dict[_Vector, int] = {}
+_EMPTY: _Vector = ((0, 3, 6, 9, 12), (2, 5, 8, 11, 14))  # everything from jokers
+_ID_BITS = 16  # join keys are (id_a << 16) | id_b
 
-    take([i] * min(c, 3), 3 - min(c, 3), 1, False)
-    if c >= 2:
-        take([i, i], 0, 0, True)
-    take([i], 1, 0, True)
-    take([i], 2, 1, False)
-    if runs:
-        for a, b in ((1, 2),):
-            if i + b <= 8:
-                real = [i] + [k for k in (i + a, i + b) if counts[k]]
-                take(real, 3 - len(real), 1, False)
-                if counts[i + a]:
-                    take([i, i + a], 1, 1, False)
-                if counts[i + b]:
-                    take([i, i + b], 1, 1, False)
-        if i + 1 <= 8 and i + 2 > 8 and counts[i + 1]:
-            take([i, i + 1], 1, 1, False)  # 8-9 waiting on 7
-    return tuple(no_pair), tuple(with_pair)
+
+def _intern(vector: _Vector) -> int:
+    vid = _VECTOR_IDS.get(vector)
+    if vid is None:
+        vid = len(_VECTORS)
+        if vid >= 1 << _ID_BITS:  # cannot happen: the costs are bounded by 14
+            raise OverflowError("too many partial-cost vectors")
+        _VECTORS.append(vector)
+        _VECTOR_IDS[vector] = vid
+    return vid
 
 
 class _PartialTable(dict):
+    """Suit key → id of its partial-cost vector; filled on first use."""
+
     def __init__(self, runs: bool) -> None:
         super().__init__()
         self.runs = runs
 
-    def __missing__(self, key: bytes) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        value = _partial(tuple(key), self.runs)
-        self[key] = value
-        return value
+    def __missing__(self, key: bytes) -> int:
+        vid = _intern(self._vector(key))
+        self[key] = vid
+        return vid
+
+    def _sub(self, counts: bytearray, taken: list[int]) -> _Vector:
+        for k in taken:
+            counts[k] -= 1
+        vector = _VECTORS[self[bytes(counts)]]
+        for k in taken:
+            counts[k] += 1
+        return vector
+
+    def _vector(self, key: bytes) -> _Vector:
+        # The lowest tile i is either thrown away or in a group: a pung, the
+        # pair, or a run that starts at i (a run with jokers below i costs the
+        # same as one with the jokers above it, or as a pung of i).
+        i = next((k for k, c in enumerate(key) if c), -1)
+        if i < 0:
+            return _EMPTY
+        counts = bytearray(key)
+        no_pair, with_pair = (list(v) for v in self._sub(counts, [i]))
+        c = key[i]
+        n = len(key)
+
+        def take(real: list[int], cost: int, melds: int, pair: bool) -> None:
+            sub0, sub1 = self._sub(counts, real)
+            if pair:
+                for m in range(MAX_MELDS + 1):
+                    with_pair[m] = min(with_pair[m], sub0[m] + cost)
+                return
+            for m in range(melds, MAX_MELDS + 1):
+                no_pair[m] = min(no_pair[m], sub0[m - melds] + cost)
+                with_pair[m] = min(with_pair[m], sub1[m - melds] + cost)
+
+        take([i] * min(c, 3), 3 - min(c, 3), 1, False)
+        take([i], 2, 1, False)
+        if c >= 2:
+            take([i, i], 0, 0, True)
+        take([i], 1, 0, True)
+        if self.runs:
+            if i + 2 < n and key[i + 1] and key[i + 2]:
+                take([i, i + 1, i + 2], 0, 1, False)
+            if i + 1 < n and key[i + 1]:
+                take([i, i + 1], 1, 1, False)  # 8-9 waits on 7 (i + 2 == n)
+            if i + 2 < n and key[i + 2]:
+                take([i, i + 2], 1, 1, False)
+        return tuple(no_pair), tuple(with_pair)
 
 
 _SUITED_PARTIAL = _PartialTable(runs=True)
 _HONOUR_PARTIAL = _PartialTable(runs=False)
 
 
-def _combine(a: tuple, b: tuple, melds: int) -> tuple[list[int], list[int]]:
-    a0, a1 = a
-    b0, b1 = b
-    r0 = [INF] * (melds + 1)
-    r1 = [INF] * (melds + 1)
-    for i in range(melds + 1):
-        x0 = a0[i]
-        x1 = a1[i]
-        for j in range(melds + 1 - i):
-            y0 = b0[j]
-            s = x0 + y0
-            if s < r0[i + j]:
-                r0[i + j] = s
-            s = min(x1 + y0, x0 + b1[j])
-            if s < r1[i + j]:
-                r1[i + j] = s
-    return r0, r1
+class _JoinTable(dict):
+    """(id_a << 16 | id_b) → id of the vector of two suits together."""
+
+    def __missing__(self, key: int) -> int:
+        (a0, a1), (b0, b1) = _VECTORS[key >> _ID_BITS], _VECTORS[key & ((1 << _ID_BITS) - 1)]
+        r0 = [INF] * (MAX_MELDS + 1)
+        r1 = [INF] * (MAX_MELDS + 1)
+        for i in range(MAX_MELDS + 1):
+            for j in range(MAX_MELDS + 1 - i):
+                r0[i + j] = min(r0[i + j], a0[i] + b0[j])
+                r1[i + j] = min(r1[i + j], a1[i] + b0[j], a0[i] + b1[j])
+        vid = _intern((tuple(r0), tuple(r1)))
+        self[key] = vid
+        return vid
+
+
+class _FinalTable(dict):
+    """(id_x << 16 | id_y) → for m = 0..4, the fewest jokers for m melds + pair."""
+
+    def __missing__(self, key: int) -> tuple[int, ...]:
+        (x0, x1), (y0, y1) = _VECTORS[key >> _ID_BITS], _VECTORS[key & ((1 << _ID_BITS) - 1)]
+        value = tuple(
+            min(min(x0[i] + y1[m - i], x1[i] + y0[m - i]) for i in range(m + 1)) for m in range(MAX_MELDS + 1)
+        )
+        self[key] = value
+        return value
+
+
+_JOIN = _JoinTable()
+_FINAL = _FinalTable()
 
 
 def shanten(counts: bytes, jokers: int = 0, melds: int | None = None) -> int:
@@ -331,28 +421,38 @@ def shanten(counts: bytes, jokers: int = 0, melds: int | None = None) -> int:
     `melds` is how many melds the concealed part must still make (4 minus the
     declared melds); by default it is read from the tile count.
     """
-    n = sum(counts) + jokers
     if melds is None:
-        melds = min(4, n // 3)
-    m = _SUITED_PARTIAL[counts[0:9]]
-    p = _SUITED_PARTIAL[counts[9:18]]
-    s = _SUITED_PARTIAL[counts[18:27]]
-    z = _HONOUR_PARTIAL[counts[27:34]]
-    x0, x1 = _combine(m, p, melds)
-    y0, y1 = _combine(s, z, melds)
-    best = INF
-    for i in range(melds + 1):
-        j = melds - i
-        v = min(x0[i] + y1[j], x1[i] + y0[j])
-        if v < best:
-            best = v
+        melds = min(MAX_MELDS, (sum(counts) + jokers) // 3)
+    x = _JOIN[_SUITED_PARTIAL[counts[0:9]] << _ID_BITS | _SUITED_PARTIAL[counts[9:18]]]
+    y = _JOIN[_SUITED_PARTIAL[counts[18:27]] << _ID_BITS | _HONOUR_PARTIAL[counts[27:34]]]
+    best = _FINAL[x << _ID_BITS | y][melds]
     return max(best - jokers, 0) - 1
 
 
-def seven_pairs_shanten(counts: bytes, jokers: int = 0) -> int:
-    pairs = sum(c // 2 for c in counts)
-    kinds = sum(1 for c in counts if c)
-    need = 7 - pairs - jokers
-    if kinds < 7:
-        need += 7 - kinds
-    return max(need, 0) - 1 if pairs + jokers < 7 else -1
+def seven_pairs_shanten(counts: bytes, jokers: int = 0, distinct: bool = False) -> int:
+    """Shanten toward seven pairs (as `is_seven_pairs`: four alike are two
+    pairs unless `distinct`)."""
+    if distinct:
+        pairs = sum(1 for c in counts if c >= 2)
+        singles = sum(1 for c in counts if c == 1)
+    else:
+        pairs = sum(c // 2 for c in counts)
+        singles = sum(c & 1 for c in counts)
+    missing = max(7 - pairs, 0)
+    # a single needs one joker to become a pair; a pair from nothing needs two
+    # (with `distinct` it must be a new kind, which is always available)
+    need = min(missing, singles) + 2 * max(missing - singles, 0)
+    return max(need - jokers, 0) - 1
+
+
+def reset_tables(combinations_only: bool = False) -> None:
+    """Empty the memo tables (for cold-cache benchmarks and tests); with
+    `combinations_only`, only the tables that join suits together."""
+    _JOIN.clear()
+    _FINAL.clear()
+    if combinations_only:
+        return
+    for table in (_SUITED, _HONOURS, _SUITED_ADD, _HONOURS_ADD, _SUITED_PARTIAL, _HONOUR_PARTIAL):
+        table.clear()
+    _VECTORS.clear()
+    _VECTOR_IDS.clear()
