@@ -1,0 +1,608 @@
+"""HTML for the live board and the lobby, built from the render context of docs/protocol.md §1.
+
+`render_table_html(context)` returns the table page's live parts, each a top-level element
+with an id and `hx-swap-oob`, so the htmx ws extension swaps every part in place. The same
+parts make up the first page load (templates/games/table.html includes them), so a reload
+shows exactly what the socket shows. Nothing here reads state the context does not hold:
+the context is already this viewer's view (no other seat's concealed tiles).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.template.loader import render_to_string
+from django.templatetags.static import static
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+# --- tiles --------------------------------------------------------------------------------
+
+NUMERALS_ZH = "一二三四五六七八九"
+SUITS = {"m": ("万", "Characters"), "p": ("筒", "Dots"), "s": ("条", "Bamboo")}
+HONOURS = {
+    1: ("东风", "East wind"),
+    2: ("南风", "South wind"),
+    3: ("西风", "West wind"),
+    4: ("北风", "North wind"),
+    5: ("白板", "White dragon"),
+    6: ("发财", "Green dragon"),
+    7: ("红中", "Red dragon"),
+}
+FLOWERS = {
+    1: ("春", "Spring"),
+    2: ("夏", "Summer"),
+    3: ("秋", "Autumn"),
+    4: ("冬", "Winter"),
+    5: ("梅", "Plum"),
+    6: ("兰", "Orchid"),
+    7: ("竹", "Bamboo flower"),
+    8: ("菊", "Chrysanthemum"),
+}
+WIND_ZH = {"1z": "东", "2z": "南", "3z": "西", "4z": "北"}
+WIND_EN = {"1z": "East", "2z": "South", "3z": "West", "4z": "North"}
+
+
+def _split(name: str) -> tuple[int, str]:
+    if len(name) != 2 or not name[0].isdigit() or name[1] not in "mpszf":
+        raise ValueError(f"not a tile name: {name!r}")
+    return int(name[0]), name[1]
+
+
+def tile_zh(name: str) -> str:
+    n, suit = _split(name)
+    if suit in SUITS:
+        return NUMERALS_ZH[n - 1] + SUITS[suit][0]
+    if suit == "z":
+        return HONOURS[n][0]
+    return FLOWERS[n][0]
+
+
+def tile_en(name: str) -> str:
+    n, suit = _split(name)
+    if suit in SUITS:
+        return f"{n} {SUITS[suit][1]}"
+    if suit == "z":
+        return HONOURS[n][1]
+    return f"{FLOWERS[n][1]} (flower {n})"
+
+
+def tile_label(name: str) -> str:
+    """Chinese and English name, e.g. '五万 5 Characters'."""
+    return f"{tile_zh(name)} {tile_en(name)}"
+
+
+def split_tiles(text: str | None) -> list[str]:
+    """'718f' → ['7f', '1f', '8f']; '345m' → ['3m', '4m', '5m'] (the engine's compact notation)."""
+    out: list[str] = []
+    digits = ""
+    for ch in text or "":
+        if ch.isdigit():
+            digits += ch
+        elif ch in "mpszf":
+            out.extend(d + ch for d in digits)
+            digits = ""
+    return out
+
+
+def tile(name: str, *, joker: bool = False, **flags: Any) -> dict[str, Any]:
+    """What a template needs to draw one face-up tile."""
+    label = tile_label(name)
+    if joker:
+        label = f"{label} · {_('joker')} 混"
+    return {"name": name, "src": static(f"games/tiles/{name}.svg"), "label": label, "joker": joker, **flags}
+
+
+def back_tile() -> dict[str, Any]:
+    return {"name": None, "src": static("games/tiles/back.svg"), "label": _("hidden tile"), "joker": False}
+
+
+# --- names --------------------------------------------------------------------------------
+
+VARIANT_NAMES = {
+    "shanghai": ("上海麻将", "Shanghai"),
+    "yihua": ("一花起胡", "One-flower"),
+    "cantonese": ("广东鸡平和", "Cantonese"),
+    "tianjin": ("天津麻将", "Tianjin"),
+    "two_player": ("二人麻将", "Two-player"),
+}
+
+# Every pattern id the scoring modules use (games/engine/scoring/*.py), plus the
+# breakdown's bookkeeping ids, with its Chinese and English name.
+PATTERN_NAMES: dict[str, tuple[str, str]] = {
+    # shanghai
+    "heavenly": ("天胡", "Heavenly hand"),
+    "earthly": ("地胡", "Earthly hand"),
+    "human": ("人和", "Human hand"),
+    "eight_flowers": ("八花", "Eight flowers"),
+    "all_honour_pungs": ("字一色", "All honours (pungs)"),
+    "honours_any": ("乱风向", "All honours, any shape"),
+    "pure_pungs": ("清碰", "Pure pungs"),
+    "pure_one_suit": ("清一色", "Pure one suit"),
+    "mixed_pungs": ("混碰", "Mixed pungs"),
+    "big_hanging": ("大吊车", "Big hanging (single wait)"),
+    "kong_bloom": ("杠开", "Win on a kong replacement"),
+    "mixed_one_suit": ("混一色", "Mixed one suit"),
+    "all_pungs": ("碰碰胡", "All pungs"),
+    "base_flowers": ("底花", "Base flowers"),
+    "huangfan": ("荒番", "Doubling after a draw"),
+    # yihua
+    "single_wait": ("独吊", "Single wait"),
+    "seven_pairs": ("七对", "Seven pairs"),
+    "flowers": ("花", "Flowers"),
+    "one_flower_minimum": ("一花起胡", "One-flower minimum"),
+    "chicken": ("鸡胡", "Chicken hand"),
+    "exposed_kong": ("明杠", "Exposed kong"),
+    "concealed_kong": ("暗杠", "Concealed kong"),
+    "added_kong": ("加杠", "Added kong"),
+    "exposed_pung": ("明刻", "Exposed pung"),
+    "concealed_pung": ("暗刻", "Concealed pung"),
+    "kong": ("杠", "Kong"),
+    "pung": ("刻子", "Pung"),
+    "pair": ("将", "Pair"),
+    "self_draw": ("自摸", "Self-draw"),
+    "robbing_kong": ("抢杠", "Robbing the kong"),
+    # cantonese
+    "all_chows": ("平和", "All chows"),
+    "seat_wind": ("门风刻", "Seat wind pung"),
+    "prevailing_wind": ("圈风刻", "Prevailing wind pung"),
+    "dragon_pung": ("箭刻", "Dragon pung"),
+    "mixed_terminals": ("混幺九", "Mixed terminals"),
+    "small_three_dragons": ("小三元", "Little three dragons"),
+    "small_four_winds": ("小四喜", "Little four winds"),
+    "all_honours": ("字一色", "All honours"),
+    "pure_terminals": ("清幺九", "Pure terminals"),
+    "big_three_dragons": ("大三元", "Big three dragons"),
+    "big_four_winds": ("大四喜", "Big four winds"),
+    "nine_gates": ("九莲宝灯", "Nine gates"),
+    "thirteen_orphans": ("十三幺", "Thirteen orphans"),
+    "last_tile": ("海底捞月", "Last tile"),
+    "triple_win": ("一炮三响", "Triple win"),
+    "twelve_tiles": ("十二张落地", "Twelve tiles melded"),
+    # tianjin
+    "clean": ("素的", "Clean (no jokers)"),
+    "joker_wait": ("混吊", "Joker wait"),
+    "catch_five": ("捉5", "Catch the five"),
+    "dragon": ("龙", "Dragon (1–9 run)"),
+    "gold": ("金杠", "Golden kong"),
+    "wild_pung": ("混刻", "Joker pung"),
+    # two_player (Chinese Official fans)
+    "all_green": ("绿一色", "All green"),
+    "four_kongs": ("四杠", "Four kongs"),
+    "seven_shifted_pairs": ("连七对", "Seven shifted pairs"),
+    "four_concealed_pungs": ("四暗刻", "Four concealed pungs"),
+    "pure_terminal_chows": ("一色双龙会", "Pure terminal chows"),
+    "quadruple_chow": ("一色四同顺", "Quadruple chow"),
+    "four_pure_shifted_pungs": ("一色四节高", "Four pure shifted pungs"),
+    "four_pure_shifted_chows": ("一色四步高", "Four pure shifted chows"),
+    "three_kongs": ("三杠", "Three kongs"),
+    "greater_honours_knitted": ("七星不靠", "Greater honours and knitted tiles"),
+    "all_even_pungs": ("全双刻", "All even pungs"),
+    "pure_triple_chow": ("一色三同顺", "Pure triple chow"),
+    "pure_shifted_pungs": ("一色三节高", "Pure shifted pungs"),
+    "upper_tiles": ("全大", "Upper tiles"),
+    "middle_tiles": ("全中", "Middle tiles"),
+    "lower_tiles": ("全小", "Lower tiles"),
+    "pure_straight": ("清龙", "Pure straight"),
+    "three_suited_terminal_chows": ("三色双龙会", "Three-suited terminal chows"),
+    "pure_shifted_chows": ("一色三步高", "Pure shifted chows"),
+    "all_fives": ("全带五", "All fives"),
+    "triple_pung": ("三同刻", "Triple pung"),
+    "three_concealed_pungs": ("三暗刻", "Three concealed pungs"),
+    "lesser_honours_knitted": ("全不靠", "Lesser honours and knitted tiles"),
+    "knitted_straight": ("组合龙", "Knitted straight"),
+    "upper_four": ("大于五", "Upper four"),
+    "lower_four": ("小于五", "Lower four"),
+    "big_three_winds": ("三风刻", "Big three winds"),
+    "mixed_straight": ("花龙", "Mixed straight"),
+    "reversible_tiles": ("推不倒", "Reversible tiles"),
+    "mixed_triple_chow": ("三色三同顺", "Mixed triple chow"),
+    "mixed_shifted_pungs": ("三色三节高", "Mixed shifted pungs"),
+    "mixed_shifted_chows": ("三色三步高", "Mixed shifted chows"),
+    "all_types": ("五门齐", "All types"),
+    "melded_hand": ("全求人", "Melded hand"),
+    "two_concealed_kongs": ("双暗杠", "Two concealed kongs"),
+    "two_dragon_pungs": ("双箭刻", "Two dragon pungs"),
+    "melded_and_concealed_kongs": ("明暗杠", "Melded and concealed kongs"),
+    "outside_hand": ("全带幺", "Outside hand"),
+    "fully_concealed_hand": ("不求人", "Fully concealed hand"),
+    "two_melded_kongs": ("双明杠", "Two melded kongs"),
+    "fourth_tile": ("和绝张", "Last of its kind"),
+    "concealed_hand": ("门前清", "Concealed hand"),
+    "tile_hog": ("四归一", "Tile hog"),
+    "double_pung": ("双同刻", "Double pung"),
+    "two_concealed_pungs": ("双暗刻", "Two concealed pungs"),
+    "all_simples": ("断幺", "All simples"),
+    "pure_double_chow": ("一般高", "Pure double chow"),
+    "mixed_double_chow": ("喜相逢", "Mixed double chow"),
+    "short_straight": ("连六", "Short straight"),
+    "two_terminal_chows": ("老少副", "Two terminal chows"),
+    "terminal_or_honour_pung": ("幺九刻", "Terminal or honour pung"),
+    "melded_kong": ("明杠", "Melded kong"),
+    "one_voided_suit": ("缺一门", "One voided suit"),
+    "no_honours": ("无字", "No honours"),
+    "edge_wait": ("边张", "Edge wait"),
+    "closed_wait": ("嵌张", "Closed wait"),
+}
+
+EXTRA_NAMES: dict[str, tuple[str, str]] = {
+    "kong": ("杠钱", "Kong payment"),
+    "chan": ("铲", "Chan (four equal first discards)"),
+    "false_win": ("诈胡", "False win"),
+    "escape": ("逃跑", "Escape penalty"),
+}
+
+
+def pattern_name(pattern_id: str) -> dict[str, str]:
+    zh, en = PATTERN_NAMES.get(pattern_id, (pattern_id, pattern_id.replace("_", " ")))
+    return {"id": pattern_id, "zh": zh, "en": en}
+
+
+def extra_name(reason: str) -> dict[str, str]:
+    key = "kong" if reason.startswith("kong") else reason
+    zh, en = EXTRA_NAMES.get(key, (reason, reason.replace("_", " ")))
+    return {"id": reason, "zh": zh, "en": en}
+
+
+# --- actions --------------------------------------------------------------------------------
+
+
+def action_json(action: dict[str, Any]) -> str:
+    """The exact text sent back as the `action` field (the legal entry, unchanged)."""
+    return json.dumps(action, ensure_ascii=False, separators=(",", ":"))
+
+
+def _button(action: dict[str, Any], label: str, **extra: Any) -> dict[str, Any]:
+    return {"action": action_json(action), "label": label, "type": action["type"], **extra}
+
+
+def _kind_label(kind: str) -> str:
+    return {
+        "exposed": _("Kong 明杠"),
+        "added": _("Kong 加杠"),
+        "concealed": _("Kong 暗杠"),
+    }.get(kind, _("Kong 杠"))
+
+
+def hand_prompts(legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Buttons for every legal hand action except plain discards (those are the hand's tiles)."""
+    out: list[dict[str, Any]] = []
+    for a in legal:
+        kind = a["type"]
+        if kind == "win":
+            out.append(_button(a, _("Win 胡"), tiles=[tile(a["tile"])] if a.get("tile") else [], tone="win"))
+        elif kind == "kong":
+            out.append(_button(a, _kind_label(a.get("kind", "")), tiles=[tile(a["tile"])], tone="claim"))
+        elif kind == "pong":
+            out.append(_button(a, _("Pong 碰"), tiles=[tile(a["tile"])], tone="claim"))
+        elif kind == "chi":
+            run = [tile(t, claimed=(t == a.get("tile"))) for t in split_tiles(a.get("tiles"))]
+            out.append(_button(a, _("Chi 吃"), tiles=run, tone="claim"))
+        elif kind == "pass":
+            out.append(_button(a, _("Pass 过"), tiles=[], tone="pass"))
+        elif kind == "choose":
+            out.append(_button(a, _choice_label(a), tiles=[], tone="choose"))
+    order = {"win": 0, "claim": 1, "choose": 2, "pass": 3}
+    return sorted(out, key=lambda b: order[b["tone"]])
+
+
+def _choice_label(a: dict[str, Any]) -> str:
+    value = a.get("value", 0)
+    if a.get("kind") == "zuozhuang":
+        return _("Sit as dealer 坐庄") if value else _("Don't sit 不坐")
+    labels = {0: _("No pull 不拉"), 1: _("Pull once 拉一庄"), 2: _("Pull twice 拉两庄")}
+    return labels.get(value, f"拉 {value}")
+
+
+def ready_discards(legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Discards that also declare 报听 (two_player): shown as their own prompt row."""
+    return [
+        _button(a, tile_label(a["tile"]), tiles=[tile(a["tile"])], tone="ready")
+        for a in legal
+        if a["type"] == "discard" and a.get("ready")
+    ]
+
+
+TABLE_ACTIONS = (
+    "sit",
+    "stand",
+    "add_bot",
+    "remove_bot",
+    "set_stake",
+    "accept_stake",
+    "start",
+    "continue",
+    "leave",
+    "auto",
+    "undo",
+)
+
+
+def table_actions(legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """Table-level legal actions by type (seat-bound ones keyed by seat)."""
+    out: dict[str, Any] = {"sit": {}, "add_bot": {}, "remove_bot": {}}
+    for a in legal:
+        kind = a["type"]
+        if kind in ("sit", "add_bot", "remove_bot"):
+            out[kind][a.get("seat")] = action_json(a)
+        elif kind == "set_stake":
+            out["set_stake"] = {"min": a.get("min", 1), "even": bool(a.get("even")), "action": a}
+        elif kind in TABLE_ACTIONS:
+            out[kind] = action_json(a)
+    return out
+
+
+# --- the board ------------------------------------------------------------------------------
+
+POSITIONS = {2: ("bottom", "top"), 4: ("bottom", "right", "top", "left")}
+
+
+def _forbidden_reason(variant: str) -> str:
+    return _("吃后不能打这张 — you can't discard this tile right after this chi")
+
+
+def _my_hand(
+    seat_view: dict[str, Any], legal: list[dict[str, Any]], jokers: set[str], variant: str, my_turn: bool
+) -> dict[str, Any]:
+    tiles = list(seat_view.get("hand") or [])
+    drawn = seat_view.get("drawn")
+    discards = {a["tile"]: a for a in legal if a["type"] == "discard" and not a.get("ready")}
+    forbidden = set(seat_view.get("forbidden") or [])
+    can_discard = bool(discards) or any(a["type"] == "discard" for a in legal)
+    rows: list[dict[str, Any]] = []
+    for i, name in enumerate(tiles):
+        action = discards.get(name)
+        reason = ""
+        if can_discard and action is None:
+            reason = _forbidden_reason(variant) if name in forbidden else _("You can't discard this tile now")
+            if seat_view.get("ready"):
+                reason = _("报听后只能打摸到的牌 — after declaring ready you discard what you draw")
+        rows.append(
+            tile(
+                name,
+                joker=name in jokers,
+                action=action_json(action) if action else None,
+                disabled=bool(reason),
+                reason=reason,
+                index=i,
+            )
+        )
+    drawn_tile = None
+    if drawn is not None and rows and rows[-1]["name"] == drawn:
+        drawn_tile = rows.pop()
+    return {"tiles": rows, "drawn": drawn_tile, "clickable": can_discard and my_turn}
+
+
+def _meld(m: dict[str, Any], jokers: set[str]) -> dict[str, Any]:
+    if m.get("tiles") is None:  # another player's concealed kong: four backs
+        return {"kind": m["kind"], "tiles": [back_tile() for _ in range(m.get("count", 4))], "from": None}
+    names = split_tiles(m["tiles"])
+    tiles = [tile(t, joker=t in jokers) for t in names]
+    if m["kind"] == "concealed_kong" and len(tiles) == 4:  # own/opened concealed kong: ends face down
+        tiles[0] = back_tile()
+        tiles[3] = back_tile()
+    claimed = m.get("claimed")
+    for t in tiles:
+        if claimed and t["name"] == claimed:
+            t["claimed"] = True
+            break
+    return {"kind": m["kind"], "tiles": tiles, "from": m.get("from")}
+
+
+def _river(seat_view: dict[str, Any], last: dict[str, Any] | None, jokers: set[str]) -> list[dict[str, Any]]:
+    claimed = set(seat_view.get("claimed_discards") or [])
+    discards = seat_view.get("discards") or []
+    last_index = len(discards) - 1 if last and last.get("seat") == seat_view["seat"] else -1
+    return [
+        tile(t, joker=t in jokers, dimmed=i in claimed, last=i == last_index) for i, t in enumerate(discards)
+    ]
+
+
+def _seat(
+    table_seat: dict[str, Any],
+    seat_view: dict[str, Any] | None,
+    view: dict[str, Any] | None,
+    position: str,
+    jokers: set[str],
+) -> dict[str, Any]:
+    wind = (seat_view or {}).get("wind") or table_seat.get("wind")
+    out: dict[str, Any] = {
+        **table_seat,
+        "position": position,
+        "wind": wind,
+        "wind_zh": WIND_ZH.get(wind or "", ""),
+        "wind_en": WIND_EN.get(wind or "", ""),
+        "in_hand": seat_view is not None,
+    }
+    if seat_view is None or view is None:
+        return out
+    hand = seat_view.get("hand")
+    out.update(
+        dealer=seat_view.get("dealer", False),
+        ready=seat_view.get("ready", False),
+        discarded_joker=seat_view.get("discarded_joker", False),
+        melds=[_meld(m, jokers) for m in seat_view.get("melds", [])],
+        flowers=[tile(f) for f in split_tiles(seat_view.get("flowers"))],
+        river=_river(seat_view, view.get("last_discard"), jokers),
+        hand_count=seat_view.get("hand_count", 0),
+        backs=[back_tile() for _ in range(seat_view.get("hand_count", 0))] if hand is None else [],
+        open_hand=[tile(t, joker=t in jokers) for t in hand] if hand is not None else [],
+        turn=view.get("turn") == seat_view["seat"],
+    )
+    return out
+
+
+def board_model(context: dict[str, Any]) -> dict[str, Any]:
+    """Everything the board templates draw, arranged around this viewer's seat."""
+    table = context["table"]
+    view = context.get("view")
+    legal = list(context.get("legal") or [])
+    viewer = context.get("viewer") or {}
+    my_seat = viewer.get("seat")
+    seats = table.get("seats", [])
+    n = len(seats) or len((view or {}).get("seats", [])) or 4
+    bottom = my_seat if my_seat is not None else 0
+    positions = POSITIONS.get(n, POSITIONS[4])
+    jokers = set((view or {}).get("jokers") or [])
+    hand_legal = [a for a in legal if a["type"] not in TABLE_ACTIONS]
+    seat_views = (view or {}).get("seats", [])
+    arranged = []
+    for s in seats:
+        idx = s["index"]
+        sv = seat_views[idx] if idx < len(seat_views) else None
+        arranged.append(_seat(s, sv, view, positions[(idx - bottom) % n], jokers))
+    me = next((s for s in arranged if s["index"] == my_seat), None)
+    my_turn = bool(view and view.get("turn") == my_seat and my_seat is not None)
+    hand = None
+    in_hand = view is not None and my_seat is not None and my_seat < len(seat_views)
+    if me is not None and in_hand and view.get("phase") != "over":
+        hand = _my_hand(seat_views[my_seat], hand_legal, jokers, table.get("variant", ""), my_turn)
+    zh, en = VARIANT_NAMES.get(table.get("variant", ""), (table.get("variant_name_zh", ""), ""))
+    result = settlement_model(table, view, arranged, jokers)
+    return {
+        "table": table,
+        "view": view,
+        "viewer": viewer,
+        "version": table.get("version", 0),
+        "spectator": my_seat is None,
+        "seats": arranged,
+        "by_position": {s["position"]: s for s in arranged},
+        "me": me,
+        "hand": hand,
+        "my_turn": my_turn,
+        "prompts": hand_prompts(hand_legal),
+        "ready_discards": ready_discards(hand_legal),
+        "actions": table_actions(legal),
+        "jokers": [tile(j, joker=True) for j in sorted(jokers)],
+        "indicator": tile(view["indicator"]) if view and view.get("indicator") else None,
+        "round_wind": _wind(view.get("round_wind") if view else table.get("round_wind")),
+        "variant_zh": table.get("variant_name_zh") or zh,
+        "variant_en": table.get("variant_name_en") or en,
+        "phase": table.get("phase") or table.get("status"),
+        "result": result,
+        "players": n,
+    }
+
+
+def _wind(name: str | None) -> dict[str, str] | None:
+    if not name:
+        return None
+    return {"name": name, "zh": WIND_ZH.get(name, ""), "en": WIND_EN.get(name, "")}
+
+
+def settlement_model(
+    table: dict[str, Any], view: dict[str, Any] | None, seats: list[dict[str, Any]], jokers: set[str]
+) -> dict[str, Any] | None:
+    """The settlement panel: patterns with values, payments, balances; None while no result."""
+    last = table.get("last_result") or None
+    result = (last or {}).get("result") or (view or {}).get("result")
+    if not result:
+        return None
+    n = len(seats)
+    names = [s.get("name") or pgettext("empty seat", "—") for s in seats]
+    scores = []
+    for score in result.get("scores", []):
+        breakdown = score.get("breakdown") or [[p, None] for p in score.get("patterns", [])]
+        scores.append(
+            {
+                "seat": score["seat"],
+                "name": names[score["seat"]] if score["seat"] < n else "",
+                "value": score.get("value"),
+                "win": score.get("win", True),
+                "patterns": [{**pattern_name(p), "value": v} for p, v in breakdown],
+            }
+        )
+    payments = (last or {}).get("payments") or result.get("payments") or [0] * n
+    balances = (last or {}).get("balances") or [s.get("balance") for s in seats]
+    hands = (last or {}).get("hands") or [None] * n
+    rows = []
+    for s in seats:
+        i = s["index"]
+        hand_names = hands[i] if i < len(hands) and hands[i] is not None else None
+        if hand_names is None and view and i < len(view.get("seats", [])):
+            hand_names = view["seats"][i].get("hand")
+        rows.append(
+            {
+                "seat": s,
+                "payment": payments[i] if i < len(payments) else 0,
+                "balance": balances[i] if i < len(balances) else None,
+                "hand": [tile(t, joker=t in jokers) for t in hand_names or []],
+                "melds": s.get("melds", []),
+                "winner": i in result.get("winners", []),
+            }
+        )
+    extras = [
+        {**extra_name(e.get("reason", "")), "payments": e.get("payments", [])}
+        for e in result.get("extras", [])
+    ]
+    penalties = [
+        {
+            **p,
+            "name": names[p["seat"]] if p.get("seat") is not None and p["seat"] < n else "",
+            "label": extra_name(p.get("reason", "escape")),
+        }
+        for p in (last or {}).get("penalties", [])
+    ]
+    return {
+        "drawn": result.get("drawn") or not result.get("winners"),
+        "by": result.get("by"),
+        "from": result.get("from"),
+        "from_name": names[result["from"]] if result.get("from") is not None and result["from"] < n else "",
+        "win_tile": tile(result["win_tile"]) if result.get("win_tile") else None,
+        "scores": scores,
+        "rows": rows,
+        "extras": extras,
+        "penalties": penalties,
+        "hand": (last or {}).get("hand"),
+    }
+
+
+PARTS = ("table-status", "board", "prompt", "table-side", "settlement")
+
+
+def render_table_html(context: dict[str, Any]) -> str:
+    """All live parts of the table page for this viewer, each with `hx-swap-oob`."""
+    model = board_model(context)
+    return render_to_string("games/_table_parts.html", {**model, "oob": True})
+
+
+def render_error_html(code: str, message: str) -> str:
+    """A short notice swapped into the table page (for errors the socket reports)."""
+    return render_to_string("games/_notice.html", {"code": code, "message": message, "oob": True})
+
+
+# --- lobby ----------------------------------------------------------------------------------
+
+
+def lobby_groups(
+    tables: list[dict[str, Any]], variant: str = "", free_only: bool = False
+) -> list[dict[str, Any]]:
+    """Tables grouped by variant (in the variants' usual order), filtered."""
+    groups = []
+    for vid, (zh, en) in VARIANT_NAMES.items():
+        if variant and vid != variant:
+            continue
+        rows = [t for t in tables if t["variant"] == vid and (not free_only or t["free"] > 0)]
+        groups.append({"id": vid, "zh": zh, "en": en, "tables": rows})
+    return groups
+
+
+def render_lobby_html(
+    tables: list[dict[str, Any]], variant: str = "", free_only: bool = False, oob: bool = True
+) -> str:
+    """The lobby's table list (`#lobby-tables`), for the first load and every live update.
+
+    Each table dict: id, variant, name, owner, base, stake_state, seats_taken, seats_total,
+    free, spectators, status (waiting/playing), seats [{index, wind, name, is_bot}].
+    """
+    return render_to_string(
+        "games/_lobby_tables.html",
+        {
+            "groups": lobby_groups(tables, variant, free_only),
+            "oob": oob,
+            "variant": variant,
+            "free_only": free_only,
+            "count": len(tables),
+        },
+    )
