@@ -283,7 +283,7 @@ def _turn_candidates(rules: Ruleset, state: HandState, seat: int) -> list[Action
     p = state.players[seat]
     out: list[Action] = []
     drew = state.turn_start != "claim"
-    if (drew and rules.is_winning_shape(state, seat, p.concealed)) or _special_win(rules, state, seat):
+    if drew and rules.is_winning_shape(state, seat, p.concealed):
         out.append(Action("win"))
     if p.ready:
         if p.drawn is not None:
@@ -305,12 +305,6 @@ def _turn_candidates(rules: Ruleset, state: HandState, seat: int) -> list[Action
     return out
 
 
-def _special_win(rules: Ruleset, state: HandState, seat: int) -> bool:
-    """Shapes that are not four melds and a pair (八花, 七对, 十三幺…) — asked of the ruleset."""
-    special = getattr(rules, "is_special_win", None)
-    return bool(special and state.turn_start != "claim" and special(state, seat))
-
-
 def _ready_after_discard(rules: Ruleset, state: HandState, seat: int, t: Tile) -> bool:
     from games.engine.hand import waits
 
@@ -330,7 +324,7 @@ def _claim_options(
     if rules.win_on_discard:
         with_t = bytearray(c)
         with_t[t] += 1
-        if rules.is_winning_shape(state, seat, bytes(with_t)) or _special_discard_win(rules, state, seat, t):
+        if rules.is_winning_shape(state, seat, bytes(with_t)):
             score = rules.win_check(state, seat, win_context(state, seat, t, "discard", discarder))
             if score.win:
                 out.append(Action("win", t))
@@ -350,16 +344,17 @@ def _claim_options(
     return tuple(a for a in out if a.type == "win" or rules.restriction(state, seat, a) is None)
 
 
-def _special_discard_win(rules: Ruleset, state: HandState, seat: int, t: Tile) -> bool:
-    special = getattr(rules, "is_special_discard_win", None)
-    return bool(special and special(state, seat, t))
-
-
 # -- scoring contexts --------------------------------------------------------
 
 
 def win_context(
-    state: HandState, seat: int, win_tile: Tile, by: str, from_seat: int | None = None, triple: bool = False
+    state: HandState,
+    seat: int,
+    win_tile: Tile,
+    by: str,
+    from_seat: int | None = None,
+    triple: bool = False,
+    multi: bool = False,
 ) -> WinContext:
     """The WinContext of a possible win by `seat` now (the score CLI's fields, from the state)."""
     p = state.players[seat]
@@ -402,8 +397,19 @@ def win_context(
         lazhuang=tuple(state.choice("lazhuang", ()) or ()),
         discarded_joker=p.discarded_joker,
         liability=liability,
+        fourth_tile=_visible(state, win_tile) - (1 if by == "discard" else 0) >= 3,
+        multi_win=multi,
         options=dict(state.options),
     )
+
+
+def _visible(state: HandState, t: Tile) -> int:
+    """Tiles of kind t lying face up: river tiles not claimed, and exposed melds."""
+    n = 0
+    for p in state.players:
+        n += sum(1 for i, d in enumerate(p.discards) if d == t and i not in p.claimed_discards)
+        n += sum(m.tiles.count(t) for m in p.melds if m.kind != "concealed_kong")
+    return n
 
 
 def _self_draw_score(rules: Ruleset, state: HandState, seat: int) -> ScoreResult:
@@ -485,6 +491,22 @@ def _refuse(rules: Ruleset, state: HandState, seat: int, action: Action, legal: 
             code = rules.restriction(state, seat, action) or "illegal_action"
             raise IllegalAction(code, f"{action.type} is not allowed now ({code})")
     raise IllegalAction("illegal_action", f"{action.type} is not one of your legal actions now")
+
+
+def _refused_win_reason(rules: Ruleset, state: HandState, seat: int) -> str | None:
+    """Why a win the shape allows is refused (a lock, a minimum…), if it is one."""
+    p = state.players[seat]
+    if state.phase == "turn" and seat == state.turn:
+        if Action("win") in _turn_candidates(rules, state, seat):
+            return _self_draw_score(rules, state, seat).reason or "illegal_action"
+    elif state.phase == "claim" and state.window is not None and rules.win_on_discard:
+        w = state.window
+        with_t = bytearray(p.concealed)
+        with_t[w.tile] += 1
+        if rules.is_winning_shape(state, seat, bytes(with_t)):
+            by = "discard" if w.kind == "discard" else "robbing_kong"
+            return rules.win_check(state, seat, win_context(state, seat, w.tile, by, w.seat)).reason or None
+    return None
 
 
 class _Unrestricted:

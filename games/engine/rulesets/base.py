@@ -84,7 +84,10 @@ class Ruleset:
         return None
 
     def is_winning_shape(self, state: HandState, seat: int, counts: bytes) -> bool:
-        """Shape test for the concealed part `counts` (winning tile included)."""
+        """Shape test for the concealed part `counts` (winning tile included).
+
+        Override to add a variant's special shapes (七对, 十三幺, 八花 …); the
+        machine asks this before it scores a possible win."""
         jokers = sum(counts[t] for t in state.jokers)
         if jokers:
             plain = bytearray(counts)
