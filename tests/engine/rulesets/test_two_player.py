@@ -351,7 +351,12 @@ def test_dragon_codes_follow_the_library() -> None:
     # J1 中 red, J2 发 green, J3 白 white — not our 5z 6z 7z order.
     assert [tp.gb_tile(tile(t)) for t in ("5z", "6z", "7z")] == ["J3", "J2", "J1"]
     assert [tp.gb_tile(tile(t)) for t in ("1m", "9m", "1p", "1s", "1z", "4z")] == [
-        "W1", "W9", "B1", "T1", "F1", "F4",
+        "W1",
+        "W9",
+        "B1",
+        "T1",
+        "F1",
+        "F4",
     ]
 
 
@@ -387,11 +392,23 @@ def test_fan_table_ids() -> None:
     by_name = {f.name_zh: f.id for f in tp.FANS}
     # RULES.md's ids where RULES has the same pattern
     for zh, rid in {
-        "混一色": "mixed_one_suit", "碰碰和": "all_pungs", "清一色": "pure_one_suit",
-        "七对": "seven_pairs", "十三幺": "thirteen_orphans", "杠上开花": "kong_bloom",
-        "妙手回春": "last_tile", "海底捞月": "last_tile", "抢杠和": "robbing_kong",
-        "自摸": "self_draw", "花牌": "flowers", "箭刻": "dragon_pung", "圈风刻": "prevailing_wind",
-        "门风刻": "seat_wind", "平和": "all_chows", "字一色": "all_honours", "大三元": "big_three_dragons",
+        "混一色": "mixed_one_suit",
+        "碰碰和": "all_pungs",
+        "清一色": "pure_one_suit",
+        "七对": "seven_pairs",
+        "十三幺": "thirteen_orphans",
+        "杠上开花": "kong_bloom",
+        "妙手回春": "last_tile",
+        "海底捞月": "last_tile",
+        "抢杠和": "robbing_kong",
+        "自摸": "self_draw",
+        "花牌": "flowers",
+        "箭刻": "dragon_pung",
+        "圈风刻": "prevailing_wind",
+        "门风刻": "seat_wind",
+        "平和": "all_chows",
+        "字一色": "all_honours",
+        "大三元": "big_three_dragons",
     }.items():
         assert by_name[zh] == rid
     assert tp.fan_id("未知番", "Some New Fan") == "gb_some_new_fan"
@@ -400,9 +417,14 @@ def test_fan_table_ids() -> None:
 def test_fan_values_match_the_library() -> None:
     # Every fan the library reports in a spread of hands carries our table's value.
     hands = [
-        ("234567m99m111z77z", "9m"), ("1133557799m11z2z", "2z"), ("1112345678999m", "5m"),
-        ("11122233344z55z", "5z"), ("123p345p888p999p5z", "5z"), ("234s234s666s88s6z6z", "6z"),
-        ("19m19p19s1234567z", "1m"), ("123m456p789s111z2z", "2z"),
+        ("234567m99m111z77z", "9m"),
+        ("1133557799m11z2z", "2z"),
+        ("1112345678999m", "5m"),
+        ("11122233344z55z", "5z"),
+        ("123p345p888p999p5z", "5z"),
+        ("234s234s666s88s6z6z", "6z"),
+        ("19m19p19s1234567z", "1m"),
+        ("123m456p789s111z2z", "2z"),
     ]
     seen = 0
     for concealed, win in hands:
