@@ -25,6 +25,7 @@ from games.engine.state import (
     PlayerState,
     empty_claim_counts,
     evolve,
+    memo,
 )
 from games.engine.tiles import (
     EAST,
@@ -256,6 +257,14 @@ def _draw(
 
 def legal_actions(state: HandState, seat: int) -> list[Action]:
     """Every action `seat` may take now (restrictions applied), in a stable order."""
+    cache = memo(state)
+    key = ("legal", seat)
+    if key not in cache:
+        cache[key] = tuple(_legal_actions(state, seat))
+    return list(cache[key])
+
+
+def _legal_actions(state: HandState, seat: int) -> list[Action]:
     rules = get_ruleset(state.variant)
     if state.phase == "over" or not 0 <= seat < state.num_players:
         return []

@@ -23,7 +23,21 @@ def evolve(obj: T, **changes: Any) -> T:
     new = object.__new__(type(obj))
     new.__dict__.update(obj.__dict__)
     new.__dict__.update(changes)
+    new.__dict__.pop(MEMO, None)  # memoised answers belong to the old state only
     return new
+
+
+# Key under which pure functions of a state memoise their answers on the state
+# object itself (states are immutable, so an answer never goes stale).
+MEMO = "_memo"
+
+
+def memo(state: Any) -> dict:
+    cache = state.__dict__.get(MEMO)
+    if cache is None:
+        cache = {}
+        state.__dict__[MEMO] = cache
+    return cache
 
 
 MELD_KINDS = ("chi", "pong", "kong", "added_kong", "concealed_kong")
