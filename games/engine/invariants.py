@@ -26,7 +26,8 @@ def violations(state: HandState) -> list[str]:
         seen.update(p.flowers)
         seen.update(p.discards)
         size = p.hand_size + 3 * len(p.melds)
-        acting = state.phase == "turn" and seat == state.turn
+        robbed = state.window is not None and state.window.kind == "rob" and seat == state.window.seat
+        acting = (state.phase == "turn" and seat == state.turn) or robbed  # a konger holds the 4th tile
         if state.phase != "over" and size != (14 if acting else 13):
             out.append(f"seat {seat} holds {size} tiles (melds as 3) in phase {state.phase}")
         if p.drawn is not None and not p.concealed[p.drawn]:
