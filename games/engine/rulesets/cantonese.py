@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from games.engine.hand import is_complete, is_thirteen_orphans
 from games.engine.rulesets.base import Ruleset
 from games.engine.scoring import cantonese as scoring
 from games.engine.scoring.context import ScoreResult, WinContext, no_win
@@ -30,6 +31,12 @@ class CantoneseRuleset(Ruleset):
 
     def score(self, ctx: WinContext) -> ScoreResult:
         return scoring.score(ctx)
+
+    def is_winning_shape(self, state: HandState, seat: int, counts: bytes) -> bool:
+        """§4.4: the normal shape, or 十三幺 (fully concealed)."""
+        if not state.players[seat].melds and is_thirteen_orphans(counts):
+            return True
+        return is_complete(counts)
 
     def win_check(self, state: HandState, seat: int, ctx: WinContext) -> ScoreResult:
         """§4.2 漏和 before scoring: a passed discard win locks that tile."""

@@ -7,12 +7,15 @@ pong ban).
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from games.engine.rulesets.base import Ruleset
 from games.engine.scoring import tianjin as scoring
 from games.engine.scoring.context import ScoreResult, WinContext
-from games.engine.state import HandResult, HandState
+from games.engine.state import HandResult, HandState, evolve
+
+if TYPE_CHECKING:
+    from games.engine.actions import Action
 
 
 class TianjinRuleset(Ruleset):
@@ -29,6 +32,40 @@ class TianjinRuleset(Ruleset):
 
     def score(self, ctx: WinContext) -> ScoreResult:
         return scoring.score(ctx)
+
+    def restriction(self, state: HandState, seat: int, action: Action) -> str | None:
+        """§5.3: no pong (nor exposed kong) of a discarded joker."""
+        if action.type == "pong" or (action.type == "kong" and action.kind == "exposed"):
+            tile = action.tile
+            assert tile is not None
+            held = state.players[seat].concealed[tile]
+            if scoring.claim_blocked(action.type, tile, state.jokers, held):
+                return "joker_claim"
+        return None
+
+    def _stakes(self, state: HandState) -> tuple[bool, tuple[int, ...]]:
+        return bool(state.choice("zuozhuang", False)), tuple(state.choice("lazhuang", ()) or ())
+
+    def on_kong(self, state: HandState, seat: int, kind: str) -> HandState:
+        """§5.5: a kong is paid when made (exposed/added 1, concealed 2, 金杠 4, × m × base)."""
+        melds = state.players[seat].melds
+        # an exposed or concealed kong is the last meld; an added kong's kind is never joker
+        tile = melds[-1].tile if melds and kind != "added" else -1
+        zuo, la = self._stakes(state)
+        pay = scoring.kong_payments(
+            seat, kind, tile, state.jokers, state.dealer, zuo, la, state.base, state.num_players
+        )
+        return evolve(state, kong_payments=(*state.kong_payments, pay))
+
+    def finish(self, state: HandState, result: HandResult) -> HandResult:
+        """铲 (§5.5): paid at settlement, even in a drawn hand."""
+        zuo, la = self._stakes(state)
+        chan = scoring.chan_payments(
+            state.first_discards, state.dealer, zuo, la, state.base, state.num_players
+        )
+        if chan is None:
+            return result
+        return evolve(result, extras=(*result.extras, ("chan", chan)))
 
     def next_dealer(self, state: HandState, result: HandResult) -> int:
         """§5.1: the dealer stays after a draw or a win of theirs; else the next seat deals."""

@@ -594,3 +594,29 @@ def test_ruleset_on_claim_records_the_liability() -> None:
     state = new_hand("cantonese", 5).with_player(1, melds=melds)
     state = RULESET.on_claim(state, 1, melds[-1])
     assert state.liabilities == (("big_three_dragons", 0, 1),)
+
+
+def test_ruleset_thirteen_orphans_is_a_winning_shape() -> None:
+    from games.engine.actions import new_hand
+    from games.engine.rulesets.cantonese import RULESET
+    from games.engine.tiles import counts_of
+
+    orphans = counts_of(parse("19m19p19s12345677z"))
+    state = new_hand("cantonese", 2)
+    assert RULESET.is_winning_shape(state, 1, orphans)
+    assert RULESET.is_winning_shape(state, 1, counts_of(parse("123m456m789p234s55s")))
+    assert not RULESET.is_winning_shape(state, 1, counts_of(parse("1133557799m11z22z")))  # 七对
+
+
+def test_bots_play_whole_hands() -> None:
+    # end to end through the hand machine: every finished hand settles to zero
+    # and the next dealer follows §4.1
+    from games.engine.simulate import play_hand
+
+    for seed in range(12):
+        state, _log, problems = play_hand("cantonese", seed, dealer=seed % 4)
+        result = state.result
+        assert not problems and result is not None
+        assert sum(result.payments) == 0
+        stays = result.drawn or state.dealer in result.winners
+        assert result.next_dealer == (state.dealer if stays else (state.dealer + 1) % 4)

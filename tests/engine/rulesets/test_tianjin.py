@@ -313,3 +313,64 @@ def test_next_dealer_and_ruleset_data() -> None:
     assert RULESET.next_dealer(state, HandResult()) == 2
     assert len(RULESET.wall_tiles()) == 136
     assert not RULESET.has_chi and not RULESET.win_on_discard and not RULESET.has_flowers
+
+
+# ---------------------------------------------------------------------------
+# Play hooks.
+
+
+def _state(**changes: Any) -> Any:
+    from games.engine.actions import new_hand
+    from games.engine.state import evolve
+
+    return evolve(new_hand("tianjin", 4, dealer=0), jokers=tuple(parse("6z5z")), **changes)
+
+
+def test_restriction_no_pong_of_a_joker() -> None:
+    from games.engine.actions import Action
+    from games.engine.rulesets.tianjin import RULESET
+    from games.engine.tiles import counts_of
+
+    state = _state().with_player(1, concealed=counts_of(parse("666z1112223334m")))
+    assert RULESET.restriction(state, 1, Action("pong", tile("6z"))) == "joker_claim"
+    assert RULESET.restriction(state, 1, Action("pong", tile("1m"))) is None
+    assert RULESET.restriction(state, 1, Action("kong", tile("6z"), kind="exposed")) == "joker_claim"
+    assert RULESET.restriction(state, 1, Action("kong", tile("6z"), kind="concealed")) is None
+
+
+def test_on_kong_pays_when_made() -> None:
+    from games.engine.rulesets.tianjin import RULESET
+    from games.engine.state import Meld
+
+    gold = Meld("concealed_kong", tuple(parse("6666z")))
+    state = RULESET.on_kong(_state().with_player(2, melds=(gold,)), 2, "concealed")
+    assert state.kong_payments == ((-4, -4, 12, -4),)  # 金杠 4 from each (m = 1)
+    plain = Meld("kong", tuple(parse("1111m")), 0, tile("1m"))
+    state = RULESET.on_kong(_state().with_player(3, melds=(plain,)), 3, "exposed")
+    assert state.kong_payments == ((-1, -1, -1, 3),)
+
+
+def test_finish_adds_chan_even_in_a_drawn_hand() -> None:
+    from games.engine.rulesets.tianjin import RULESET
+    from games.engine.state import HandResult
+
+    state = _state(first_discards=(tile("1z"),) * 4)
+    result = RULESET.finish(state, HandResult())
+    assert result.extras == (("chan", (-3, 1, 1, 1)),)
+    plain = _state(first_discards=tuple(parse("1z1z2z1z")))
+    assert RULESET.finish(plain, HandResult()).extras == ()
+
+
+def test_bots_play_whole_hands() -> None:
+    # end to end through the hand machine: every finished hand settles to zero,
+    # every win is a self-draw and the next dealer follows §5.1
+    from games.engine.simulate import play_hand
+
+    for seed in range(12):
+        state, _log, problems = play_hand("tianjin", seed, dealer=seed % 4)
+        result = state.result
+        assert not problems and result is not None
+        assert sum(result.payments) == 0
+        assert result.by in ("", "self_draw")
+        stays = result.drawn or state.dealer in result.winners
+        assert result.next_dealer == (state.dealer if stays else (state.dealer + 1) % 4)
