@@ -330,6 +330,8 @@ def table_actions(legal: list[dict[str, Any]]) -> dict[str, Any]:
             out["set_stake"] = {"min": a.get("min", 1), "even": bool(a.get("even")), "action": a}
         elif kind in TABLE_ACTIONS:
             out[kind] = action_json(a)
+            if kind == "auto":
+                out["auto_on"] = bool(a.get("on"))
     return out
 
 
@@ -405,10 +407,14 @@ def _seat(
     view: dict[str, Any] | None,
     position: str,
     jokers: set[str],
+    actions: dict[str, Any],
 ) -> dict[str, Any]:
     wind = (seat_view or {}).get("wind") or table_seat.get("wind")
     out: dict[str, Any] = {
         **table_seat,
+        "sit_action": actions["sit"].get(table_seat["index"]),
+        "add_bot_action": actions["add_bot"].get(table_seat["index"]),
+        "remove_bot_action": actions["remove_bot"].get(table_seat["index"]),
         "position": position,
         "wind": wind,
         "wind_zh": WIND_ZH.get(wind or "", ""),
@@ -447,11 +453,12 @@ def board_model(context: dict[str, Any]) -> dict[str, Any]:
     jokers = set((view or {}).get("jokers") or [])
     hand_legal = [a for a in legal if a["type"] not in TABLE_ACTIONS]
     seat_views = (view or {}).get("seats", [])
+    actions = table_actions(legal)
     arranged = []
     for s in seats:
         idx = s["index"]
         sv = seat_views[idx] if idx < len(seat_views) else None
-        arranged.append(_seat(s, sv, view, positions[(idx - bottom) % n], jokers))
+        arranged.append(_seat(s, sv, view, positions[(idx - bottom) % n], jokers, actions))
     me = next((s for s in arranged if s["index"] == my_seat), None)
     my_turn = bool(view and view.get("turn") == my_seat and my_seat is not None)
     hand = None
@@ -473,7 +480,10 @@ def board_model(context: dict[str, Any]) -> dict[str, Any]:
         "my_turn": my_turn,
         "prompts": hand_prompts(hand_legal),
         "ready_discards": ready_discards(hand_legal),
-        "actions": table_actions(legal),
+        "actions": actions,
+        "deadline_s": _seconds(table.get("deadline_ms")),
+        "turn_seat": next((s for s in arranged if s.get("turn")), None),
+        "hand_number": table.get("hand_number"),
         "jokers": [tile(j, joker=True) for j in sorted(jokers)],
         "indicator": tile(view["indicator"]) if view and view.get("indicator") else None,
         "round_wind": _wind(view.get("round_wind") if view else table.get("round_wind")),
@@ -483,6 +493,10 @@ def board_model(context: dict[str, Any]) -> dict[str, Any]:
         "result": result,
         "players": n,
     }
+
+
+def _seconds(ms: int | None) -> int | None:
+    return None if ms is None else max(0, -(-int(ms) // 1000))
 
 
 def _wind(name: str | None) -> dict[str, str] | None:

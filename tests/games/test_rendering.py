@@ -1,0 +1,429 @@
+"""The board HTML for a player and a spectator, mid-hand and at the settlement.
+
+Contexts are built by hand (the contract of docs/protocol.md §1) around real engine
+states, so these tests need no database.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from games import rendering
+from games.engine.actions import replay
+from games.engine.simulate import play_hand
+from games.engine.view import legal_json, view_for
+from games.rendering import (
+    PATTERN_NAMES,
+    board_model,
+    render_lobby_html,
+    render_table_html,
+    split_tiles,
+    tile_label,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+WINDS = ("1z", "2z", "3z", "4z")
+NAMES = ("alice", "bob", "carol", "dave")
+
+
+def table_info(n: int = 4, me: int | None = 0, phase: str = "playing", **extra: Any) -> dict[str, Any]:
+    seats = [
+        {
+            "index": i,
+            "wind": WINDS[i],
+            "wind_zh": "东南西北"[i],
+            "name": NAMES[i],
+            "is_bot": i == 3,
+            "is_you": i == me,
+            "accepted": True,
+            "connected": True,
+            "balance": 1000 + i,
+            "continue": None,
+            "auto": False,
+            "left": False,
+            "pending": None,
+        }
+        for i in range(n)
+    ]
+    info = {
+        "id": 7,
+        "variant": "shanghai",
+        "variant_name_zh": "上海麻将",
+        "variant_name_en": "Shanghai",
+        "name": "上海麻将 #7",
+        "base": 2,
+        "stake_state": "fixed",
+        "owner": "alice",
+        "public": True,
+        "invite": None,
+        "status": "playing",
+        "phase": phase,
+        "version": 41,
+        "hand_number": 1,
+        "dealer": 0,
+        "round_wind": "1z",
+        "timers": {"turn": 15, "claim": 8},
+        "deadline_ms": 12400,
+        "paused": False,
+        "seats": seats,
+        "spectators": 1,
+        "message": None,
+        "last_result": None,
+    }
+    info.update(extra)
+    return info
+
+
+def context(
+    state: Any,
+    seat: int | None,
+    table: dict[str, Any] | None = None,
+    extra_legal: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    n = state.num_players
+    return {
+        "table": table or table_info(n, seat),
+        "view": view_for(state, seat),
+        "legal": legal_json(state, seat) + (extra_legal or []),
+        "viewer": {"user": NAMES[seat] if seat is not None else None, "seat": seat},
+    }
+
+
+def hand_tiles_in(html: str) -> list[str]:
+    """The tiles drawn as someone's concealed hand (my hand, or opened hands)."""
+    return re.findall(r'class="tile hand-tile[^"]*"[^>]*data-tile="(\w\w)"', html)
+
+
+def concealed_sections(html: str) -> list[str]:
+    return re.findall(r'<div class="concealed[^"]*">(.*?)</div>', html, re.S)
+
+
+@pytest.fixture(scope="module")
+def shanghai_hand() -> tuple[Any, list[Any]]:
+    _, log, _ = play_hand("shanghai", 5)
+    return replay("shanghai", 5, log[:40])[0], log
+
+
+# --- tiles --------------------------------------------------------------------------------
+
+
+def test_every_tile_has_an_svg_and_a_bilingual_label() -> None:
+    names = [f"{n}{s}" for s in "mps" for n in range(1, 10)]
+    names += [f"{n}z" for n in range(1, 8)] + [f"{n}f" for n in range(1, 9)]
+    for name in names:
+        svg = (ROOT / "static" / "games" / "tiles" / f"{name}.svg").read_text()
+        assert svg.startswith("<svg") and tile_label(name) in svg
+    assert (ROOT / "static" / "games" / "tiles" / "back.svg").exists()
+    assert tile_label("5m") == "五万 5 Characters"
+    assert tile_label("1z") == "东风 East wind"
+    assert tile_label("6z") == "发财 Green dragon"
+    assert tile_label("8f") == "菊 Chrysanthemum (flower 8)"
+
+
+def test_split_tiles_reads_compact_notation() -> None:
+    assert split_tiles("345m") == ["3m", "4m", "5m"]
+    assert split_tiles("718f") == ["7f", "1f", "8f"]
+    assert split_tiles("11m5z") == ["1m", "1m", "5z"]
+    assert split_tiles("") == []
+
+
+def test_pattern_names_cover_every_scoring_module_pattern() -> None:
+    from games.engine.scoring import cantonese, shanghai, two_player, yihua
+
+    ids = {f.id for f in two_player.FANS}
+    for module in (shanghai, yihua, cantonese):
+        for value in vars(module).values():
+            if isinstance(value, tuple | list):
+                ids |= {p.id for p in value if hasattr(p, "id") and hasattr(p, "name_zh")}
+            elif hasattr(value, "id") and hasattr(value, "name_zh"):
+                ids.add(value.id)
+    assert ids, "found no patterns"
+    missing = sorted(ids - set(PATTERN_NAMES))
+    assert not missing, f"no Chinese/English name for {missing}"
+
+
+# --- a player mid-hand ----------------------------------------------------------------------
+
+
+def test_player_sees_own_hand_and_only_backs_of_others(shanghai_hand: tuple[Any, list[Any]]) -> None:
+    state, _ = shanghai_hand
+    html = render_table_html(context(state, 1))
+    mine = view_for(state, 1)["seats"][1]["hand"]
+    assert sorted(hand_tiles_in(html)) == sorted(mine)
+    for section in concealed_sections(html):  # the other three seats: backs only
+        assert "data-tile" not in section
+        assert "back.svg" in section
+
+
+def test_parts_are_out_of_band_swaps(shanghai_hand: tuple[Any, list[Any]]) -> None:
+    state, _ = shanghai_hand
+    html = render_table_html(context(state, 1))
+    for part in ("table-status", "settlement", "board", "table-side"):
+        assert re.search(rf'id="{part}"[^>]*hx-swap-oob="true"', html), part
+    assert '"version": 41' in html  # every send carries the version it was rendered at
+    assert re.search(r'id="balance" hx-swap-oob="true"', html)  # the header balance follows
+
+
+def test_claim_prompt_shows_only_legal_options(shanghai_hand: tuple[Any, list[Any]]) -> None:
+    state, _ = shanghai_hand  # step 40: seat 2 may chi 234m or 345m; seat 3 may kong or pong 4m
+    html2 = render_table_html(context(state, 2))
+    chis = re.findall(r'value="(\{&quot;type&quot;:&quot;chi&quot;[^"]*)"', html2)
+    assert len(chis) == 2  # a choice of runs
+    assert "type-pong" not in html2 and "type-kong" not in html2 and "type-win" not in html2
+    assert "type-pass" in html2
+    html3 = render_table_html(context(state, 3))
+    assert "type-pong" in html3 and "type-kong" in html3 and "type-chi" not in html3
+    html1 = render_table_html(context(state, 1))  # the discarder has nothing to answer
+    assert "type-pass" not in html1 and "type-pong" not in html1
+
+
+def test_action_buttons_send_the_legal_entry_unchanged(shanghai_hand: tuple[Any, list[Any]]) -> None:
+    state, _ = shanghai_hand
+    html = render_table_html(context(state, 2))
+    sent = [
+        json.loads(v.replace("&quot;", '"'))
+        for v in re.findall(r'ws-send name="action" value="([^"]*)"', html)
+    ]
+    assert sorted(sent, key=json.dumps) == sorted(legal_json(state, 2), key=json.dumps)
+
+
+def test_own_turn_tiles_are_discard_buttons_with_drawn_tile_apart() -> None:
+    _, log, _ = play_hand("shanghai", 5)
+    state, _ = replay("shanghai", 5, log[:30])  # seat 2's turn after a draw
+    seat = state.turn
+    html = render_table_html(context(state, seat))
+    view = view_for(state, seat)["seats"][seat]
+    discards = {a["tile"] for a in legal_json(state, seat) if a["type"] == "discard"}
+    buttons = re.findall(
+        r'<button type="button" class="tile hand-tile[^"]*" ws-send[^>]*data-tile="(\w\w)"', html
+    )
+    assert set(buttons) == discards
+    assert 'class="drawn-gap"' in html and view["drawn"]
+    after_gap = html.split('class="drawn-gap"')[1]
+    assert f'data-tile="{view["drawn"]}"' in after_gap.split("</div>")[0]
+    assert "type-kong" in html  # the added kong on his own turn is a prompt button
+
+
+def test_forbidden_tiles_are_disabled_with_a_reason() -> None:
+    _, log, _ = play_hand("shanghai", 5)
+    state, _ = replay("shanghai", 5, log[:30])
+    seat = state.turn
+    view = view_for(state, seat)
+    hand = view["seats"][seat]["hand"]
+    forbidden = hand[0]
+    ctx = context(state, seat)
+    ctx["view"]["seats"][seat]["forbidden"] = [forbidden]
+    ctx["legal"] = [a for a in ctx["legal"] if a.get("tile") != forbidden or a["type"] != "discard"]
+    html = render_table_html(ctx)
+    disabled = re.findall(
+        r'class="tile hand-tile disabled[^"]*" aria-disabled="true" data-tile="(\w\w)" '
+        r'data-reason="([^"]*)"',
+        html,
+    )
+    assert {t for t, _ in disabled} == {forbidden}
+    assert all("吃后不能打这张" in reason for _, reason in disabled)
+    assert not re.search(
+        rf'ws-send name="action" value="[^"]*{forbidden}[^"]*"[^>]*data-tile="{forbidden}"', html
+    )
+
+
+# --- a spectator ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("steps", [10, 24, 40, 55])
+def test_spectator_never_sees_a_concealed_tile(steps: int) -> None:
+    _, log, _ = play_hand("shanghai", 5)
+    state, _ = replay("shanghai", 5, log[:steps])
+    html = render_table_html(context(state, None, table_info(4, None)))
+    assert hand_tiles_in(html) == []
+    for section in concealed_sections(html):
+        assert "data-tile" not in section
+    assert "ws-send" not in html  # nothing to do
+    assert "spectator" in html
+    assert 'id="balance"' not in html
+
+
+def test_seat_view_never_shows_other_hands_as_hand_tiles() -> None:
+    _, log, _ = play_hand("shanghai", 9)
+    state, _ = replay("shanghai", 9, log[:20])
+    for me in range(4):
+        html = render_table_html(context(state, me))
+        assert sorted(hand_tiles_in(html)) == sorted(view_for(state, me)["seats"][me]["hand"])
+
+
+def test_two_player_board_has_two_seats_top_and_bottom() -> None:
+    state, log, _ = play_hand("two_player", 3)
+    mid, _ = replay("two_player", 3, log[:8])
+    model = board_model(context(mid, 0))
+    assert [s["position"] for s in model["seats"]] == ["bottom", "top"]
+    html = render_table_html(context(mid, 0))
+    assert "players-2" in html
+
+
+def test_ready_discards_get_their_own_prompt() -> None:
+    _, log, _ = play_hand("two_player", 3)
+    mid = next(
+        st for st in (replay("two_player", 3, log[:k])[0] for k in range(len(log))) if st.phase == "turn"
+    )
+    seat = mid.turn
+    ctx = context(mid, seat, table_info(2, seat, variant="two_player"))
+    tile = next(a["tile"] for a in ctx["legal"] if a["type"] == "discard")
+    ctx["legal"].append({"type": "discard", "tile": tile, "ready": True})
+    html = render_table_html(ctx)
+    assert "ready-row" in html and "&quot;ready&quot;:true" in html
+
+
+# --- table actions and the settlement ------------------------------------------------------
+
+
+def test_waiting_table_shows_seat_buttons_and_stake_flow() -> None:
+    table = table_info(4, None, phase="waiting", status="waiting", stake_state="proposed", deadline_ms=None)
+    table["seats"][2].update(name=None, is_bot=False, balance=None, accepted=False)
+    legal = [
+        {"type": "sit", "seat": 2},
+        {"type": "set_stake", "base": 2, "even": True},
+        {"type": "accept_stake"},
+        {"type": "add_bot", "seat": 2},
+    ]
+    html = render_table_html(
+        {"table": table, "view": None, "legal": legal, "viewer": {"user": "eve", "seat": None}}
+    )
+    assert "Sit here 西" in html or "西" in html
+    assert "&quot;type&quot;:&quot;sit&quot;,&quot;seat&quot;:2" in html
+    assert 'data-merge="base"' in html and 'step="2"' in html
+    assert "accept_stake" in html and "add_bot" in html
+    assert "start" not in re.findall(r"&quot;type&quot;:&quot;(\w+)&quot;", html)
+
+
+def test_settlement_lists_patterns_payments_and_balances() -> None:
+    state, _, _ = play_hand("shanghai", 5)  # seat 0 wins on seat 3's discard
+    view = view_for(state, None)
+    result = view["result"]
+    table = table_info(
+        4,
+        1,
+        phase="hand_over",
+        last_result={
+            "hand": 1,
+            "result": result,
+            "payments": [12, 0, 0, -12],
+            "balances": [1012, 1001, 1002, 991],
+            "penalties": [],
+            "hands": None,
+        },
+        message="您的积分不足，不能进行下一局",
+    )
+    html = render_table_html(
+        {
+            "table": table,
+            "view": view_for(state, 1),
+            "legal": [{"type": "continue"}, {"type": "leave"}],
+            "viewer": {"user": "bob", "seat": 1},
+        }
+    )
+    settlement = html.split('id="settlement"')[1].split("</section>")[0]
+    assert "底花" in settlement and "Base flowers" in settlement
+    assert "+12" in settlement and "-12" in settlement and "1012" in settlement and "991" in settlement
+    assert "您的积分不足" in settlement
+    assert "continue" in settlement and "leave" in settlement
+    for i in range(4):  # every hand opened
+        for t in view["seats"][i]["hand"]:
+            assert f'data-tile="{t}"' in settlement
+
+
+def test_drawn_hand_settlement() -> None:
+    state, _, _ = play_hand("shanghai", 5)
+    ctx = context(state, 0, table_info(4, 0, phase="hand_over"))
+    ctx["view"]["result"] = {
+        "winners": [],
+        "drawn": True,
+        "by": None,
+        "from": None,
+        "win_tile": None,
+        "scores": [],
+        "extras": [],
+        "payments": [0, 0, 0, 0],
+        "next_dealer": 0,
+    }
+    html = render_table_html(ctx)
+    assert "荒牌" in html
+    assert "Base flowers" not in html
+
+
+def test_jokers_indicator_and_discarded_joker_are_marked() -> None:
+    _, log, _ = play_hand("shanghai", 5)
+    state, _ = replay("shanghai", 5, log[:40])
+    ctx = context(state, 1, table_info(4, 1, variant="tianjin"))
+    hand = ctx["view"]["seats"][1]["hand"]
+    ctx["view"]["jokers"] = [hand[0]]
+    ctx["view"]["indicator"] = "9s"
+    ctx["view"]["seats"][2]["discarded_joker"] = True
+    html = render_table_html(ctx)
+    assert "翻牌" in html and 'data-tile="9s"' in html
+    assert re.search(rf'class="tile hand-tile joker"[^>]*data-tile="{hand[0]}"', html)
+    assert "小相公" in html
+
+
+def test_undo_and_pending_claim() -> None:
+    _, log, _ = play_hand("shanghai", 5)
+    state, _ = replay("shanghai", 5, log[:40])
+    table = table_info(4, 3)
+    table["seats"][3]["pending"] = {"type": "pong", "tile": "4m"}
+    ctx = context(state, 3, table)
+    ctx["legal"] = [{"type": "auto", "on": True}, {"type": "leave"}, {"type": "undo"}]
+    html = render_table_html(ctx)
+    assert "act undo" in html and "pong" in html
+    assert "type-pong" not in html
+
+
+def test_lobby_html_groups_tables_by_variant() -> None:
+    tables = [
+        {
+            "id": 1,
+            "variant": "shanghai",
+            "owner": "alice",
+            "base": 2,
+            "stake_state": "fixed",
+            "seats_taken": 4,
+            "seats_total": 4,
+            "free": 0,
+            "spectators": 3,
+            "status": "playing",
+            "public": True,
+            "seats": [{"index": i, "wind_zh": "东南西北"[i], "name": "x", "is_bot": False} for i in range(4)],
+        },
+        {
+            "id": 2,
+            "variant": "two_player",
+            "owner": "bob",
+            "base": 1,
+            "stake_state": "proposed",
+            "seats_taken": 1,
+            "seats_total": 2,
+            "free": 1,
+            "spectators": 0,
+            "status": "waiting",
+            "public": True,
+            "seats": [
+                {"index": 0, "wind_zh": "东", "name": "bob", "is_bot": False},
+                {"index": 1, "wind_zh": "南", "name": None, "is_bot": False},
+            ],
+        },
+    ]
+    html = render_lobby_html(tables)
+    assert 'id="lobby-tables"' in html and 'hx-swap-oob="true"' in html
+    assert html.index("上海麻将") < html.index("二人麻将")
+    assert 'data-table="1"' in html and 'data-table="2"' in html
+    free = render_lobby_html(tables, free_only=True)
+    assert 'data-table="1"' not in free and 'data-table="2"' in free
+    only = render_lobby_html(tables, variant="shanghai")
+    assert "二人麻将" not in only
+
+
+def test_rendering_module_is_variant_generic() -> None:
+    assert set(rendering.VARIANT_NAMES) == {"shanghai", "yihua", "cantonese", "tianjin", "two_player"}
