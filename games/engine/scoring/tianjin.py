@@ -16,15 +16,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import combinations_with_replacement
 
-from games.engine.hand import Group, decompositions, is_complete
+from games.engine.hand import is_complete
 from games.engine.scoring.context import ScoreResult, WinContext, no_win
 from games.engine.tiles import HONOR, KINDS, Tile, add, next_in_cycle
 
 FIVE_MAN = 4  # 5m
-CATCH_FIVE_RUN = 3  # the run 4m-5m-6m, by its lowest tile
-DRAGON_RUNS = tuple((s, s + 3, s + 6) for s in (0, 9, 18))  # 123 456 789 of each suit
 
 # ---------------------------------------------------------------------------
 # Jokers.
@@ -78,47 +75,67 @@ def is_joker_wait(concealed: Iterable[Tile], jokers: Sequence[Tile]) -> bool:
 
 
 # ---------------------------------------------------------------------------
-# One reading: a decomposition of the concealed part, with what every joker stands for.
-
-
-@dataclass(frozen=True)
-class Run:
-    start: Tile
-    jokers: tuple[Tile, ...]  # the positions jokers fill
+# Readings. Only two patterns depend on what the jokers stand for: dragon (three
+# runs 123 456 789 of one suit) and catch_five (the winning tile as the 5m of a
+# 4m-5m-6m run). A reading fixes those runs; it exists when the tiles they need
+# can be taken out (a plain tile where one is held, else a joker: a joker can
+# always trade places with a plain tile it would otherwise stand for) and the
+# rest is still a complete hand with the jokers left.
 
 
 @dataclass(frozen=True)
 class Reading:
     ctx: WinContext
-    runs: tuple[Run, ...]
+    dragon_suit: int | None  # 0 m, 1 p, 2 s: the suit read as 龙
+    catch_five: bool  # the winning tile read as the 5m of a 4m-5m-6m run
 
     @cached_property
     def win_is_joker(self) -> bool:
         return self.ctx.win_tile in self.ctx.jokers
 
 
-def _readings_of(groups: tuple[Group, ...], ctx: WinContext) -> Iterable[Reading]:
-    """A decomposition's runs, with each all-joker meld (wild_pung) read as every
-    run that could matter (a dragon run or 4m-5m-6m) or as anything else."""
-    runs = tuple(Run(g.tile, g.jokers) for g in groups if g.kind == "run")
-    wild = sum(1 for g in groups if g.kind == "wild_pung")
-    targets: tuple[Tile | None, ...] = (None, *(s for trio in DRAGON_RUNS for s in trio))
-    for choice in combinations_with_replacement(targets, wild):
-        extra = tuple(Run(s, (s, s + 1, s + 2)) for s in choice if s is not None)
-        yield Reading(ctx, runs + extra)
+def _slots(ctx: WinContext, dragon_suit: int | None, catch_five: bool) -> list[tuple[Tile, bool]] | None:
+    """The tiles a reading takes out, as (kind, must be the drawn joker); None if impossible."""
+    slots: list[tuple[Tile, bool]] = []
+    if dragon_suit is not None:
+        slots += [(dragon_suit * 9 + k, False) for k in range(9)]
+    if catch_five:
+        win_is_joker = ctx.win_tile in ctx.jokers
+        if not win_is_joker and ctx.win_tile != FIVE_MAN:
+            return None
+        run = [(t, win_is_joker and t == FIVE_MAN) for t in (FIVE_MAN - 1, FIVE_MAN, FIVE_MAN + 1)]
+        if dragon_suit == 0:
+            # the dragon's own 4m-5m-6m is the run: its 5m is the winning tile
+            slots = [s for s in slots if s[0] != FIVE_MAN] + [run[1]]
+        else:
+            slots += run
+    return slots
+
+
+def reading_exists(ctx: WinContext, dragon_suit: int | None, catch_five: bool) -> bool:
+    slots = _slots(ctx, dragon_suit, catch_five)
+    if slots is None:
+        return False
+    plain, n = split_jokers(ctx.hand_tiles, ctx.jokers)
+    rest = bytearray(plain)
+    for t, drawn_joker in slots:
+        if not drawn_joker and rest[t]:
+            rest[t] -= 1
+        else:
+            n -= 1
+    return n >= 0 and is_complete(bytes(rest), n)
 
 
 def readings(ctx: WinContext) -> list[Reading]:
-    plain, n = split_jokers(ctx.hand_tiles, ctx.jokers)
-    seen: set[tuple[Run, ...]] = set()
-    out = []
-    for groups in decompositions(plain, n):
-        for r in _readings_of(groups, ctx):
-            key = tuple(sorted(r.runs, key=lambda x: (x.start, x.jokers)))
-            if key not in seen:
-                seen.add(key)
-                out.append(r)
-    return out
+    """Every reading of a winning hand, as far as the patterns can tell them apart."""
+    if not is_winning_shape(ctx.hand_tiles, ctx.jokers):
+        return []
+    return [
+        Reading(ctx, suit, catch)
+        for suit in (None, 0, 1, 2)
+        for catch in (False, True)
+        if reading_exists(ctx, suit, catch)
+    ]
 
 
 # ---------------------------------------------------------------------------
@@ -146,17 +163,12 @@ def _joker_wait(r: Reading) -> bool:
 def _catch_five(r: Reading) -> bool:
     # 捉5: the winning tile is 5m (or a joker standing for it) and completes a
     # 4m-5m-6m run; jokers may stand for 4m / 6m; characters only
-    if r.win_is_joker:
-        return any(x.start == CATCH_FIVE_RUN and FIVE_MAN in x.jokers for x in r.runs)
-    if r.ctx.win_tile != FIVE_MAN:
-        return False
-    return any(x.start == CATCH_FIVE_RUN and FIVE_MAN not in x.jokers for x in r.runs)
+    return r.catch_five
 
 
 def _dragon(r: Reading) -> bool:
-    # 龙: 1-9 of one suit as three runs (123, 456, 789) of the reading
-    starts = [x.start for x in r.runs]
-    return any(all(s in starts for s in trio) for trio in DRAGON_RUNS)
+    # 龙: 1-9 of one suit as three runs (123, 456, 789); jokers may stand in
+    return r.dragon_suit is not None
 
 
 def _kong_bloom(r: Reading) -> bool:
@@ -226,7 +238,7 @@ def each_pays(
 
 
 def score(ctx: WinContext) -> ScoreResult:
-    best = best_valuation(ctx) if is_winning_shape(ctx.hand_tiles, ctx.jokers) else None
+    best = best_valuation(ctx)
     if best is None:
         return no_win("not_a_winning_hand", ctx.players)
     if ctx.discarded_joker:
