@@ -49,6 +49,8 @@ ACTION_TYPES = (
     "win",  # self-draw, on a discard, or robbing a kong, as the phase says
     "pass",  # decline the claim options
     "choose",  # pre-hand choice: kind ('zuozhuang' | 'lazhuang'), value (int)
+    "exchange",  # pre-hand 开局换牌 (two_player option): tiles = the tiles returned (any subset)
+    "cuopai",  # 搓牌 (two_player option): swap the drawn tile for `tile` from the wall
 )
 
 
@@ -200,11 +202,14 @@ def _replace_flowers(rules: Ruleset, state: HandState, seat: int) -> HandState:
     return rules.on_flowers(state, seat)
 
 
-def _take(rules: Ruleset, state: HandState, seat: int, from_back: bool) -> tuple[HandState, Tile | None]:
+def _take(
+    rules: Ruleset, state: HandState, seat: int, from_back: bool, reserve: int | None = None
+) -> tuple[HandState, Tile | None]:
     """Take one tile from the wall into `seat`'s hand, replacing flowers; None if the wall is empty."""
     flowers: list[Tile] = []
+    floor = rules.reserve(state) if reserve is None else reserve
     while True:
-        if state.wall_left <= rules.reserve(state):
+        if state.wall_left <= floor:
             return state, None
         if from_back:
             t = state.wall[state.tail - 1]
@@ -230,9 +235,19 @@ def _take(rules: Ruleset, state: HandState, seat: int, from_back: bool) -> tuple
 def _draw(
     rules: Ruleset, state: HandState, seat: int, start: str = "draw", from_back: bool = False
 ) -> HandState:
-    """`seat` draws and takes the turn; an empty wall ends the hand drawn."""
+    """`seat` draws and takes the turn; an empty wall ends the hand drawn.
+
+    When only a reserve is left (two_player 海底捞月), the ruleset may name one
+    seat that draws one reserve tile, out of turn; otherwise the hand is drawn.
+    """
+    reserve: int | None = None
+    if not from_back and 0 < state.wall_left <= rules.reserve(state):
+        drawer = None if state.reserve_drawn else rules.reserve_drawer(state)
+        if drawer is None:
+            return _end(rules, state, HandResult())
+        seat, reserve, state = drawer, 0, evolve(state, reserve_drawn=True)
     before = len(state.players[seat].flowers)
-    state, t = _take(rules, state, seat, from_back)
+    state, t = _take(rules, state, seat, from_back, reserve)
     if state.phase == "over":
         return state
     if t is None:
@@ -285,7 +300,7 @@ def _legal_actions(state: HandState, seat: int) -> list[Action]:
                 out.append(a)
         elif rules.restriction(state, seat, a) is None:
             out.append(a)
-    return out
+    return out + rules.extra_turn_actions(state, seat)
 
 
 def _turn_candidates(rules: Ruleset, state: HandState, seat: int) -> list[Action]:
@@ -315,12 +330,9 @@ def _turn_candidates(rules: Ruleset, state: HandState, seat: int) -> list[Action
 
 
 def _ready_after_discard(rules: Ruleset, state: HandState, seat: int, t: Tile) -> bool:
-    from games.engine.hand import waits
-
-    p = state.players[seat]
-    c = bytearray(p.concealed)
+    c = bytearray(state.players[seat].concealed)
     c[t] -= 1
-    return bool(waits(bytes(c)))
+    return rules.is_ready_hand(state, seat, bytes(c))
 
 
 def _claim_options(
@@ -395,7 +407,8 @@ def win_context(
         after_flower=by == "self_draw" and state.turn_start == "flower_replacement",
         kong_from=state.last_kong_from if state.turn_start == "kong_replacement" else None,
         triple_win=triple,
-        last_tile=by == "self_draw" and state.wall_left <= get_ruleset(state.variant).reserve(state),
+        # 海底: the wall (short of a reserve) is spent; scoring decides what that is worth
+        last_tile=by != "robbing_kong" and state.wall_left <= get_ruleset(state.variant).reserve(state),
         first_turn=p.discard_count == 0 and no_claims_yet,
         round_wind=state.round_wind,
         base=state.base,
@@ -442,7 +455,8 @@ def apply(
         raise EngineError("bad_seat", f"no seat {seat!r}")
     rules = get_ruleset(state.variant)
     legal = legal_actions(state, seat)
-    if action not in legal:
+    open_ended = state.phase == "choose" and rules.accepts_choice(state, seat, action)
+    if action not in legal and not open_ended:
         _refuse(rules, state, seat, action, legal)
         if action.type == "win":  # a false win the variant penalises instead of refusing (Y4)
             penalised = rules.on_false_win(state, seat)
@@ -461,6 +475,9 @@ def apply(
         state, events = _discard(rules, state, seat, action)
     elif action.type == "kong":
         state, events = _own_kong(rules, state, seat, action)
+    elif action.type not in ("win", "pass"):  # a variant's own turn action (搓牌)
+        state = rules.apply_turn_extra(state, seat, action)
+        events = [{"type": action.type, "seat": seat}]
     elif action.type == "win":
         p = state.players[seat]
         t = p.drawn if p.drawn is not None else max(tiles_of(p.concealed))
@@ -540,7 +557,10 @@ def _discard(rules: Ruleset, state: HandState, seat: int, action: Action) -> tup
     first = state.first_discards
     if len(first) < state.num_players and not any(pl.melds for pl in state.players):
         first = (*first, t)
-    state = evolve(state, first_discards=first, last_kong_from=None, last_discard=(seat, t))
+    ready_order = (*state.ready_order, seat) if action.ready and not p.ready else state.ready_order
+    state = evolve(
+        state, first_discards=first, last_kong_from=None, last_discard=(seat, t), ready_order=ready_order
+    )
     state = state.with_player(
         seat,
         concealed=bytes(c),

@@ -173,10 +173,10 @@ class HandState:
     penalties: tuple[tuple[str, int, tuple[int, ...]], ...] = ()  # (reason, seat, payments)
     kong_payments: tuple[tuple[int, ...], ...] = ()  # paid when made (tianjin)
     last_kong_from: int | None = None  # discarder of an exposed kong's tile, this turn
-    first_discards: tuple[Tile, ...] = ()
-    last_discard: tuple[int, Tile] | None = (
-        None  # (seat, tile) still lying unclaimed in the river  # the hand's first discards in order (铲)
-    )
+    first_discards: tuple[Tile, ...] = ()  # the hand's first discards in order, until a claim (铲)
+    last_discard: tuple[int, Tile] | None = None  # (seat, tile) still lying unclaimed in the river
+    ready_order: tuple[int, ...] = ()  # seats in the order they declared 报听
+    reserve_drawn: bool = False  # the one 海底捞月 reserve tile has been drawn
     result: HandResult | None = None
     step: int = 0  # actions applied so far
 

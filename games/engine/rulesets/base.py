@@ -56,6 +56,10 @@ class Ruleset:
         """Tiles at the end of the wall that normal draws may not take."""
         return 0
 
+    def reserve_drawer(self, state: HandState) -> int | None:
+        """When only the reserve is left: the seat that draws one reserve tile, or None (drawn hand)."""
+        return None
+
     # -- before play ---------------------------------------------------------
     def setup(self, state: HandState, rng: random.Random) -> HandState:
         """Called once after the deal and flower replacement, before the dealer's
@@ -65,6 +69,11 @@ class Ruleset:
     def choice_actions(self, state: HandState, seat: int) -> list[Action]:
         """Pre-hand choices still open for `seat` while phase == 'choose'."""
         return []
+
+    def accepts_choice(self, state: HandState, seat: int, action: Action) -> bool:
+        """Pre-hand choices too many to list (开局换牌 returns any subset of the hand):
+        True accepts `action` although `choice_actions` does not list it."""
+        return False
 
     def apply_choice(self, state: HandState, seat: int, action: Action) -> HandState:
         """Record a pre-hand choice (one of `choice_actions`); the machine starts
@@ -78,6 +87,20 @@ class Ruleset:
     # -- during play -------------------------------------------------------
     def is_joker(self, state: HandState, tile: Tile) -> bool:
         return tile in state.jokers
+
+    def extra_turn_actions(self, state: HandState, seat: int) -> list[Action]:
+        """Variant-only actions on the seat's own turn (搓牌 offers)."""
+        return []
+
+    def apply_turn_extra(self, state: HandState, seat: int, action: Action) -> HandState:
+        """Apply one of `extra_turn_actions`; the turn goes on."""
+        raise NotImplementedError
+
+    def is_ready_hand(self, state: HandState, seat: int, counts: bytes) -> bool:
+        """A 13-tile concealed part one tile from winning (for 报听)."""
+        from games.engine.hand import waits
+
+        return bool(waits(counts))
 
     def restriction(self, state: HandState, seat: int, action: Action) -> str | None:
         """An error code if the variant forbids this otherwise possible action."""
