@@ -18,11 +18,14 @@ from games.engine.rulesets.base import Ruleset
 from games.engine.scoring import two_player as scoring
 from games.engine.scoring.context import ScoreResult, WinContext
 from games.engine.state import HandResult, HandState
+from games.engine.state import evolve as replace
 from games.engine.tiles import FLOWERS, Tile, is_flower
 
 if TYPE_CHECKING:
     from games.engine.actions import Action
 
+EXCHANGED = "exchanged"  # state.choices key: seats that made their 开局换牌
+CUOPAI_DONE = "cuopai_done"  # state.choices key: the wall position of the draw whose 搓牌 was used
 READY_LOCKED = "ready_locked"  # §6.2: a declared hand takes no claims and makes no kongs
 NOT_READY = "not_ready"  # 报听 with a discard that does not leave the hand ready
 
@@ -56,6 +59,83 @@ class TwoPlayerRuleset(Ruleset):
     def reserve(self, state: HandState) -> int:
         """§6.4 海底捞月 reserve: the last N tiles are not drawn in normal play."""
         return reserve_size(dict(state.options))
+
+    def reserve_drawer(self, state: HandState) -> int | None:
+        """§6.4: when only the reserve is left, the (first) declared-ready seat draws one tile."""
+        return reserve_drawer(state.ready_order)
+
+    # -- 开局换牌: a pre-hand phase while the option is on -------------------------
+    def choice_actions(self, state: HandState, seat: int) -> list[Action]:
+        from games.engine.actions import Action
+
+        if not state.option("exchange", False) or seat in state.choice(EXCHANGED, ()):
+            return []
+        kinds = sorted(
+            {t for t in range(len(state.players[seat].concealed)) if state.players[seat].concealed[t]}
+        )
+        # keeping everything first (the timeout default); any subset is accepted (accepts_choice)
+        return [Action("exchange"), *(Action("exchange", tiles=(t,)) for t in kinds)]
+
+    def accepts_choice(self, state: HandState, seat: int, action: Action) -> bool:
+        if action.type != "exchange" or not self.choice_actions(state, seat):
+            return False
+        held = bytearray(state.players[seat].concealed)
+        for t in action.tiles:
+            if not 0 <= t < len(held) or held[t] == 0:
+                return False
+            held[t] -= 1
+        return len(action.tiles) <= state.wall_left - self.reserve(state)
+
+    def apply_choice(self, state: HandState, seat: int, action: Action) -> HandState:
+        from games.engine.actions import _take
+
+        rng = random.Random(f"{state.seed}:exchange:{seat}")
+        head, tail = state.head, state.tail - self.reserve(state)
+        done = exchange(state.players[seat].concealed, action.tiles, state.wall[head:tail], rng)
+        n = len(action.tiles)
+        wall = state.wall[:head] + done.drawn + done.wall + state.wall[tail:]
+        flowers = tuple(t for t in done.drawn if is_flower(t))
+        p = state.players[seat]
+        state = replace(state, wall=wall, head=head + n, tail=state.tail + n)
+        state = state.with_player(seat, concealed=done.hand, flowers=p.flowers + flowers)
+        for _ in flowers:  # §1.10: drawn flowers are laid open and replaced from the back
+            state, _t = _take(self, state, seat, from_back=True)
+        state = state.with_player(seat, drawn=None, draw_count=0)
+        chosen = dict(state.choices)
+        chosen[EXCHANGED] = (*chosen.get(EXCHANGED, ()), seat)
+        return replace(state, choices=tuple(sorted(chosen.items())))
+
+    # -- 搓牌: an offer after a draw, by the hand's seeded RNG ----------------------
+    def extra_turn_actions(self, state: HandState, seat: int) -> list[Action]:
+        from games.engine.actions import Action
+
+        p = state.players[seat]
+        if (
+            not state.option("cuopai", False)
+            or state.turn_start not in ("deal", "draw")
+            or p.drawn is None
+            or p.ready
+            or state.choice(CUOPAI_DONE) == state.head
+            or not cuopai_offered(
+                random.Random(f"{state.seed}:cuopai:{state.head}"), state.option("cuopai_p")
+            )
+        ):
+            return []
+        live = state.wall[state.head : state.tail - self.reserve(state)]
+        return [Action("cuopai", t) for t in cuopai_choices(live) if t != p.drawn]
+
+    def apply_turn_extra(self, state: HandState, seat: int, action: Action) -> HandState:
+        p = state.players[seat]
+        assert action.tile is not None and p.drawn is not None
+        head, tail = state.head, state.tail - self.reserve(state)
+        rng = random.Random(f"{state.seed}:cuopai-pick:{head}")
+        hand, live = cuopai_swap(p.concealed, p.drawn, action.tile, state.wall[head:tail], rng)
+        chosen = dict(state.choices)
+        chosen[CUOPAI_DONE] = head
+        state = replace(
+            state, wall=state.wall[:head] + live + state.wall[tail:], choices=tuple(sorted(chosen.items()))
+        )
+        return state.with_player(seat, concealed=hand, drawn=action.tile)
 
     # -- during play -----------------------------------------------------------
     def is_winning_shape(self, state: HandState, seat: int, counts: bytes) -> bool:

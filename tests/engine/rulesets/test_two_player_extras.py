@@ -1,0 +1,136 @@
+"""RULES §6.4 optional extras through the hand machine: 开局换牌, 搓牌, the 海底捞月 reserve."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.engine.actions import Action, apply, legal_actions, new_hand, replay
+from games.engine.errors import EngineError
+from games.engine.invariants import violations
+from games.engine.simulate import play_hand
+from games.engine.state import evolve
+from games.engine.tiles import parse, tiles_of
+
+T = parse
+
+
+def test_all_extras_are_off_by_default():
+    state = new_hand("two_player", 3)
+    assert state.phase == "turn"
+    assert all(a.type != "cuopai" for a in legal_actions(state, state.turn))
+    assert state.option("reserve") is False
+
+
+# -- 开局换牌 -------------------------------------------------------------------
+
+
+def test_exchange_opens_a_pre_hand_phase_for_both_players():
+    state = new_hand("two_player", 5, options={"exchange": True})
+    assert state.phase == "choose"
+    for seat in (0, 1):
+        legal = legal_actions(state, seat)
+        assert legal[0] == Action("exchange")  # keeping everything is listed first (the timeout default)
+        assert all(a.type == "exchange" for a in legal)
+
+
+def test_exchange_returns_any_subset_and_draws_as_many():
+    state = new_hand("two_player", 5, options={"exchange": True})
+    held = tiles_of(state.players[1].concealed)
+    returned = tuple(held[:3])  # three tiles: not listed in legal, accepted all the same
+    assert Action("exchange", tiles=returned) not in legal_actions(state, 1)
+    after, _ = apply(state, 1, Action("exchange", tiles=returned))
+    p = after.players[1]
+    assert p.hand_size == 13
+    assert violations(after) == []
+    # still waiting for seat 0; then play starts with the dealer's draw
+    assert after.phase == "choose" and legal_actions(after, 1) == []
+    after, _ = apply(after, 0, Action("exchange"))
+    assert after.phase == "turn" and after.players[after.dealer].hand_size == 14
+    assert violations(after) == []
+
+
+def test_exchange_only_of_tiles_held_and_only_once():
+    state = new_hand("two_player", 5, options={"exchange": True})
+    missing = next(t for t in range(34) if t in T("123456789m1234567z") and not state.players[1].concealed[t])
+    with pytest.raises(EngineError):
+        apply(state, 1, Action("exchange", tiles=(missing,)))
+    state, _ = apply(state, 1, Action("exchange"))
+    with pytest.raises(EngineError):
+        apply(state, 1, Action("exchange"))
+
+
+def test_exchange_replays_exactly():
+    state = new_hand("two_player", 8, options={"exchange": True})
+    log = [(1, Action("exchange", tiles=tuple(tiles_of(state.players[1].concealed)[:2]))), (0, Action("exchange"))]
+    final = state
+    for seat, a in log:
+        final, _ = apply(final, seat, a)
+    again, _ = replay("two_player", 8, log, options={"exchange": True})
+    assert again == final
+
+
+# -- 搓牌 ---------------------------------------------------------------------
+
+
+def test_cuopai_offers_a_swap_of_the_drawn_tile_for_a_wall_tile():
+    state = new_hand("two_player", 2, options={"cuopai": True, "cuopai_p": 1.0})
+    seat = state.turn
+    offers = [a for a in legal_actions(state, seat) if a.type == "cuopai"]
+    assert offers, "with p = 1 every draw is offered"
+    wanted = offers[0].tile
+    in_wall_before = state.wall[state.head : state.tail].count(wanted)
+    after, _ = apply(state, seat, offers[0])
+    p = after.players[seat]
+    assert p.drawn == wanted and p.concealed[wanted] == state.players[seat].concealed[wanted] + 1
+    assert after.wall[after.head : after.tail].count(wanted) == in_wall_before - 1
+    assert after.wall_left == state.wall_left
+    assert all(a.type != "cuopai" for a in legal_actions(after, seat)), "one swap per draw"
+    assert violations(after) == []
+
+
+def test_cuopai_never_offered_when_p_is_zero_or_after_a_claim():
+    state = new_hand("two_player", 2, options={"cuopai": True, "cuopai_p": 0.0})
+    assert all(a.type != "cuopai" for a in legal_actions(state, state.turn))
+    state = new_hand("two_player", 2, options={"cuopai": True, "cuopai_p": 1.0})
+    claimed = evolve(state, turn_start="claim")
+    assert all(a.type != "cuopai" for a in legal_actions(claimed, state.turn))
+
+
+# -- the 海底捞月 reserve -----------------------------------------------------------
+
+
+def test_reserve_tiles_are_not_drawn_and_nobody_ready_means_a_drawn_hand():
+    final, log, problems = play_hand("two_player", 4, bot="random", options={"reserve": True, "reserve_n": 8})
+    assert problems == []
+    if final.result.drawn and not final.ready_order:
+        assert final.wall_left == 8 and not final.reserve_drawn
+
+
+def test_reserve_tile_goes_to_the_ready_player_and_a_win_on_it_is_a_self_draw():
+    state = new_hand("two_player", 6, options={"reserve": True, "reserve_n": 8})
+    # bring the wall down to the reserve plus one tile, with seat 1 declared ready
+    state = evolve(state, head=state.tail - 9, ready_order=(1,))
+    state = state.with_player(1, ready=True)
+    seat = state.turn
+    t = state.players[seat].drawn
+    state, _ = apply(state, seat, Action("discard", t))
+    while state.phase == "claim":
+        waiting = [s for s in (0, 1) if legal_actions(state, s)]
+        state, _ = apply(state, waiting[0], Action("pass"))
+    # the other seat drew the last normal tile; after its discard only the reserve is left
+    assert state.wall_left == 8
+    other = state.turn
+    t = state.players[other].drawn
+    state, _ = apply(state, other, Action("discard", t))
+    while state.phase == "claim":
+        waiting = [s for s in (0, 1) if legal_actions(state, s)]
+        state, _ = apply(state, waiting[0], Action("pass"))
+    if state.phase == "turn":
+        assert state.reserve_drawn and state.turn == 1 and state.wall_left == 7
+        # whatever seat 1 does next, no further tile is drawn: the hand ends after its discard
+        p = state.players[1]
+        state, _ = apply(state, 1, Action("discard", p.drawn))
+        while state.phase == "claim":
+            waiting = [s for s in (0, 1) if legal_actions(state, s)]
+            state, _ = apply(state, waiting[0], Action("pass"))
+        assert state.phase == "over"
