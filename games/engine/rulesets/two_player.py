@@ -112,7 +112,7 @@ class TwoPlayerRuleset(Ruleset):
         p = state.players[seat]
         if (
             not state.option("cuopai", False)
-            or state.turn_start not in ("deal", "draw")
+            or state.turn_start == "claim"
             or p.drawn is None
             or p.ready
             or state.choice(CUOPAI_DONE) == state.head

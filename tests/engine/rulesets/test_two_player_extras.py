@@ -61,7 +61,8 @@ def test_exchange_only_of_tiles_held_and_only_once():
 
 def test_exchange_replays_exactly():
     state = new_hand("two_player", 8, options={"exchange": True})
-    log = [(1, Action("exchange", tiles=tuple(tiles_of(state.players[1].concealed)[:2]))), (0, Action("exchange"))]
+    returned = tuple(tiles_of(state.players[1].concealed)[:2])
+    log = [(1, Action("exchange", tiles=returned)), (0, Action("exchange"))]
     final = state
     for seat, a in log:
         final, _ = apply(final, seat, a)
