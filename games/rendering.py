@@ -283,6 +283,15 @@ def hand_prompts(legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
             out.append(_button(a, _("Pass 过"), tiles=[], tone="pass"))
         elif kind == "choose":
             out.append(_button(a, _choice_label(a), tiles=[], tone="choose"))
+        elif kind == "exchange":
+            tiles = [tile(t) for t in split_tiles(a.get("tiles"))]
+            label = _("Exchange 换牌") if tiles else _("Keep my tiles 不换")
+            out.append(_button(a, label, tiles=tiles, tone="choose"))
+        elif kind == "cuopai":
+            out.append(_button(a, _("Swap the drawn tile for 搓牌"), tiles=[tile(a["tile"])], tone="choose"))
+        elif kind != "discard":  # an action this board doesn't know yet: still offer it
+            tiles = [tile(t) for t in split_tiles(a.get("tiles") or a.get("tile"))]
+            out.append(_button(a, kind, tiles=tiles, tone="choose"))
     order = {"win": 0, "claim": 1, "choose": 2, "pass": 3}
     return sorted(out, key=lambda b: order[b["tone"]])
 

@@ -1,7 +1,170 @@
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+"""HTML views: home, lobby (with its live fragment), create a table, the table page.
+
+Every change to a table goes through games.services (the table page sends actions over
+its websocket); these views only read, except `create_table`, which calls the services.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET
+
+from games import services
+from games.engine.rulesets import VARIANT_IDS
+from games.forms import CreateTableForm
+from games.models import Table
+from games.presenters import table_context
+from games.rendering import VARIANT_NAMES, WIND_ZH, board_model, lobby_groups
+
+LOBBY_LIMIT = 200
+SEAT_WINDS = ("1z", "2z", "3z", "4z")
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """Greets visitors; the lobby replaces the body of this page later."""
+    """Greets visitors and links to the lobby."""
     return render(request, "games/home.html")
+
+
+# --- lobby ------------------------------------------------------------------------------------
+
+
+def _lobby_row(table: Table) -> dict[str, Any]:
+    seats = list(table.seats.all())
+    taken = [s for s in seats if not s.empty]
+    return {
+        "id": table.pk,
+        "variant": table.variant,
+        "owner": table.owner.get_username() if table.owner else "",
+        "base": table.base,
+        "stake_state": table.stake_state,
+        "seats_taken": len(taken),
+        "seats_total": len(seats),
+        "free": len(seats) - len(taken),
+        "spectators": max(table.spectators, 0),
+        "status": table.status,
+        "public": table.public,
+        "seats": [
+            {
+                "index": s.index,
+                "wind_zh": WIND_ZH[SEAT_WINDS[s.index]],
+                "name": ("bot" if s.is_bot else s.user.get_username() if s.user_id else None),
+                "is_bot": s.is_bot,
+            }
+            for s in seats
+        ],
+    }
+
+
+def lobby_tables(user: Any = None) -> list[dict[str, Any]]:
+    """Open public tables, plus private ones where `user` sits or that they own."""
+    visible = Q(public=True)
+    if user is not None and user.is_authenticated:
+        visible |= Q(seats__user=user) | Q(owner=user)
+    tables = (
+        Table.objects.exclude(status=Table.Status.CLOSED)
+        .filter(visible)
+        .distinct()
+        .select_related("owner")
+        .prefetch_related("seats__user")
+        .order_by("-created")[:LOBBY_LIMIT]
+    )
+    return [_lobby_row(t) for t in tables]
+
+
+def _lobby_filters(request: HttpRequest) -> tuple[str, bool]:
+    variant = request.GET.get("variant", "")
+    if variant not in VARIANT_IDS:
+        variant = ""
+    return variant, request.GET.get("free") in ("1", "on", "true")
+
+
+def _lobby_context(request: HttpRequest) -> dict[str, Any]:
+    variant, free_only = _lobby_filters(request)
+    tables = lobby_tables(request.user)
+    return {
+        "groups": lobby_groups(tables, variant, free_only),
+        "variant": variant,
+        "free_only": free_only,
+        "count": len(tables),
+        "variants": [(v, *names) for v, names in VARIANT_NAMES.items()],
+    }
+
+
+@require_GET
+def lobby(request: HttpRequest) -> HttpResponse:
+    return render(request, "games/lobby.html", _lobby_context(request))
+
+
+@require_GET
+def lobby_fragment(request: HttpRequest) -> HttpResponse:
+    """The table list alone, polled by the lobby page (hx-trigger every few seconds)."""
+    return render(request, "games/_lobby_tables.html", _lobby_context(request))
+
+
+# --- create a table ---------------------------------------------------------------------------
+
+
+@login_required
+def create_table(request: HttpRequest) -> HttpResponse:
+    form = CreateTableForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            table = _create_and_sit(request.user, form)
+        except services.ServiceError as error:
+            form.add_error(None, error.message)
+        else:
+            return redirect("games:table", pk=table.pk)
+    return render(request, "games/create_table.html", {"form": form})
+
+
+def _create_and_sit(user: Any, form: CreateTableForm) -> Table:
+    """Create the table, seat its creator in East, propose the stake, add the asked-for bots."""
+    data = form.cleaned_data
+    with transaction.atomic():
+        table = services.create_table(
+            user,
+            data["variant"],
+            public=data["public"],
+            options=form.options(),
+            turn_seconds=data["turn_seconds"],
+            claim_seconds=data["claim_seconds"],
+            min_pause_ms=data["pause_ms"],
+        )
+        services.sit(table.pk, user, 0)
+        services.set_stake(table.pk, user, data["base"])
+        for index in range(1, 1 + data["bots"]):
+            services.add_bot(table.pk, user, index)
+    return table
+
+
+# --- the table page ---------------------------------------------------------------------------
+
+
+def _may_see(request: HttpRequest, table: Table) -> bool:
+    """Public tables are open to all; a private one to its people and invite-link holders."""
+    if table.public:
+        return True
+    user = request.user
+    if user.is_authenticated and (table.owner_id == user.pk or table.seats.filter(user=user).exists()):
+        return True
+    key = f"invite-{table.pk}"
+    if request.GET.get("invite") == table.invite_token:
+        request.session[key] = True
+    return bool(request.session.get(key))
+
+
+def table_page(request: HttpRequest, pk: int) -> HttpResponse:
+    table = get_object_or_404(Table, pk=pk)
+    if not _may_see(request, table):
+        raise Http404("no such table")
+    user = request.user if request.user.is_authenticated else None
+    context = table_context(table, user)
+    model = board_model(context)
+    ws_path = f"/ws/tables/{table.pk}/"
+    return render(request, "games/table.html", {**model, "ws_path": ws_path, "oob": False})

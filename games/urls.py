@@ -1,0 +1,16 @@
+"""HTML routes (the board UI) and the JSON API routes (`api_urlpatterns`, included under api/)."""
+
+from django.urls import path
+
+from games import views
+
+app_name = "games"
+
+urlpatterns = [
+    path("lobby/", views.lobby, name="lobby"),
+    path("lobby/tables/", views.lobby_fragment, name="lobby_tables"),
+    path("tables/new/", views.create_table, name="create"),
+    path("tables/<int:pk>/", views.table_page, name="table"),
+]
+
+api_urlpatterns: list = []

@@ -1,0 +1,180 @@
+"""HTML views: the lobby (and its polled fragment), the create-table form, the table page."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.models import Table
+from tests.conftest import logged_in_client
+from tests.games.conftest import bot_table
+
+pytestmark = pytest.mark.django_db
+
+
+def create_payload(**overrides: object) -> dict[str, object]:
+    data: dict[str, object] = {
+        "variant": "shanghai",
+        "base": 2,
+        "turn_seconds": 15,
+        "claim_seconds": 8,
+        "pause_ms": 1000,
+        "bots": 3,
+        "public": "on",
+    }
+    data.update(overrides)
+    return data
+
+
+# --- lobby --------------------------------------------------------------------------------
+
+
+def test_lobby_groups_public_tables_by_variant(anon_client: Client, alice: User, bob: User) -> None:
+    shanghai = bot_table(alice, "shanghai")
+    two = services.create_table(bob, "two_player")
+    private = services.create_table(bob, "cantonese", public=False)
+    response = anon_client.get(reverse("games:lobby"))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'id="lobby-tables"' in html and 'hx-trigger="every 5s"' in html
+    assert f'data-table="{shanghai.pk}"' in html and f'data-table="{two.pk}"' in html
+    assert f'data-table="{private.pk}"' not in html
+    assert html.index("上海麻将") < html.index("二人麻将")
+    assert "4/4" in html  # seats taken / total
+
+
+def test_lobby_filters_by_variant_and_free_seat(anon_client: Client, alice: User, bob: User) -> None:
+    full = bot_table(alice, "shanghai")
+    open_table = services.create_table(bob, "shanghai")
+    two = services.create_table(bob, "two_player")
+    html = anon_client.get(reverse("games:lobby_tables"), {"free": "1"}).content.decode()
+    assert f'data-table="{full.pk}"' not in html and f'data-table="{open_table.pk}"' in html
+    html = anon_client.get(reverse("games:lobby_tables"), {"variant": "two_player"}).content.decode()
+    assert f'data-table="{two.pk}"' in html and f'data-table="{open_table.pk}"' not in html
+    assert "<html" not in html  # a fragment
+
+
+def test_private_table_listed_for_its_owner(alice_client: Client, alice: User) -> None:
+    private = services.create_table(alice, "yihua", public=False)
+    html = alice_client.get(reverse("games:lobby")).content.decode()
+    assert f'data-table="{private.pk}"' in html
+
+
+# --- create a table -----------------------------------------------------------------------
+
+
+def test_create_table_needs_login(anon_client: Client) -> None:
+    response = anon_client.get(reverse("games:create"))
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+def test_create_form_offers_variants_timers_and_house_rules(alice_client: Client) -> None:
+    html = alice_client.get(reverse("games:create")).content.decode()
+    for zh in ("上海麻将", "一花起胡", "广东鸡平和", "天津麻将", "二人麻将"):
+        assert zh in html
+    assert 'name="turn_seconds"' in html and 'value="15"' in html
+    assert 'name="claim_seconds"' in html and 'value="8"' in html
+    assert 'name="opt_two_player_cap"' in html  # the rule sets' default_options
+    assert 'name="public"' in html
+
+
+def test_create_table_seats_creator_sets_stake_and_adds_bots(alice_client: Client, alice: User) -> None:
+    response = alice_client.post(reverse("games:create"), create_payload())
+    table = Table.objects.get()
+    assert response.status_code == 302 and response["Location"] == reverse("games:table", args=[table.pk])
+    seats = list(table.seats.order_by("index"))
+    assert seats[0].user == alice and all(s.is_bot for s in seats[1:])
+    assert table.base == 2 and table.stake_state == Table.Stake.FIXED
+    assert table.turn_seconds == 15 and table.claim_seconds == 8 and table.public
+
+
+def test_create_private_table_with_house_rule(alice_client: Client) -> None:
+    payload = create_payload(variant="two_player", bots=1, opt_two_player_cap=10)
+    payload.pop("public")
+    alice_client.post(reverse("games:create"), payload)
+    table = Table.objects.get()
+    assert not table.public and table.options == {"cap": 10}
+
+
+def test_odd_yihua_stake_is_refused(alice_client: Client) -> None:
+    response = alice_client.post(reverse("games:create"), create_payload(variant="yihua", base=3))
+    assert response.status_code == 200
+    assert "even" in response.content.decode() or "偶" in response.content.decode()
+    assert not Table.objects.exists()
+    response = alice_client.post(reverse("games:create"), create_payload(variant="yihua", base=4))
+    assert response.status_code == 302
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"base": 0},
+        {"base": "many"},
+        {"turn_seconds": 1},
+        {"claim_seconds": 500},
+        {"variant": "poker"},
+        {"variant": "two_player", "bots": 3},
+    ],
+)
+def test_bad_create_input_is_refused(alice_client: Client, bad: dict[str, object]) -> None:
+    response = alice_client.post(reverse("games:create"), create_payload(**bad))
+    assert response.status_code == 200
+    assert 'class="errorlist' in response.content.decode()
+    assert not Table.objects.exists()
+
+
+# --- the table page -------------------------------------------------------------------------
+
+
+def test_owner_sees_own_seat_and_start(alice_client: Client, alice: User) -> None:
+    table = bot_table(alice, "shanghai")
+    html = alice_client.get(reverse("games:table", args=[table.pk])).content.decode()
+    assert f'ws-connect="/ws/tables/{table.pk}/"' in html
+    assert 'hx-ext="ws"' in html and "board.css" in html and "board.js" in html
+    assert 'class="badge you"' in html
+    assert "&quot;type&quot;:&quot;start&quot;" in html
+    assert "spectator" not in html
+
+
+def test_other_user_can_sit_in_a_free_seat(alice: User, bob: User) -> None:
+    table = bot_table(alice, "shanghai", bots=1)
+    html = logged_in_client(bob).get(reverse("games:table", args=[table.pk])).content.decode()
+    sits = re.findall(r"&quot;type&quot;:&quot;sit&quot;,&quot;seat&quot;:(\d)", html)
+    assert sorted(sits) == ["2", "3"]
+    assert "&quot;type&quot;:&quot;start&quot;" not in html
+
+
+def test_anonymous_visitor_watches_without_actions(anon_client: Client, alice: User) -> None:
+    table = bot_table(alice, "two_player")
+    response = anon_client.get(reverse("games:table", args=[table.pk]))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "spectator" in html
+    assert "ws-send" not in html
+
+
+def test_private_table_needs_the_invite_link(alice: User, bob: User) -> None:
+    table = services.create_table(alice, "shanghai", public=False)
+    bob_client = logged_in_client(bob)
+    url = reverse("games:table", args=[table.pk])
+    assert bob_client.get(url).status_code == 404
+    assert bob_client.get(url, {"invite": "wrong"}).status_code == 404
+    assert bob_client.get(url, {"invite": table.invite_token}).status_code == 200
+    assert bob_client.get(url).status_code == 200  # remembered in the session
+    assert logged_in_client(alice).get(url).status_code == 200
+
+
+def test_seated_player_sees_invite_link_for_private_table(alice_client: Client, alice: User) -> None:
+    alice_client.post(reverse("games:create"), create_payload(bots=0, public=""))
+    table = Table.objects.get()
+    html = alice_client.get(reverse("games:table", args=[table.pk])).content.decode()
+    assert f"?invite={table.invite_token}" in html
+
+
+def test_missing_table_is_404(anon_client: Client, db: None) -> None:
+    assert anon_client.get(reverse("games:table", args=[9999])).status_code == 404
