@@ -22,3 +22,20 @@ class Profile(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} ({self.balance})"
+
+
+class ApiToken(models.Model):
+    """A personal API token for the JSON API; only its SHA-256 is stored (shown once at creation)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    key_hash = models.CharField(max_length=64, unique=True)
+    prefix = models.CharField(max_length=8)  # the first characters, to tell tokens apart
+    created = models.DateTimeField(auto_now_add=True)
+    last_used = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.prefix}…"

@@ -1,10 +1,17 @@
 """Every change to an account's points goes through a function here (a ledger comes later)."""
 
+from __future__ import annotations
+
+import hashlib
+import secrets
+from typing import Any
+
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils import timezone
 
-from accounts.models import Profile
+from accounts.models import ApiToken, Profile
 
 
 @transaction.atomic
@@ -14,3 +21,45 @@ def grant_starting_balance(user: AbstractBaseUser) -> Profile:
         user=user, defaults={"balance": settings.STARTING_BALANCE}
     )
     return profile
+
+
+@transaction.atomic
+def change_balance(user: AbstractBaseUser, delta: int, reason: str, hand: Any = None) -> int:
+    """Add `delta` to the user's balance, never below 0 (RULES §1.5); returns the delta applied.
+
+    `reason` and `hand` are for the ledger that replaces this later.
+    """
+    profile = Profile.objects.select_for_update().get(user=user)
+    applied = max(delta, -profile.balance)
+    profile.balance += applied
+    profile.save(update_fields=["balance"])
+    return applied
+
+
+def balance_of(user: AbstractBaseUser) -> int:
+    return Profile.objects.get(user=user).balance
+
+
+# --- API tokens ----------------------------------------------------------------------------
+
+
+def _digest(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def create_api_token(user: AbstractBaseUser) -> str:
+    """Make a new token for `user` and return it; it cannot be shown again."""
+    key = secrets.token_urlsafe(32)
+    ApiToken.objects.create(user=user, key_hash=_digest(key), prefix=key[:6])
+    return key
+
+
+def user_for_token(key: str) -> AbstractBaseUser | None:
+    """The active user owning this token, or None."""
+    if not key or len(key) > 200:
+        return None
+    token = ApiToken.objects.select_related("user").filter(key_hash=_digest(key)).first()
+    if token is None or not token.user.is_active:
+        return None
+    ApiToken.objects.filter(pk=token.pk).update(last_used=timezone.now())
+    return token.user

@@ -1,11 +1,36 @@
-"""Websocket consumers. For now only a ping/echo socket used to test the socket stack.
+"""Websocket consumers: thin — parse, authorise, call services, render for this viewer.
 
-The table consumer (`ws/tables/<id>/`) is added here by the live-play work.
+`TableConsumer` (ws/tables/<id>/) speaks two dialects on the same logic (docs/protocol.md):
+HTMX (the browser: session login, JSON form fields in, HTML fragments out) and JSON
+(`?token=API_TOKEN` or `?format=json`: JSON frames both ways). Group messages carry only the
+table id and version; each consumer renders its own viewer's state from the database.
 """
 
-from typing import Any
+from __future__ import annotations
 
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
+import json
+import time
+from typing import Any
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
+from django.contrib.auth.models import AnonymousUser
+
+from accounts.services import user_for_token
+from games import services
+from games.models import Table
+from games.presenters import json_view, table_context
+
+MAX_FRAME = 4096  # bytes; a legal client never needs more
+BURST = 20  # messages
+RATE = 10.0  # messages per second refilled
+MAX_REFUSED = 10  # refused (rate-limited) messages in a row before the socket is closed
+
+CLOSE_BAD_TOKEN = 4001
+CLOSE_NO_TABLE = 4004
+CLOSE_FLOOD = 4008
+CLOSE_TOO_BIG = 4009
 
 
 class PingConsumer(AsyncJsonWebsocketConsumer):
@@ -16,3 +41,198 @@ class PingConsumer(AsyncJsonWebsocketConsumer):
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         await self.send_json(content)
+
+
+class TokenBucket:
+    def __init__(self, burst: int = BURST, rate: float = RATE) -> None:
+        self.burst, self.rate = burst, rate
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+def may_watch(table: Table, user: Any, session: Any) -> bool:
+    """Public tables are open to all; a private one to its people and invite-link holders."""
+    if table.public:
+        return True
+    if user.is_authenticated and (table.owner_id == user.pk or table.seats.filter(user=user).exists()):
+        return True
+    return bool(session is not None and session.get(f"invite-{table.pk}"))
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    table_id: int
+    user: Any
+    json_mode: bool
+    sent_version: int
+    counted: bool
+
+    async def connect(self) -> None:
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.bucket = TokenBucket()
+        self.refused = 0
+        self.sent_version = -1
+        self.counted = False
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        token = (query.get("token") or [""])[0]
+        self.json_mode = bool(token) or (query.get("format") or [""])[0] == "json"
+        await self.accept()
+        if token:
+            self.user = await database_sync_to_async(user_for_token)(token)
+            if self.user is None:
+                await self.send_error("bad_token", "unknown or revoked API token")
+                await self.close(code=CLOSE_BAD_TOKEN)
+                return
+        else:
+            self.user = self.scope.get("user") or AnonymousUser()
+        invite = (query.get("invite") or [""])[0]
+        if not await database_sync_to_async(self._allowed)(invite):
+            await self.send_error("no_table", "there is no such table (or it is private)")
+            await self.close(code=CLOSE_NO_TABLE)
+            return
+        await self.channel_layer.group_add(services.group_name(self.table_id), self.channel_name)
+        await database_sync_to_async(services.connect)(self.table_id, self._actor())
+        self.counted = True
+        await self.send_state(force=True)
+
+    def _allowed(self, invite: str) -> bool:
+        table = Table.objects.filter(pk=self.table_id).first()
+        if table is None:
+            return False
+        if invite and invite == table.invite_token:
+            return True
+        return may_watch(table, self.user, self.scope.get("session"))
+
+    def _actor(self) -> Any:
+        return self.user if self.user is not None and self.user.is_authenticated else None
+
+    async def disconnect(self, code: int) -> None:
+        if not getattr(self, "counted", False):
+            return
+        await self.channel_layer.group_discard(services.group_name(self.table_id), self.channel_name)
+        await database_sync_to_async(services.disconnect)(self.table_id, self._actor())
+
+    # --- incoming ---------------------------------------------------------------------------
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        raw = text_data if text_data is not None else (bytes_data or b"").decode("utf-8", "replace")
+        if len(raw.encode()) > MAX_FRAME:
+            await self.send_error("too_big", f"messages are at most {MAX_FRAME} bytes")
+            await self.close(code=CLOSE_TOO_BIG)
+            return
+        if not self.bucket.take():
+            self.refused += 1
+            await self.send_error("rate_limited", "too many messages; slow down")
+            if self.refused >= MAX_REFUSED:
+                await self.close(code=CLOSE_FLOOD)
+            return
+        self.refused = 0
+        try:
+            message = json.loads(raw)
+        except ValueError:
+            await self.send_error("bad_json", "a message is one JSON object")
+            return
+        if not isinstance(message, dict):
+            await self.send_error("bad_message", "a message is one JSON object with a 'type'")
+            return
+        await self.route(normalise(message))
+
+    async def route(self, message: dict[str, Any]) -> None:
+        kind = message.get("type")
+        if kind == "sync":
+            await self.send_state(force=True)
+        elif kind == "act":
+            await self.act(message)
+        elif kind == "ping":
+            await self.send_json({"type": "pong"})
+        else:
+            await self.send_error("unknown_type", "type must be one of act, sync, ping")
+
+    async def act(self, message: dict[str, Any]) -> None:
+        try:
+            await database_sync_to_async(services.perform)(
+                self.table_id, self._actor(), message.get("version"), message.get("action")
+            )
+        except services.ServiceError as e:
+            await self.send_error(e.code, e.message)
+            if e.code == "stale_version":
+                await self.send_state(force=True)  # the client is behind: give it the full state
+            return
+        await self.send_state()
+
+    # --- outgoing ---------------------------------------------------------------------------
+
+    async def table_changed(self, event: dict[str, Any]) -> None:
+        if event.get("version", 0) > self.sent_version:
+            await self.send_state()
+
+    async def send_state(self, force: bool = False) -> None:
+        context = await database_sync_to_async(table_context)(self.table_id, self._actor())
+        version = context["table"]["version"]
+        if version <= self.sent_version and not force:
+            return  # already sent (several group messages may arrive for one change)
+        self.sent_version = version
+        if self.json_mode:
+            await self.send_json(
+                {"type": "state", "version": version, "view": json_view(context), "legal": context["legal"]}
+            )
+        else:
+            await self.send(text_data=render_html(context))
+
+    async def send_error(self, code: str, message: str) -> None:
+        if self.json_mode:
+            await self.send_json({"type": "error", "code": code, "message": message})
+        else:
+            await self.send(text_data=render_error(code, message))
+
+    async def send_json(self, content: dict[str, Any]) -> None:
+        await self.send(text_data=json.dumps(content, ensure_ascii=False, separators=(",", ":")))
+
+
+def normalise(message: dict[str, Any]) -> dict[str, Any]:
+    """HTMX's ws extension sends form fields (strings) plus a HEADERS key: make them an act."""
+    if "HEADERS" not in message:
+        return message
+    out = {k: v for k, v in message.items() if k != "HEADERS"}
+    action = out.get("action")
+    if isinstance(action, str):
+        try:
+            out["action"] = json.loads(action)
+        except ValueError:
+            out["action"] = None
+    version = out.get("version")
+    if isinstance(version, str) and version.strip().isdigit():
+        out["version"] = int(version)
+    if "type" not in out and "action" in out:
+        out["type"] = "act"
+    return out
+
+
+def render_html(context: dict[str, Any]) -> str:
+    try:
+        from games.rendering import render_table_html
+    except ImportError:  # the board UI is not there yet: a bare board with the JSON
+        return f'<div id="board" hx-swap-oob="true"><pre>{_escape(json.dumps(context))}</pre></div>'
+    return render_table_html(context)
+
+
+def render_error(code: str, message: str) -> str:
+    try:
+        from games.rendering import render_error_html
+    except ImportError:
+        return f'<div id="notice" hx-swap-oob="true">{_escape(code)}: {_escape(message)}</div>'
+    return render_error_html(code, message)
+
+
+def _escape(text: str) -> str:
+    from django.utils.html import escape
+
+    return escape(text)

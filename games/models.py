@@ -1,0 +1,227 @@
+"""Live play: tables, seats, matches, hands and the append-only action log.
+
+The log is the truth: a hand's state is `replay(seed, HandAction rows)`. Every change to a
+table goes through `games.services`, which locks the Table row and bumps `Table.version`.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from games.engine.rulesets import VARIANT_IDS, get_ruleset
+
+VARIANT_CHOICES = [(v, v) for v in VARIANT_IDS]
+EAST = 27
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class Table(models.Model):
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("waiting")
+        PLAYING = "playing", _("playing")
+        CLOSED = "closed", _("closed")
+
+    class Stake(models.TextChoices):
+        UNSET = "unset", _("unset")
+        PROPOSED = "proposed", _("proposed")
+        FIXED = "fixed", _("fixed")
+
+    variant = models.CharField(max_length=20, choices=VARIANT_CHOICES)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # Base stake (底分), RULES §1.2: the chooser sets it, everyone seated accepts.
+    base = models.PositiveIntegerField(null=True, blank=True)
+    stake_state = models.CharField(max_length=10, choices=Stake.choices, default=Stake.UNSET)
+    stake_setter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    stake_chooser = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    options = models.JSONField(default=dict, blank=True)
+    turn_seconds = models.PositiveSmallIntegerField(default=15)
+    claim_seconds = models.PositiveSmallIntegerField(default=8)
+    min_pause_ms = models.PositiveIntegerField(default=1000)
+    undo_ms = models.PositiveIntegerField(default=1500)
+    grace_seconds = models.PositiveIntegerField(default=120)
+    escape_multiplier = models.PositiveSmallIntegerField(null=True, blank=True)  # None: 50, two_player 13
+    public = models.BooleanField(default=True)
+    invite_token = models.CharField(max_length=32, default=new_invite_token, unique=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
+    version = models.PositiveIntegerField(default=0)
+    # The clock calls services.timeout(id, deadline_version) once `deadline` has passed.
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    deadline_version = models.PositiveIntegerField(default=0)
+    act_since = models.DateTimeField(null=True, blank=True)  # when the current decision began
+    pause_until = models.DateTimeField(null=True, blank=True)  # minimum pause after a discard
+    # Carried between hands.
+    dealer = models.PositiveSmallIntegerField(default=0)
+    round_wind = models.PositiveSmallIntegerField(default=EAST)
+    counters = models.JSONField(default=dict, blank=True)
+    match = models.ForeignKey("Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    hand = models.ForeignKey("Hand", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    spectators = models.IntegerField(default=0)
+    notices = models.JSONField(default=dict, blank=True)  # {user id: message} for removed players
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return f"{self.variant} #{self.pk}"
+
+    @property
+    def players(self) -> int:
+        return get_ruleset(self.variant).players
+
+    @property
+    def escape_penalty(self) -> int:
+        """RULES §1.8: 50 × base (a table setting), 13 × base for two_player."""
+        default = 13 if self.variant == "two_player" else 50
+        return (self.escape_multiplier or default) * (self.base or 0)
+
+    @property
+    def minimum_balance(self) -> int:
+        """RULES §1.6: below 50 × base a player may not play the next hand."""
+        return 50 * (self.base or 0)
+
+
+class Seat(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="seats"
+    )
+    is_bot = models.BooleanField(default=False)
+    accepted = models.BooleanField(default=False)
+    connections = models.IntegerField(default=0)  # open sockets of this seat's user
+    disconnected_at = models.DateTimeField(null=True, blank=True)
+    continue_choice = models.BooleanField(null=True, blank=True)
+    auto = models.BooleanField(default=False)  # 托管 asked for by the player
+    left = models.BooleanField(default=False)  # escaped mid-hand: a bot finishes the hand
+    sat_at = models.DateTimeField(null=True, blank=True)
+    # A human's claim held for the undo window before it is applied.
+    pending = models.JSONField(null=True, blank=True)
+    pending_until = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table", "index"]
+        constraints = [models.UniqueConstraint(fields=["table", "index"], name="seat_unique_index")]
+
+    def __str__(self) -> str:
+        return f"{self.table} seat {self.index}"
+
+    @property
+    def empty(self) -> bool:
+        return self.user_id is None and not self.is_bot
+
+    @property
+    def connected(self) -> bool:
+        return self.is_bot or self.connections > 0
+
+    @property
+    def played_by_server(self) -> bool:
+        """Bots, escaped players, 托管 and disconnected players are played by the clock."""
+        return self.is_bot or self.left or self.auto or not self.connected
+
+
+class Match(models.Model):
+    """A run of hands at one table with the same players."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="matches")
+    players = models.JSONField(default=list)  # user id (or None for a bot) per seat
+    started = models.DateTimeField(auto_now_add=True)
+    ended = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"match {self.pk} at {self.table}"
+
+
+class Hand(models.Model):
+    class Status(models.TextChoices):
+        PLAYING = "playing", _("playing")
+        OVER = "over", _("over")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="hands")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveIntegerField()
+    seed = models.BigIntegerField()
+    dealer = models.PositiveSmallIntegerField()
+    round_wind = models.PositiveSmallIntegerField()
+    setup = models.JSONField(default=dict)  # every new_hand keyword argument but variant and seed
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
+    actions_count = models.PositiveIntegerField(default=0)
+    result = models.JSONField(null=True, blank=True)  # the engine's result view
+    settlement = models.JSONField(null=True, blank=True)  # final payments, balances, penalties, hands
+    started = models.DateTimeField(auto_now_add=True)
+    ended = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["match", "number"], name="hand_unique_number")]
+
+    def __str__(self) -> str:
+        return f"hand {self.number} of {self.match}"
+
+
+class HandAction(models.Model):
+    """Append-only: one row per applied action, in order (seq 1, 2, …)."""
+
+    class Actor(models.TextChoices):
+        HUMAN = "human", _("human")
+        BOT = "bot", _("bot")
+        TIMEOUT = "timeout", _("timeout")
+        AUTO = "auto", _("auto")
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="actions")
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    action = models.JSONField()
+    actor = models.CharField(max_length=10, choices=Actor.choices)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["hand", "seq"]
+        constraints = [models.UniqueConstraint(fields=["hand", "seq"], name="handaction_unique_seq")]
+
+    def __str__(self) -> str:
+        return f"{self.hand} #{self.seq}: seat {self.seat} {self.action}"
+
+
+class ScoreEntry(models.Model):
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="scores")
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    delta = models.BigIntegerField()
+    balance_after = models.BigIntegerField(null=True, blank=True)  # None for bots
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.hand} seat {self.seat}: {self.delta:+d}"
+
+
+class Penalty(models.Model):
+    class Reason(models.TextChoices):
+        ESCAPE = "escape", _("left mid-hand")
+        DISCONNECT = "disconnect", _("disconnected past the grace period")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="penalties")
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="penalties")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="penalties")
+    reason = models.CharField(max_length=12, choices=Reason.choices)
+    amount = models.BigIntegerField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        # Exactly once per player and hand (RULES §1.8).
+        constraints = [models.UniqueConstraint(fields=["hand", "user"], name="penalty_once_per_hand")]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.reason} {self.amount} ({self.hand})"

@@ -1,0 +1,219 @@
+"""What one viewer sees of a table: the render context (docs/protocol.md §1) and `legal`.
+
+Built per viewer from the table's rows and the replayed hand; never holds another seat's
+concealed tiles (the engine's `view_for` guarantees that; the pause rule below hides
+what a draw would tell early).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+
+from games.engine.rulesets import get_ruleset
+from games.engine.tiles import name, seat_wind
+from games.engine.view import legal_json, view_for
+from games.models import Hand, Table
+from games.services import Loaded, _ready_to_start, hand_state, load, may_set_stake, remaining_ms
+
+WIND_ZH = {"1z": "东", "2z": "南", "3z": "西", "4z": "北"}
+
+
+def table_context(table: Table | int, user: AbstractBaseUser | None) -> dict[str, Any]:
+    """The render context for `user` (None or anonymous: a spectator)."""
+    if not isinstance(table, Table):
+        table = Table.objects.get(pk=table)
+    ctx = load(table)
+    seat = ctx.seat_of(user)
+    index = seat.index if seat is not None else None
+    return {
+        "table": table_info(ctx, user),
+        "view": hand_view(ctx, index),
+        "legal": legal_for(ctx, user),
+        "viewer": {"user": user.get_username() if _authenticated(user) else None, "seat": index},
+    }
+
+
+def json_view(context: dict[str, Any]) -> dict[str, Any]:
+    """The JSON protocol's `view`: the table, this viewer's hand view and the last result."""
+    table = context["table"]
+    return {
+        "phase": table["phase"],
+        "table": table,
+        "hand": context["view"],
+        "last_result": table["last_result"],
+        "viewer": context["viewer"],
+    }
+
+
+def _authenticated(user: AbstractBaseUser | None) -> bool:
+    return user is not None and user.is_authenticated
+
+
+def phase_of(ctx: Loaded) -> str:
+    if ctx.table.status == Table.Status.CLOSED:
+        return "closed"
+    if ctx.hand_running:
+        return "playing"
+    if ctx.hand_over and ctx.table.status == Table.Status.PLAYING:
+        return "hand_over"
+    return "waiting"
+
+
+def table_info(ctx: Loaded, user: AbstractBaseUser | None) -> dict[str, Any]:
+    table = ctx.table
+    rules = get_ruleset(table.variant)
+    me = ctx.seat_of(user)
+    index_of = {s.user_id: s.index for s in ctx.seats if s.user_id}
+    dealer = ctx.state.dealer if ctx.state is not None else table.dealer
+    may_invite = me is not None or (_authenticated(user) and table.owner_id == user.pk)
+    deadline = remaining_ms(ctx) if table.pause_until is None else None
+    limit = 1000 * (table.claim_seconds if ctx.state and ctx.state.phase == "claim" else table.turn_seconds)
+    return {
+        "id": table.pk,
+        "variant": table.variant,
+        "variant_name_zh": rules.name_zh,
+        "variant_name_en": rules.name_en,
+        "name": f"{rules.name_zh} #{table.pk}",
+        "base": table.base,
+        "stake_state": table.stake_state,
+        "stake_chooser": index_of.get(table.stake_chooser_id),
+        "stake_setter": index_of.get(table.stake_setter_id),
+        "owner": table.owner.get_username() if table.owner else None,
+        "public": table.public,
+        "invite": table.invite_token if may_invite else None,
+        "status": table.status,
+        "phase": phase_of(ctx),
+        "version": table.version,
+        "hand_number": ctx.hand.number if ctx.hand is not None else 0,
+        "dealer": dealer,
+        "round_wind": name(ctx.state.round_wind if ctx.state else table.round_wind),
+        "timers": {
+            "turn": table.turn_seconds,
+            "claim": table.claim_seconds,
+            "min_pause_ms": table.min_pause_ms,
+            "undo_ms": table.undo_ms,
+            "grace": table.grace_seconds,
+        },
+        "deadline_ms": min(deadline, limit) if deadline is not None else None,
+        "paused": table.pause_until is not None,
+        "seats": [_seat_info(ctx, s, me, dealer, rules.players) for s in ctx.seats],
+        "spectators": table.spectators,
+        "message": table.notices.get(str(user.pk)) if _authenticated(user) else None,
+        "last_result": last_result(ctx),
+    }
+
+
+def _seat_info(ctx: Loaded, seat: Any, me: Any, dealer: int, players: int) -> dict[str, Any]:
+    wind = name(seat_wind(seat.index, dealer, players))
+    balance = None
+    if seat.user_id:
+        profile = getattr(seat.user, "profile", None)
+        balance = profile.balance if profile is not None else None
+    label = seat.user.get_username() if seat.user_id else None
+    if seat.is_bot:
+        label = f"机器人 {seat.index + 1}"
+    return {
+        "index": seat.index,
+        "wind": wind,
+        "wind_zh": WIND_ZH[wind],
+        "name": label,
+        "is_bot": seat.is_bot,
+        "is_you": me is not None and seat.index == me.index,
+        "accepted": seat.accepted,
+        "connected": seat.connected,
+        "balance": balance,
+        "continue": seat.continue_choice,
+        "auto": bool(seat.user_id) and (seat.auto or seat.left or not seat.connected),
+        "left": seat.left,
+        "pending": seat.pending if me is not None and seat.index == me.index else None,
+    }
+
+
+def last_result(ctx: Loaded) -> dict[str, Any] | None:
+    hand = ctx.hand
+    if hand is None or hand.status != Hand.Status.OVER:
+        return None
+    settlement = hand.settlement or {}
+    return {"hand": hand.number, "result": hand.result, **settlement}
+
+
+def hand_view(ctx: Loaded, seat: int | None) -> dict[str, Any] | None:
+    """The engine's view for this viewer, with the pause rule applied (see docs/protocol.md)."""
+    state, hand = ctx.state, ctx.hand
+    if hand is None:
+        return None
+    if state is None:  # over: the final state, every hand opened
+        state = hand_state(hand, ctx.table.variant)
+    view = view_for(state, seat)
+    if seat is not None and ctx.seats[seat].pending is not None:
+        view["my_move"] = False  # the claim is made, only held for its undo window
+    if ctx.table.pause_until is None or state.phase == "over":
+        return view
+    # The minimum pause after a discard: nobody may tell yet whether a claim window opened.
+    if state.phase == "turn" and hand.actions_count > 0:
+        before = view_for(_state_at(hand, ctx.table.variant, hand.actions_count - 1), seat)
+        view["seats"][state.turn] = before["seats"][state.turn]
+        view["wall_left"] = before["wall_left"]
+    view["phase"] = "claim"
+    view["turn"] = None
+    view["my_move"] = bool(state.phase == "claim" and view["my_move"])
+    return view
+
+
+def _state_at(hand: Hand, variant: str, count: int) -> Any:
+    """The state after the first `count` actions (a cached replay)."""
+    ghost = Hand(pk=hand.pk, seed=hand.seed, setup=hand.setup, actions_count=count)
+    return hand_state(ghost, variant)
+
+
+def legal_for(ctx: Loaded, user: AbstractBaseUser | None) -> list[dict[str, Any]]:
+    """Every action this viewer may send now: table actions, then hand actions."""
+    table = ctx.table
+    if not _authenticated(user) or table.status == Table.Status.CLOSED:
+        return []
+    seat = ctx.seat_of(user)
+    owner = table.owner_id == user.pk
+    out: list[dict[str, Any]] = []
+    if not ctx.hand_running:
+        if seat is None:
+            out += [{"type": "sit", "seat": s.index} for s in ctx.seats if s.empty]
+        if seat is not None or owner:
+            out += [{"type": "add_bot", "seat": s.index} for s in ctx.seats if s.empty]
+            out += [{"type": "remove_bot", "seat": s.index} for s in ctx.seats if s.is_bot]
+            if may_set_stake(ctx, user):
+                suggested = table.base or (2 if table.variant == "yihua" else 1)
+                out.append({"type": "set_stake", "base": suggested, "even": table.variant == "yihua"})
+            if not ctx.hand_over and _ready_to_start(ctx) is None:
+                out.append({"type": "start"})
+        if seat is not None:
+            out += _seated_between_hands(ctx, seat)
+        return out
+    if seat is None:
+        return out
+    if not seat.left:
+        out.append({"type": "auto", "on": not seat.auto})
+        out.append({"type": "leave"})
+    if seat.pending is not None:
+        out.append({"type": "undo"})
+        return out
+    if seat.left or ctx.state is None:
+        return out
+    if table.pause_until is not None and ctx.state.phase != "claim":
+        return out
+    return legal_json(ctx.state, seat.index) + out
+
+
+def _seated_between_hands(ctx: Loaded, seat: Any) -> list[dict[str, Any]]:
+    table = ctx.table
+    out: list[dict[str, Any]] = []
+    if table.stake_state != Table.Stake.UNSET and not seat.accepted:
+        out.append({"type": "accept_stake"})
+    if ctx.hand_over:
+        if not seat.continue_choice:
+            out.append({"type": "continue"})
+        out.append({"type": "leave"})
+    else:
+        out.append({"type": "stand"})
+    return out

@@ -1,0 +1,927 @@
+"""Every change to a live table: one synchronous function per change (DESIGN principle 3).
+
+Each one locks the Table row (`select_for_update` inside `transaction.atomic`), loads the
+seats and the hand (replayed from its log), checks, applies through the engine, appends a
+HandAction, bumps `Table.version`, sets the clock's next deadline and, only after commit,
+tells the table's group `table-<id>` (and the lobby) the new version. A failed check raises
+ServiceError before anything is written. The seat always comes from the user passed in.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.services import balance_of, change_balance
+from games.engine.actions import Action, apply, auto_action, legal_actions, new_hand, replay, seats_to_act
+from games.engine.bots import BOTS
+from games.engine.errors import EngineError
+from games.engine.rulesets import VARIANT_IDS, get_ruleset
+from games.engine.state import HandState
+from games.engine.view import view_for
+from games.models import EAST, Hand, HandAction, Match, Penalty, ScoreEntry, Seat, Table
+
+log = logging.getLogger(__name__)
+
+LOBBY_GROUP = "lobby"
+INSUFFICIENT_POINTS = "您的积分不足，不能进行下一局"
+MAX_BASE = 10_000
+BOT_DELAY = (0.6, 1.5)  # seconds: bots and 托管 act after a short human-like pause
+DISCONNECTED_DELAY = 2.0  # seconds before a disconnected player is auto-played
+SETTLEMENT_SECONDS = 6.0  # an all-bot table shows the settlement this long before the next hand
+BOT_BALANCE = 10**9  # bots have no account; a large notional balance for the balance floor
+CLAIM_TYPES = frozenset({"chi", "pong", "kong", "win"})
+
+
+@dataclass
+class ServiceError(Exception):
+    code: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"
+
+
+def group_name(table_id: int) -> str:
+    return f"table-{table_id}"
+
+
+# --- locking, loading, broadcasting --------------------------------------------------------
+
+
+@dataclass
+class Loaded:
+    """A locked table with its seats (index order) and, during a match, its current hand."""
+
+    table: Table
+    seats: list[Seat]
+    hand: Hand | None
+    state: HandState | None
+    now: datetime
+    changed: bool = False
+    lobby: bool = False
+
+    def seat_of(self, user: AbstractBaseUser | None) -> Seat | None:
+        if user is None or not user.is_authenticated:
+            return None
+        return next((s for s in self.seats if s.user_id == user.pk), None)
+
+    @property
+    def hand_running(self) -> bool:
+        return self.state is not None and self.state.phase != "over"
+
+    @property
+    def hand_over(self) -> bool:
+        return self.hand is not None and self.hand.status == Hand.Status.OVER
+
+
+def load(table: Table, now: datetime | None = None) -> Loaded:
+    """Seats, hand and replayed state of a table (locked by the caller when it changes them)."""
+    seats = list(Seat.objects.filter(table=table).select_related("user").order_by("index"))
+    hand = Hand.objects.get(pk=table.hand_id) if table.hand_id else None
+    playing = hand is not None and hand.status == Hand.Status.PLAYING
+    state = hand_state(hand, table.variant) if playing else None
+    return Loaded(table, seats, hand, state, now or timezone.now())
+
+
+@contextmanager
+def locked(table_id: int, now: datetime | None = None) -> Iterator[Loaded]:
+    """Lock and load a table; save, bump the version and broadcast if `changed` was set."""
+    with transaction.atomic():
+        try:
+            table = Table.objects.select_for_update().get(pk=table_id)
+        except Table.DoesNotExist:
+            raise ServiceError("no_table", "there is no such table") from None
+        ctx = load(table, now)
+        yield ctx
+        if ctx.changed:
+            _commit(ctx)
+
+
+def _commit(ctx: Loaded) -> None:
+    table = ctx.table
+    table.version += 1
+    _set_deadline(ctx)
+    table.save()
+    for seat in ctx.seats:
+        seat.save()
+    version, table_id, lobby = table.version, table.pk, ctx.lobby
+    transaction.on_commit(lambda: broadcast(table_id, version, lobby))
+
+
+def broadcast(table_id: int, version: int, lobby: bool = True) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    message = {"type": "table.changed", "table": table_id, "version": version}
+    try:
+        async_to_sync(layer.group_send)(group_name(table_id), message)
+        if lobby:
+            async_to_sync(layer.group_send)(LOBBY_GROUP, {"type": "lobby.changed", "table": table_id})
+    except Exception:  # the log is the truth: a lost message is healed by the next one or a sync
+        log.exception("broadcast of table %s v%s failed", table_id, version)
+
+
+# --- the hand log --------------------------------------------------------------------------
+
+# (hand id, actions applied) -> state. The log is append-only, so the key fixes the state;
+# any process rebuilds a missing entry by replaying.
+_STATE_CACHE: dict[tuple[int, int], HandState] = {}
+_CACHE_LIMIT = 2000
+
+
+def hand_state(hand: Hand, variant: str) -> HandState:
+    key = (hand.pk, hand.actions_count)
+    state = _STATE_CACHE.get(key)
+    if state is None:
+        rows = (
+            HandAction.objects.filter(hand_id=hand.pk, seq__lte=hand.actions_count)
+            .order_by("seq")
+            .values_list("seat", "action")
+        )
+        actions = [(seat, Action.from_json(action)) for seat, action in rows]
+        state, _events = replay(variant, hand.seed, actions, **hand.setup)
+        _remember(key, state)
+    return state
+
+
+def _remember(key: tuple[int, int], state: HandState) -> None:
+    if len(_STATE_CACHE) >= _CACHE_LIMIT:
+        _STATE_CACHE.clear()
+    _STATE_CACHE[key] = state
+
+
+def _append(ctx: Loaded, seat: int, action: Action, actor: str) -> None:
+    """Apply one hand action through the engine and append it to the log."""
+    assert ctx.hand is not None and ctx.state is not None
+    before = ctx.state
+    try:
+        after, _events = apply(before, seat, action)
+    except EngineError as e:
+        raise ServiceError(e.code, e.message) from None
+    hand = ctx.hand
+    hand.actions_count += 1
+    HandAction.objects.create(
+        hand=hand, seq=hand.actions_count, seat=seat, action=action.to_json(), actor=actor
+    )
+    hand.save(update_fields=["actions_count"])
+    _remember((hand.pk, hand.actions_count), after)
+    ctx.state = after
+    ctx.changed = True
+    seat_row = ctx.seats[seat]
+    seat_row.pending = None
+    seat_row.pending_until = None
+    if after.phase == "over":
+        _finish_hand(ctx)
+        return
+    table = ctx.table
+    if action.type == "discard" or after.phase == "claim":
+        # After EVERY discard play pauses for the same minimum, claimable or not (timing reveals nothing).
+        table.pause_until = ctx.now + timedelta(milliseconds=table.min_pause_ms)
+        table.act_since = table.pause_until
+    elif _decision(before) != _decision(after):
+        table.act_since = ctx.now
+
+
+def _decision(state: HandState) -> tuple[Any, ...]:
+    """What the hand waits for; a new decision restarts the timers."""
+    w = state.window
+    return (state.phase, state.turn, w.seat if w else None, w.tile if w else None, w.kind if w else None)
+
+
+# --- deadlines (read by games.clock) -------------------------------------------------------
+
+
+def _rng(hand: Hand, step: int, seat: int, salt: str) -> random.Random:
+    return random.Random(f"{hand.seed}:{step}:{seat}:{salt}")
+
+
+def seat_due(ctx: Loaded, seat: Seat) -> datetime | None:
+    """When the server acts for an awaited seat (bot, 托管, disconnected or timed out)."""
+    table, state, hand = ctx.table, ctx.state, ctx.hand
+    if state is None or hand is None or table.act_since is None or seat.pending is not None:
+        return None
+    if seat.is_bot or seat.left or seat.auto:
+        delay = _rng(hand, state.step, seat.index, "delay").uniform(*BOT_DELAY)
+    elif not seat.connected:
+        delay = DISCONNECTED_DELAY
+    else:
+        delay = table.claim_seconds if state.phase == "claim" else table.turn_seconds
+    return table.act_since + timedelta(seconds=delay)
+
+
+def awaited(ctx: Loaded) -> list[Seat]:
+    if ctx.state is None or ctx.table.pause_until is not None:
+        return []
+    return [ctx.seats[i] for i in seats_to_act(ctx.state)]
+
+
+def _set_deadline(ctx: Loaded) -> None:
+    table = ctx.table
+    due: list[datetime] = []
+    if table.pause_until is not None:
+        due.append(table.pause_until)
+    for seat in ctx.seats:
+        if seat.pending_until is not None:
+            due.append(seat.pending_until)
+        if seat.user_id and not seat.connected and not seat.left and seat.disconnected_at is not None:
+            due.append(seat.disconnected_at + timedelta(seconds=table.grace_seconds))
+    for seat in awaited(ctx):
+        when = seat_due(ctx, seat)
+        if when is not None:
+            due.append(when)
+    if ctx.hand_over and _everyone_continues(ctx) and ctx.hand is not None and ctx.hand.ended:
+        due.append(ctx.hand.ended + timedelta(seconds=SETTLEMENT_SECONDS))
+    table.deadline = min(due) if due else None
+    table.deadline_version = table.version
+
+
+def remaining_ms(ctx: Loaded) -> int | None:
+    """Milliseconds left on the countdown shown to everybody (the human timer of this decision)."""
+    table, state = ctx.table, ctx.state
+    if state is None or table.act_since is None or state.phase == "over":
+        return None
+    seconds = table.claim_seconds if state.phase == "claim" else table.turn_seconds
+    left = (table.act_since + timedelta(seconds=seconds) - ctx.now).total_seconds()
+    return max(0, int(left * 1000))
+
+
+# --- tables and seats --------------------------------------------------------------------
+
+
+def validate_stake(variant: str, base: Any) -> int:
+    if isinstance(base, bool) or not isinstance(base, int):
+        try:
+            base = int(str(base).strip())
+        except ValueError:
+            raise ServiceError("bad_stake", "the base stake must be a whole number") from None
+    if not 1 <= base <= MAX_BASE:
+        raise ServiceError("bad_stake", f"the base stake must be between 1 and {MAX_BASE}")
+    if variant == "yihua" and base % 2:
+        raise ServiceError("bad_stake", "一花起胡 needs an even base stake")
+    return base
+
+
+def validate_options(variant: str, options: Any) -> dict[str, Any]:
+    if options in (None, ""):
+        return {}
+    if not isinstance(options, dict):
+        raise ServiceError("bad_option", "options must be an object")
+    known = get_ruleset(variant).default_options
+    unknown = set(options) - set(known)
+    if unknown:
+        raise ServiceError("bad_option", f"unknown options for {variant}: {', '.join(sorted(unknown))}")
+    for key, value in options.items():
+        if type(value) is not type(known[key]):
+            raise ServiceError("bad_option", f"option {key} must be like {known[key]!r}")
+    return dict(options)
+
+
+def create_table(
+    owner: AbstractBaseUser,
+    variant: str,
+    *,
+    public: bool = True,
+    options: dict[str, Any] | None = None,
+    turn_seconds: int = 15,
+    claim_seconds: int = 8,
+    min_pause_ms: int = 1000,
+    undo_ms: int = 1500,
+    grace_seconds: int = 120,
+) -> Table:
+    if variant not in VARIANT_IDS:
+        raise ServiceError("unknown_variant", f"variant must be one of {', '.join(VARIANT_IDS)}")
+    if not (3 <= turn_seconds <= 120 and 2 <= claim_seconds <= 60):
+        raise ServiceError("bad_timer", "turn timer 3–120 s, claim timer 2–60 s")
+    if not (0 <= min_pause_ms <= 5000 and 0 <= undo_ms <= 5000 and 10 <= grace_seconds <= 3600):
+        raise ServiceError("bad_timer", "pause and undo 0–5000 ms, grace 10–3600 s")
+    with transaction.atomic():
+        table = Table.objects.create(
+            variant=variant,
+            owner=owner,
+            public=public,
+            options=validate_options(variant, options),
+            turn_seconds=turn_seconds,
+            claim_seconds=claim_seconds,
+            min_pause_ms=min_pause_ms,
+            undo_ms=undo_ms,
+            grace_seconds=grace_seconds,
+        )
+        Seat.objects.bulk_create(Seat(table=table, index=i) for i in range(table.players))
+        table_id = table.pk
+        transaction.on_commit(lambda: broadcast(table_id, 0, True))
+    return table
+
+
+def _require_seat(ctx: Loaded, user: AbstractBaseUser | None) -> Seat:
+    if user is None or not user.is_authenticated:
+        raise ServiceError("login_required", "log in to play")
+    seat = ctx.seat_of(user)
+    if seat is None:
+        raise ServiceError("not_seated", "you are not seated at this table")
+    return seat
+
+
+def _require_between_hands(ctx: Loaded) -> None:
+    if ctx.table.status == Table.Status.CLOSED:
+        raise ServiceError("table_closed", "the table is closed")
+    if ctx.hand_running:
+        raise ServiceError("hand_running", "not while a hand is being played")
+
+
+def _require_manager(ctx: Loaded, user: AbstractBaseUser | None) -> None:
+    """Bots are added or removed by a seated person, or the owner."""
+    if user is None or not user.is_authenticated:
+        raise ServiceError("login_required", "log in to play")
+    if ctx.seat_of(user) is None and ctx.table.owner_id != user.pk:
+        raise ServiceError("not_seated", "only seated people or the owner may do that")
+
+
+def _seat_at(ctx: Loaded, index: Any) -> Seat:
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(ctx.seats):
+        raise ServiceError("bad_seat", f"seat must be 0–{len(ctx.seats) - 1}")
+    return ctx.seats[index]
+
+
+def _humans(ctx: Loaded) -> list[Seat]:
+    return [s for s in ctx.seats if s.user_id is not None]
+
+
+def _stake_fix_if_ready(ctx: Loaded) -> None:
+    table = ctx.table
+    if table.stake_state == Table.Stake.PROPOSED and all(not s.empty and s.accepted for s in ctx.seats):
+        table.stake_state = Table.Stake.FIXED
+
+
+def sit(table_id: int, user: AbstractBaseUser, index: int) -> Table:
+    with locked(table_id) as ctx:
+        if user is None or not user.is_authenticated:
+            raise ServiceError("login_required", "log in to sit down")
+        _require_between_hands(ctx)
+        if ctx.seat_of(user) is not None:
+            raise ServiceError("already_seated", "you already have a seat here")
+        seat = _seat_at(ctx, index)
+        if not seat.empty:
+            raise ServiceError("seat_taken", "that seat is taken")
+        table = ctx.table
+        if table.base and balance_of(user) < table.minimum_balance:
+            raise ServiceError("insufficient_points", INSUFFICIENT_POINTS)
+        seat.user = user
+        seat.sat_at = ctx.now
+        seat.accepted = False
+        seat.continue_choice = None
+        seat.connections = 0
+        seat.disconnected_at = None
+        if table.stake_chooser_id is None:  # the first person to sit sets the stake (§1.2)
+            table.stake_chooser = user
+        table.notices.pop(str(user.pk), None)
+        ctx.changed = ctx.lobby = True
+    return ctx.table
+
+
+def _free_seat(ctx: Loaded, seat: Seat) -> None:
+    """Empty a seat; the base stake follows RULES §1.2 when its chooser or setter goes."""
+    table = ctx.table
+    user_id = seat.user_id
+    seat.user = None
+    seat.is_bot = False
+    seat.accepted = False
+    seat.connections = 0
+    seat.disconnected_at = None
+    seat.continue_choice = None
+    seat.auto = seat.left = False
+    seat.pending = seat.pending_until = None
+    seat.sat_at = None
+    ctx.lobby = ctx.changed = True
+    if user_id is None:
+        return
+    others = [s for s in _humans(ctx) if s.user_id != user_id]
+    if table.stake_setter_id == user_id:
+        # The setter left: reset, and a randomly chosen seated person sets it again.
+        table.base = None
+        table.stake_state = Table.Stake.UNSET
+        table.stake_setter = None
+        table.stake_chooser = random.choice(others).user if others else None
+        for s in ctx.seats:
+            s.accepted = s.is_bot
+    elif table.stake_chooser_id == user_id:
+        # The chooser left before setting it: the next seated person (earliest to sit) is asked.
+        others.sort(key=lambda s: (s.sat_at or ctx.now, s.index))
+        table.stake_chooser = others[0].user if others else None
+
+
+def stand(table_id: int, user: AbstractBaseUser) -> Table:
+    with locked(table_id) as ctx:
+        seat = _require_seat(ctx, user)
+        _require_between_hands(ctx)
+        _free_seat(ctx, seat)
+        _after_seat_change(ctx)
+    return ctx.table
+
+
+def add_bot(table_id: int, user: AbstractBaseUser, index: int) -> Table:
+    with locked(table_id) as ctx:
+        _require_manager(ctx, user)
+        _require_between_hands(ctx)
+        seat = _seat_at(ctx, index)
+        if not seat.empty:
+            raise ServiceError("seat_taken", "that seat is taken")
+        seat.is_bot = True
+        seat.accepted = ctx.table.stake_state != Table.Stake.UNSET  # bots accept any stake
+        seat.continue_choice = True
+        seat.sat_at = ctx.now
+        _stake_fix_if_ready(ctx)
+        ctx.changed = ctx.lobby = True
+    return ctx.table
+
+
+def remove_bot(table_id: int, user: AbstractBaseUser, index: int) -> Table:
+    with locked(table_id) as ctx:
+        _require_manager(ctx, user)
+        _require_between_hands(ctx)
+        seat = _seat_at(ctx, index)
+        if not seat.is_bot:
+            raise ServiceError("not_a_bot", "there is no bot in that seat")
+        _free_seat(ctx, seat)
+        _after_seat_change(ctx)
+    return ctx.table
+
+
+def may_set_stake(ctx: Loaded, user: AbstractBaseUser | None) -> bool:
+    """The chooser sets the stake; at a table with nobody seated (bots only) the owner does."""
+    if user is None or not user.is_authenticated or ctx.table.stake_state == Table.Stake.FIXED:
+        return False
+    if ctx.table.stake_chooser_id is not None:
+        return ctx.table.stake_chooser_id == user.pk and ctx.seat_of(user) is not None
+    return not _humans(ctx) and ctx.table.owner_id == user.pk
+
+
+def set_stake(table_id: int, user: AbstractBaseUser, base: Any) -> Table:
+    with locked(table_id) as ctx:
+        table = ctx.table
+        if table.stake_state == Table.Stake.FIXED:
+            raise ServiceError("stake_fixed", "the base stake is fixed")
+        if not may_set_stake(ctx, user):
+            _require_seat(ctx, user)
+            raise ServiceError("not_stake_chooser", "another player sets the base stake")
+        seat = ctx.seat_of(user)
+        table.base = validate_stake(table.variant, base)
+        table.stake_state = Table.Stake.PROPOSED
+        table.stake_setter = user
+        for s in ctx.seats:
+            s.accepted = s.is_bot or s is seat
+        _stake_fix_if_ready(ctx)
+        ctx.changed = ctx.lobby = True
+    return table
+
+
+def accept_stake(table_id: int, user: AbstractBaseUser) -> Table:
+    with locked(table_id) as ctx:
+        seat = _require_seat(ctx, user)
+        if ctx.table.stake_state == Table.Stake.UNSET:
+            raise ServiceError("stake_unset", "the base stake has not been set yet")
+        if seat.accepted:
+            raise ServiceError("already_accepted", "you already accepted the base stake")
+        seat.accepted = True
+        _stake_fix_if_ready(ctx)
+        ctx.changed = ctx.lobby = True
+    return ctx.table
+
+
+def set_auto(table_id: int, user: AbstractBaseUser, on: Any) -> Table:
+    """托管: the player asks the server to play for them (or stops it)."""
+    with locked(table_id) as ctx:
+        seat = _require_seat(ctx, user)
+        if not isinstance(on, bool):
+            raise ServiceError("bad_action", "'on' must be true or false")
+        if seat.left:
+            raise ServiceError("left", "you left this hand")
+        seat.auto = on
+        ctx.changed = True
+    return ctx.table
+
+
+# --- starting, continuing, leaving ----------------------------------------------------------
+
+
+def _ready_to_start(ctx: Loaded) -> str | None:
+    """None when a hand may start, else the error code why not."""
+    if ctx.table.status == Table.Status.CLOSED:
+        return "table_closed"
+    if ctx.hand_running:
+        return "hand_running"
+    if any(s.empty for s in ctx.seats):
+        return "seats_empty"
+    if ctx.table.stake_state != Table.Stake.FIXED or not all(s.accepted for s in ctx.seats):
+        return "stake_not_accepted"
+    return None
+
+
+START_ERRORS = {
+    "table_closed": "the table is closed",
+    "hand_running": "a hand is being played",
+    "seats_empty": "every seat must be filled (people or bots)",
+    "stake_not_accepted": "everyone must accept the base stake first",
+}
+
+
+def start_hand(table_id: int, user: AbstractBaseUser | None) -> Table:
+    with locked(table_id) as ctx:
+        if user is not None:
+            _require_manager(ctx, user)
+        if ctx.hand_over:
+            raise ServiceError("hand_over", "choose continue or leave")
+        problem = _ready_to_start(ctx)
+        if problem:
+            raise ServiceError(problem, START_ERRORS[problem])
+        _begin_hand(ctx)
+    return ctx.table
+
+
+def _begin_hand(ctx: Loaded) -> None:
+    table = ctx.table
+    players = [s.user_id for s in ctx.seats]
+    match = Match.objects.filter(pk=table.match_id).first() if table.match_id else None
+    if match is None or match.ended is not None or match.players != players:
+        if match is not None and match.ended is None:
+            match.ended = ctx.now
+            match.save(update_fields=["ended"])
+        match = Match.objects.create(table=table, players=players)
+        table.match = match
+        # RULES §1.3: the first dealer is chosen at random; the round starts with East.
+        table.dealer = secrets.randbelow(table.players)
+        table.round_wind = EAST
+        table.counters = {}
+    number = match.hands.count() + 1
+    setup = {
+        "dealer": table.dealer,
+        "round_wind": table.round_wind,
+        "base": table.base or 1,
+        "options": table.options or {},
+        "counters": table.counters or {},
+    }
+    seed = secrets.randbits(62)
+    try:
+        state = new_hand(table.variant, seed, **setup)
+    except EngineError as e:
+        raise ServiceError(e.code, e.message) from None
+    hand = Hand.objects.create(
+        table=table,
+        match=match,
+        number=number,
+        seed=seed,
+        dealer=table.dealer,
+        round_wind=table.round_wind,
+        setup=setup,
+    )
+    _remember((hand.pk, 0), state)
+    table.hand = hand
+    table.status = Table.Status.PLAYING
+    table.act_since = ctx.now
+    table.pause_until = None
+    ctx.hand, ctx.state = hand, state
+    for s in ctx.seats:
+        s.continue_choice = True if s.is_bot else None
+        s.pending = s.pending_until = None
+    ctx.changed = ctx.lobby = True
+    if state.phase == "over":  # a hand can end at the deal (eight flowers)
+        _finish_hand(ctx)
+
+
+def _everyone_continues(ctx: Loaded) -> bool:
+    return all(not s.empty and s.continue_choice and s.accepted for s in ctx.seats)
+
+
+def continue_play(table_id: int, user: AbstractBaseUser) -> Table:
+    with locked(table_id) as ctx:
+        seat = _require_seat(ctx, user)
+        if not ctx.hand_over:
+            raise ServiceError("no_hand_over", "there is no finished hand to continue from")
+        if seat.continue_choice:
+            raise ServiceError("already_continued", "you already chose to continue")
+        seat.continue_choice = True
+        ctx.changed = True
+        if _everyone_continues(ctx) and _ready_to_start(ctx) is None:
+            _begin_hand(ctx)
+    return ctx.table
+
+
+def leave(table_id: int, user: AbstractBaseUser) -> Table:
+    """Leave the seat: between hands it is freed; mid-hand it is an escape (RULES §1.8)."""
+    with locked(table_id) as ctx:
+        seat = _require_seat(ctx, user)
+        if seat.left:
+            raise ServiceError("already_left", "you already left; a bot finishes this hand")
+        if ctx.hand_running:
+            _escape(ctx, seat, Penalty.Reason.ESCAPE)
+        else:
+            _free_seat(ctx, seat)
+            _after_seat_change(ctx)
+    return ctx.table
+
+
+def _after_seat_change(ctx: Loaded) -> None:
+    """A seat was freed between hands: the match (fixed players) is over."""
+    table = ctx.table
+    if table.match_id and not ctx.hand_running:
+        Match.objects.filter(pk=table.match_id, ended__isnull=True).update(ended=ctx.now)
+        if table.status == Table.Status.PLAYING:
+            table.status = Table.Status.WAITING
+
+
+def _escape(ctx: Loaded, seat: Seat, reason: str) -> None:
+    """The escape penalty, once per hand: shared equally among the other seated people."""
+    table, hand = ctx.table, ctx.hand
+    assert hand is not None and seat.user is not None
+    seat.left = True
+    seat.pending = seat.pending_until = None
+    ctx.changed = True
+    if Penalty.objects.filter(hand=hand, user=seat.user).exists():
+        return
+    paid = -change_balance(seat.user, -table.escape_penalty, "escape", hand)
+    Penalty.objects.create(table=table, hand=hand, user=seat.user, reason=reason, amount=paid)
+    others = [s for s in _humans(ctx) if s is not seat and not s.left]
+    if others and paid:
+        share = paid // len(others)  # the remainder is dropped (RULES §1.8)
+        for s in others:
+            change_balance(s.user, share, "escape_share", hand)
+
+
+# --- connections --------------------------------------------------------------------------
+
+
+def connect(table_id: int, user: AbstractBaseUser | None) -> None:
+    """A socket opened: a seated player is back (托管 ends); anyone else is a spectator."""
+    with locked(table_id) as ctx:
+        seat = ctx.seat_of(user)
+        if seat is None:
+            ctx.table.spectators += 1
+            ctx.table.save(update_fields=["spectators"])
+            ctx.lobby = True
+            return
+        seat.connections += 1
+        seat.disconnected_at = None
+        ctx.changed = True
+
+
+def disconnect(table_id: int, user: AbstractBaseUser | None) -> None:
+    with locked(table_id) as ctx:
+        seat = ctx.seat_of(user)
+        if seat is None:
+            ctx.table.spectators = max(0, ctx.table.spectators - 1)
+            ctx.table.save(update_fields=["spectators"])
+            return
+        seat.connections = max(0, seat.connections - 1)
+        if seat.connections == 0:
+            seat.disconnected_at = ctx.now
+        ctx.changed = True
+
+
+# --- hand actions -------------------------------------------------------------------------
+
+
+def act(table_id: int, user: AbstractBaseUser, action_json: Any) -> Table:
+    """A seated person's hand action. A claim is held for the undo window first."""
+    try:
+        action = Action.from_json(action_json)
+    except EngineError as e:
+        raise ServiceError(e.code, e.message) from None
+    with locked(table_id) as ctx:
+        seat = _require_seat(ctx, user)
+        if not ctx.hand_running:
+            raise ServiceError("no_hand", "no hand is being played")
+        if seat.left:
+            raise ServiceError("left", "you left this hand")
+        if seat.pending is not None:
+            raise ServiceError("claim_pending", "your claim is pending; undo it first")
+        state = ctx.state
+        assert state is not None
+        if ctx.table.pause_until is not None and state.phase != "claim":
+            raise ServiceError("paused", "wait for the pause after the discard")
+        if state.phase == "claim" and action.type in CLAIM_TYPES and ctx.table.undo_ms:
+            if action not in legal_actions(state, seat.index):
+                _append(ctx, seat.index, action, HandAction.Actor.HUMAN)  # raises the engine's error
+            seat.pending = action.to_json()
+            seat.pending_until = ctx.now + timedelta(milliseconds=ctx.table.undo_ms)
+            ctx.changed = True
+        else:
+            _append(ctx, seat.index, action, HandAction.Actor.HUMAN)
+    return ctx.table
+
+
+def undo(table_id: int, user: AbstractBaseUser) -> Table:
+    with locked(table_id) as ctx:
+        seat = _require_seat(ctx, user)
+        if seat.pending is None:
+            raise ServiceError("nothing_to_undo", "there is no claim to undo (it may have gone through)")
+        seat.pending = seat.pending_until = None
+        ctx.changed = True
+    return ctx.table
+
+
+def perform(table_id: int, user: AbstractBaseUser | None, version: Any, action: Any) -> Table:
+    """Route one `legal` entry sent back by a client to its service function."""
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise ServiceError("bad_action", "an action is an object with a 'type'")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise ServiceError("bad_version", "'version' must be the version of the state you act on")
+    if user is None or not user.is_authenticated:
+        raise ServiceError("login_required", "log in to play")
+    kind = action["type"]
+    table_actions = {
+        "sit": lambda: sit(table_id, user, action.get("seat")),
+        "stand": lambda: stand(table_id, user),
+        "add_bot": lambda: add_bot(table_id, user, action.get("seat")),
+        "remove_bot": lambda: remove_bot(table_id, user, action.get("seat")),
+        "set_stake": lambda: set_stake(table_id, user, action.get("base")),
+        "accept_stake": lambda: accept_stake(table_id, user),
+        "start": lambda: start_hand(table_id, user),
+        "continue": lambda: continue_play(table_id, user),
+        "leave": lambda: leave(table_id, user),
+        "auto": lambda: set_auto(table_id, user, action.get("on")),
+        "undo": lambda: undo(table_id, user),
+    }
+    if kind in table_actions:
+        return _checked(table_id, version, table_actions[kind])
+    return _checked(table_id, version, lambda: act(table_id, user, action))
+
+
+def _checked(table_id: int, version: int, change: Any) -> Table:
+    """Run a change only if the table is still at `version` (checked again under the lock)."""
+    with transaction.atomic():
+        current = (
+            Table.objects.select_for_update().filter(pk=table_id).values_list("version", flat=True).first()
+        )
+        if current is None:
+            raise ServiceError("no_table", "there is no such table")
+        if current != version:
+            raise ServiceError("stale_version", f"the table is at version {current}, not {version}")
+        return change()
+
+
+# --- the clock ------------------------------------------------------------------------------
+
+
+def timeout(table_id: int, expected_version: int, now: datetime | None = None) -> bool:
+    """Do whatever is due at a table (the clock calls this past `deadline`).
+
+    A stale call (the version moved on) is a no-op. Returns whether anything changed.
+    """
+    with locked(table_id, now) as ctx:
+        table = ctx.table
+        if table.version != expected_version:
+            return False
+        _commit_pending_claims(ctx)
+        if table.pause_until is not None and table.pause_until <= ctx.now:
+            table.pause_until = None
+            ctx.changed = True
+        _expire_disconnected(ctx)
+        for _ in range(64):  # bounded: each pass applies at most one action per awaited seat
+            if not _play_due_seats(ctx):
+                break
+        if _settlement_shown(ctx) and _ready_to_start(ctx) is None:
+            _begin_hand(ctx)
+        if not ctx.changed:
+            _set_deadline(ctx)  # nothing was due after all: move the deadline on, quietly
+            if table.deadline is not None and table.deadline <= ctx.now:
+                table.deadline = ctx.now + timedelta(seconds=1)  # never spin on a stuck deadline
+            table.save(update_fields=["deadline", "deadline_version"])
+        return ctx.changed
+
+
+def _settlement_shown(ctx: Loaded) -> bool:
+    """Everyone (an all-bot table) continues and the settlement has been on show long enough."""
+    if not (ctx.hand_over and ctx.hand is not None and ctx.hand.ended and _everyone_continues(ctx)):
+        return False
+    return ctx.hand.ended + timedelta(seconds=SETTLEMENT_SECONDS) <= ctx.now
+
+
+def _commit_pending_claims(ctx: Loaded) -> None:
+    for seat in ctx.seats:
+        if seat.pending is None or seat.pending_until is None or seat.pending_until > ctx.now:
+            continue
+        action = Action.from_json(seat.pending)
+        seat.pending = seat.pending_until = None
+        ctx.changed = True
+        if ctx.hand_running:
+            try:
+                _append(ctx, seat.index, action, HandAction.Actor.HUMAN)
+            except ServiceError as e:  # cannot happen while the window waits for this seat
+                log.warning("pending claim of seat %s dropped: %s", seat.index, e)
+
+
+def _expire_disconnected(ctx: Loaded) -> None:
+    grace = timedelta(seconds=ctx.table.grace_seconds)
+    for seat in ctx.seats:
+        if not seat.user_id or seat.connected or seat.left or seat.disconnected_at is None:
+            continue
+        if seat.disconnected_at + grace > ctx.now:
+            continue
+        if ctx.hand_running:
+            _escape(ctx, seat, Penalty.Reason.DISCONNECT)
+        else:
+            _free_seat(ctx, seat)
+            _after_seat_change(ctx)
+
+
+def _play_due_seats(ctx: Loaded) -> bool:
+    """Act for every awaited seat whose time has come; True if something was applied."""
+    for seat in awaited(ctx):
+        when = seat_due(ctx, seat)
+        if when is None or when > ctx.now:
+            continue
+        state, hand = ctx.state, ctx.hand
+        assert state is not None and hand is not None
+        if seat.is_bot:
+            action = BOTS["baseline"](state, seat.index, _rng(hand, state.step, seat.index, "bot"))
+            actor = HandAction.Actor.BOT
+        else:
+            action = auto_action(state, seat.index)
+            actor = HandAction.Actor.AUTO if seat.played_by_server else HandAction.Actor.TIMEOUT
+        if action is None:
+            continue
+        _append(ctx, seat.index, action, actor)
+        return ctx.hand_running
+    return False
+
+
+# --- the end of a hand ----------------------------------------------------------------------
+
+
+def _finish_hand(ctx: Loaded) -> None:
+    """Settle with the balance floor, write scores, carry dealer/wind/counters, apply §1.6."""
+    table, hand, state = ctx.table, ctx.hand, ctx.state
+    assert hand is not None and state is not None and state.result is not None
+    result = state.result
+    rules = get_ruleset(table.variant)
+    balances = [balance_of(s.user) if s.user_id else BOT_BALANCE for s in ctx.seats]
+    final = rules.settle(result, balances, result.from_seat if result.by == "discard" else None)
+    after: list[int | None] = []
+    for seat, delta in zip(ctx.seats, final, strict=True):
+        if seat.user_id:
+            applied = change_balance(seat.user, delta, "hand", hand)
+            balance = balance_of(seat.user)
+            ScoreEntry.objects.create(
+                hand=hand, seat=seat.index, user=seat.user, delta=applied, balance_after=balance
+            )
+            after.append(balance)
+        else:
+            ScoreEntry.objects.create(hand=hand, seat=seat.index, delta=delta)
+            after.append(None)
+    public = view_for(state, None)
+    hand.status = Hand.Status.OVER
+    hand.ended = ctx.now
+    hand.result = public.get("result")
+    hand.settlement = {
+        "payments": list(final),
+        "balances": after,
+        "penalties": [
+            {"seat": _seat_index(ctx, p.user_id), "amount": p.amount, "reason": p.reason}
+            for p in Penalty.objects.filter(hand=hand)
+        ],
+        "hands": [s.get("hand", []) for s in public["seats"]],
+    }
+    hand.save()
+    ctx.state = None
+    table.pause_until = None
+    table.act_since = None
+    _carry(table, hand, state)
+    for seat in ctx.seats:
+        seat.pending = seat.pending_until = None
+        if seat.left:  # the escaped player's seat is freed once the hand is over
+            _free_seat(ctx, seat)
+        elif seat.user_id and balance_of(seat.user) < table.minimum_balance:
+            table.notices[str(seat.user_id)] = INSUFFICIENT_POINTS
+            _free_seat(ctx, seat)
+        else:
+            seat.continue_choice = True if seat.is_bot else None
+    if any(s.empty for s in ctx.seats):
+        _after_seat_change(ctx)
+    ctx.changed = ctx.lobby = True
+
+
+def _seat_index(ctx: Loaded, user_id: int) -> int | None:
+    return next((s.index for s in ctx.seats if s.user_id == user_id), None)
+
+
+def _carry(table: Table, hand: Hand, state: HandState) -> None:
+    """Next dealer from the result; the round wind moves on when the deal has gone round."""
+    assert state.result is not None
+    next_dealer = state.result.next_dealer
+    first = Hand.objects.filter(match=hand.match).order_by("number").values_list("dealer", flat=True).first()
+    if next_dealer != table.dealer and next_dealer == first:
+        table.round_wind = EAST + (table.round_wind - EAST + 1) % 4
+    table.dealer = next_dealer
+    table.counters = dict(state.counters)

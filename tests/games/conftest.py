@@ -1,0 +1,62 @@
+"""Live-play fixtures: people (alice, bob from tests/conftest.py, carol here), tables, a fake clock."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+import pytest
+from django.contrib.auth.models import User
+
+from accounts.models import Profile
+from games import services
+from games.clock import drive_table_until_idle
+from games.engine.state import HandState
+from games.models import Hand, HandAction, Table
+from tests.conftest import make_user
+
+
+@pytest.fixture
+def carol(db: None) -> User:
+    return make_user("carol")
+
+
+def bot_table(owner: User, variant: str = "shanghai", base: int = 2, bots: int | None = None) -> Table:
+    """A table with `owner` in seat 0, the stake set, and bots in the other seats (or `bots` of them)."""
+    table = services.create_table(owner, variant)
+    services.sit(table.pk, owner, 0)
+    services.set_stake(table.pk, owner, base)
+    count = table.players - 1 if bots is None else bots
+    for index in range(1, 1 + count):
+        services.add_bot(table.pk, owner, index)
+    return Table.objects.get(pk=table.pk)
+
+
+def state_of(table_id: int) -> HandState | None:
+    table = Table.objects.get(pk=table_id)
+    return services.load(table).state
+
+
+def hand_over(table: Table) -> bool:
+    return table.hand is not None and table.hand.status == Hand.Status.OVER
+
+
+def play_to_end(table_id: int, now: datetime | None = None) -> datetime:
+    """Let bots, timers and 托管 finish the current hand on a fake clock."""
+    return drive_table_until_idle(table_id, now, until=hand_over)
+
+
+def snapshot(table_id: int) -> tuple[int, int]:
+    """(table version, number of logged actions): both stay put when a request is refused."""
+    return Table.objects.get(pk=table_id).version, HandAction.objects.filter(hand__table_id=table_id).count()
+
+
+def set_balance(user: User, balance: int) -> None:
+    Profile.objects.filter(user=user).update(balance=balance)
+
+
+def balance(user: User) -> int:
+    return Profile.objects.get(user=user).balance
+
+
+Until = Callable[[Table], bool]

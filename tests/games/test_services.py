@@ -1,0 +1,397 @@
+"""Table flows through the service functions (RULES §1), on a fake clock."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth.models import User
+from django.utils import timezone
+
+from games import services
+from games.clock import drive_table_until_idle
+from games.engine.actions import legal_actions
+from games.models import Hand, HandAction, Penalty, ScoreEntry, Seat, Table
+from games.presenters import table_context
+from games.services import INSUFFICIENT_POINTS, ServiceError
+from tests.games.conftest import balance, bot_table, hand_over, play_to_end, set_balance, snapshot, state_of
+
+pytestmark = pytest.mark.django_db
+
+
+def seats(table: Table) -> list[Seat]:
+    return list(Seat.objects.filter(table=table).order_by("index"))
+
+
+def test_create_table_makes_empty_seats(alice: User) -> None:
+    table = services.create_table(alice, "two_player")
+    assert [s.index for s in seats(table)] == [0, 1]
+    assert table.status == "waiting" and table.stake_state == "unset" and table.version == 0
+
+
+@pytest.mark.parametrize("variant", ["mahjong", "", None])
+def test_create_table_rejects_unknown_variant(alice: User, variant: object) -> None:
+    with pytest.raises(ServiceError) as e:
+        services.create_table(alice, variant)  # type: ignore[arg-type]
+    assert e.value.code == "unknown_variant"
+
+
+def test_create_table_rejects_unknown_options(alice: User) -> None:
+    with pytest.raises(ServiceError) as e:
+        services.create_table(alice, "shanghai", options={"nonsense": 1})
+    assert e.value.code == "bad_option"
+
+
+def test_first_to_sit_chooses_the_stake_and_others_accept(alice: User, bob: User) -> None:
+    table = services.create_table(alice, "two_player")
+    services.sit(table.pk, bob, 1)
+    services.sit(table.pk, alice, 0)
+    with pytest.raises(ServiceError) as e:
+        services.set_stake(table.pk, alice, 5)
+    assert e.value.code == "not_stake_chooser"
+    services.set_stake(table.pk, bob, 5)
+    table.refresh_from_db()
+    assert (table.base, table.stake_state) == (5, "proposed")
+    services.accept_stake(table.pk, alice)
+    table.refresh_from_db()
+    assert table.stake_state == "fixed"
+    with pytest.raises(ServiceError) as e:
+        services.set_stake(table.pk, bob, 6)
+    assert e.value.code == "stake_fixed"
+
+
+def test_stake_resets_when_the_setter_leaves(alice: User, bob: User, carol: User) -> None:
+    table = services.create_table(alice, "shanghai")
+    services.sit(table.pk, alice, 0)
+    services.sit(table.pk, bob, 1)
+    services.sit(table.pk, carol, 2)
+    services.set_stake(table.pk, alice, 4)
+    services.accept_stake(table.pk, bob)
+    services.stand(table.pk, alice)
+    table.refresh_from_db()
+    assert table.base is None and table.stake_state == "unset" and table.stake_setter is None
+    assert table.stake_chooser in (bob, carol)
+    assert not any(s.accepted for s in seats(table))
+
+
+def test_next_seated_person_chooses_when_the_chooser_leaves_before_setting(
+    alice: User, bob: User, carol: User
+) -> None:
+    table = services.create_table(alice, "shanghai")
+    services.sit(table.pk, alice, 0)
+    services.sit(table.pk, bob, 2)
+    services.sit(table.pk, carol, 1)
+    services.stand(table.pk, alice)
+    table.refresh_from_db()
+    assert table.stake_chooser == bob  # sat down before carol
+
+
+def test_yihua_needs_an_even_stake(alice: User) -> None:
+    table = services.create_table(alice, "yihua")
+    services.sit(table.pk, alice, 0)
+    for bad in (3, 0, -2, "x", None, 10**9):
+        with pytest.raises(ServiceError) as e:
+            services.set_stake(table.pk, alice, bad)
+        assert e.value.code == "bad_stake"
+    services.set_stake(table.pk, alice, 4)
+
+
+def test_bots_accept_and_a_full_accepted_table_is_fixed(alice: User) -> None:
+    table = bot_table(alice)
+    assert table.stake_state == "fixed"
+    assert all(s.accepted for s in seats(table))
+
+
+def test_start_needs_full_seats(alice: User) -> None:
+    table = bot_table(alice, bots=2)
+    before = snapshot(table.pk)
+    with pytest.raises(ServiceError) as e:
+        services.start_hand(table.pk, alice)
+    assert e.value.code == "seats_empty"
+    assert snapshot(table.pk) == before
+
+
+def test_start_needs_everyone_to_accept(alice: User, bob: User) -> None:
+    table = services.create_table(alice, "two_player")
+    services.sit(table.pk, alice, 0)
+    services.set_stake(table.pk, alice, 1)
+    services.sit(table.pk, bob, 1)
+    with pytest.raises(ServiceError) as e:
+        services.start_hand(table.pk, alice)
+    assert e.value.code == "stake_not_accepted"
+
+
+def test_sit_needs_fifty_times_the_base(alice: User, bob: User) -> None:
+    table = bot_table(alice, "shanghai", base=4, bots=2)
+    set_balance(bob, 199)
+    with pytest.raises(ServiceError) as e:
+        services.sit(table.pk, bob, 3)
+    assert (e.value.code, e.value.message) == ("insufficient_points", INSUFFICIENT_POINTS)
+
+
+def test_sit_errors(alice: User, bob: User) -> None:
+    table = bot_table(alice, "two_player")
+    with pytest.raises(ServiceError) as e:
+        services.sit(table.pk, bob, 1)
+    assert e.value.code == "seat_taken"
+    with pytest.raises(ServiceError) as e:
+        services.sit(table.pk, alice, 1)
+    assert e.value.code == "already_seated"
+    with pytest.raises(ServiceError) as e:
+        services.sit(table.pk, bob, 7)
+    assert e.value.code == "bad_seat"
+
+
+def test_full_hand_to_settlement_then_continue(alice: User) -> None:
+    table = bot_table(alice, "shanghai", base=1)
+    start = balance(alice)
+    services.start_hand(table.pk, alice)
+    table.refresh_from_db()
+    assert table.status == "playing" and table.hand is not None
+    play_to_end(table.pk)
+    table.refresh_from_db()
+    hand = table.hand
+    assert hand.status == Hand.Status.OVER
+    entries = list(ScoreEntry.objects.filter(hand=hand).order_by("seat"))
+    assert len(entries) == 4
+    assert balance(alice) == start + entries[0].delta == entries[0].balance_after
+    assert hand.settlement["payments"][0] == entries[0].delta
+    context = table_context(table, alice)
+    assert context["table"]["phase"] == "hand_over"
+    assert {"type": "continue"} in context["legal"]
+    assert all(h for h in context["table"]["last_result"]["hands"])  # every hand opened
+    # The log is the truth: the stored actions replay to the final state.
+    assert HandAction.objects.filter(hand=hand).count() == hand.actions_count > 0
+    services.continue_play(table.pk, alice)
+    table.refresh_from_db()
+    assert table.hand.number == 2 and table.hand.status == Hand.Status.PLAYING
+    assert table.hand.match_id == hand.match_id
+    assert table.hand.dealer == hand.result["next_dealer"]
+
+
+@pytest.mark.parametrize("variant", ["shanghai", "yihua", "cantonese", "tianjin", "two_player"])
+def test_every_variant_plays_to_the_end(alice: User, variant: str) -> None:
+    table = bot_table(alice, variant, base=2)
+    services.start_hand(table.pk, alice)
+    play_to_end(table.pk)
+    table.refresh_from_db()
+    assert table.hand.status == Hand.Status.OVER
+    assert sum(ScoreEntry.objects.filter(hand=table.hand).values_list("delta", flat=True)) == sum(
+        table.hand.settlement["payments"]
+    )
+
+
+def test_all_bot_table_goes_on_by_itself(alice: User) -> None:
+    table = bot_table(alice, "two_player")
+    services.stand(table.pk, alice)  # she set the stake: it is reset
+    services.add_bot(table.pk, alice, 0)
+    table.refresh_from_db()
+    assert table.stake_state == "unset" and table.stake_chooser is None
+    # Nobody is seated: the owner sets the stake and starts a table of bots for spectators.
+    assert {"type": "set_stake", "base": 1, "even": False} in table_context(table, alice)["legal"]
+    services.set_stake(table.pk, alice, 1)
+    services.start_hand(table.pk, alice)
+    now = play_to_end(table.pk)
+    first = Table.objects.get(pk=table.pk).hand
+    drive_table_until_idle(table.pk, now, until=lambda t: t.hand_id != first.pk)
+    table.refresh_from_db()
+    assert table.hand.number == 2 and table.hand.ended is None
+
+
+def test_insufficient_points_removes_the_player(alice: User) -> None:
+    table = bot_table(alice, "shanghai", base=2)
+    services.start_hand(table.pk, alice)
+    set_balance(alice, 100)  # 50 × 2 = 100: any loss puts her below
+    now = play_to_end(table.pk)
+    table.refresh_from_db()
+    if balance(alice) >= 100:  # she won or nobody paid: lose some points on the next hand
+        services.continue_play(table.pk, alice)
+        set_balance(alice, 99)
+        # still settles; then she is removed
+        play_to_end(table.pk, now)
+        table.refresh_from_db()
+    assert seats(table)[0].user is None
+    assert table_context(table, alice)["table"]["message"] == INSUFFICIENT_POINTS
+    assert table.stake_state == "unset"  # she had set the stake: it is reset (§1.2)
+
+
+def test_escape_penalty_once_shared_and_seat_freed_after_the_hand(alice: User, bob: User) -> None:
+    table = services.create_table(alice, "shanghai")
+    services.sit(table.pk, alice, 0)
+    services.set_stake(table.pk, alice, 2)
+    services.sit(table.pk, bob, 1)
+    services.accept_stake(table.pk, bob)
+    services.add_bot(table.pk, alice, 2)
+    services.add_bot(table.pk, alice, 3)
+    services.start_hand(table.pk, bob)
+    a0, b0 = balance(alice), balance(bob)
+    services.leave(table.pk, alice)
+    assert balance(alice) == a0 - 100  # 50 × base
+    assert balance(bob) == b0 + 100  # the only other seated person
+    with pytest.raises(ServiceError) as e:
+        services.leave(table.pk, alice)
+    assert e.value.code == "already_left"
+    seat = seats(table)[0]
+    assert seat.left and seat.user == alice  # a bot finishes her hand
+    with pytest.raises(ServiceError):
+        services.act(table.pk, alice, {"type": "pass"})
+    play_to_end(table.pk)
+    assert Penalty.objects.filter(user=alice).count() == 1
+    assert seats(table)[0].user is None
+    entry = ScoreEntry.objects.get(hand=Table.objects.get(pk=table.pk).hand, seat=0)
+    assert entry.user == alice  # she still takes that hand's result
+    assert balance(alice) == a0 - 100 + entry.delta
+
+
+def test_disconnect_past_grace_is_an_escape(alice: User, bob: User) -> None:
+    table = services.create_table(alice, "two_player")
+    services.sit(table.pk, alice, 0)
+    services.set_stake(table.pk, alice, 1)
+    services.sit(table.pk, bob, 1)
+    services.accept_stake(table.pk, bob)
+    services.start_hand(table.pk, alice)
+    services.connect(table.pk, bob)
+    services.disconnect(table.pk, bob)
+    b0 = balance(bob)
+    later = timezone.now() + timedelta(seconds=121)
+    drive_table_until_idle(table.pk, later, until=lambda t: Penalty.objects.exists() or hand_over(t))
+    penalty = Penalty.objects.filter(user=bob).first()
+    if penalty is not None:  # the hand may end first (then there is nothing to escape)
+        assert penalty.reason == "disconnect" and penalty.amount == 13
+        assert balance(bob) == b0 - 13
+
+
+def test_reconnect_within_grace_is_no_escape(alice: User, bob: User) -> None:
+    table = services.create_table(alice, "two_player")
+    services.sit(table.pk, alice, 0)
+    services.set_stake(table.pk, alice, 1)
+    services.sit(table.pk, bob, 1)
+    services.accept_stake(table.pk, bob)
+    services.start_hand(table.pk, alice)
+    services.connect(table.pk, bob)
+    services.disconnect(table.pk, bob)
+    services.connect(table.pk, bob)
+    play_to_end(table.pk, timezone.now() + timedelta(seconds=500))
+    assert not Penalty.objects.exists()
+
+
+def test_refused_actions_change_nothing(alice: User, bob: User) -> None:
+    table = bot_table(alice, "shanghai")
+    services.start_hand(table.pk, alice)
+    table.refresh_from_db()
+    before = snapshot(table.pk)
+    cases = [
+        (bob, table.version, {"type": "discard", "tile": "1m"}, "not_seated"),
+        (alice, table.version - 1, {"type": "start"}, "stale_version"),
+        (alice, table.version, {"type": "fly"}, "bad_action"),
+        (alice, table.version, {"type": "discard", "tile": "9x"}, "bad_action"),
+        (alice, table.version, {"type": "discard", "tile": "1m", "evil": 1}, "bad_action"),
+        (alice, table.version, "discard", "bad_action"),
+        (alice, "7", {"type": "pass"}, "bad_version"),
+        (None, table.version, {"type": "pass"}, "login_required"),
+    ]
+    for user, version, action, code in cases:
+        with pytest.raises(ServiceError) as e:
+            services.perform(table.pk, user, version, action)
+        assert e.value.code == code, (action, e.value)
+    assert snapshot(table.pk) == before
+
+
+def alices_turn(table: Table) -> bool:
+    state = state_of(table.pk)
+    return state is not None and state.phase == "turn" and state.turn == 0 and table.pause_until is None
+
+
+def test_illegal_hand_action_is_refused(alice: User) -> None:
+    table = bot_table(alice, "shanghai")
+    services.start_hand(table.pk, alice)
+    services.connect(table.pk, alice)
+    # Wait for alice's own turn (she is connected, so the clock waits for her).
+    drive_table_until_idle(table.pk, until=alices_turn)
+    table.refresh_from_db()
+    state = state_of(table.pk)
+    assert state is not None
+    held = {a.tile for a in legal_actions(state, 0) if a.type == "discard"}
+    missing = next(t for t in range(27) if t not in held)
+    from games.engine.tiles import name
+
+    before = snapshot(table.pk)
+    with pytest.raises(ServiceError) as e:
+        services.perform(table.pk, alice, table.version, {"type": "discard", "tile": name(missing)})
+    assert e.value.code in {"illegal_action", "not_in_hand"}
+    assert snapshot(table.pk) == before
+
+
+def test_stale_timeout_is_a_no_op(alice: User) -> None:
+    table = bot_table(alice, "shanghai")
+    services.start_hand(table.pk, alice)
+    table.refresh_from_db()
+    assert services.timeout(table.pk, table.version - 1, timezone.now() + timedelta(hours=1)) is False
+    assert snapshot(table.pk)[0] == table.version
+
+
+def test_human_timeout_plays_the_auto_action(alice: User) -> None:
+    table = bot_table(alice, "shanghai")
+    services.start_hand(table.pk, alice)
+    services.connect(table.pk, alice)
+    play_to_end(table.pk)
+    actors = set(HandAction.objects.filter(seat=0).values_list("actor", flat=True))
+    assert actors <= {"timeout"} and HandAction.objects.filter(actor="bot").exists()
+
+
+def find_claim(table_id: int, seat: int) -> bool:
+    state = state_of(table_id)
+    return (
+        state is not None
+        and state.phase == "claim"
+        and any(a.type != "pass" for a in legal_actions(state, seat))
+    )
+
+
+def test_claim_is_held_for_the_undo_window(alice: User) -> None:
+    for _ in range(8):  # a claim for alice turns up within a few hands
+        table = bot_table(alice, "shanghai", base=1)
+        services.start_hand(table.pk, alice)
+        services.connect(table.pk, alice)
+        now = drive_table_until_idle(table.pk, until=lambda t: find_claim(t.pk, 0) or hand_over(t))
+        if not hand_over(Table.objects.get(pk=table.pk)):
+            break
+        services.leave(table.pk, alice)
+    else:
+        pytest.skip("no claim came up")
+    state = state_of(table.pk)
+    claim = next(a for a in legal_actions(state, 0) if a.type != "pass")
+    table.refresh_from_db()
+    count = snapshot(table.pk)[1]
+    services.perform(table.pk, alice, table.version, claim.to_json())
+    assert snapshot(table.pk)[1] == count  # held, not applied
+    context = table_context(table.pk, alice)
+    assert context["table"]["seats"][0]["pending"] == claim.to_json()
+    assert context["legal"][-1] == {"type": "undo"}
+    assert context["view"]["my_move"] is False
+    services.undo(table.pk, alice)
+    assert seats(table)[0].pending is None
+    table.refresh_from_db()
+    services.perform(table.pk, alice, table.version, claim.to_json())
+    table.refresh_from_db()
+    services.timeout(table.pk, table.version, now + timedelta(seconds=2))
+    last = HandAction.objects.filter(hand=table.hand, seat=0).order_by("-seq").first()
+    assert last is not None and last.action == claim.to_json() and last.actor == "human"
+
+
+def test_every_discard_pauses_and_hides_the_next_draw(alice: User, bob: User) -> None:
+    table = bot_table(alice, "shanghai")
+    services.start_hand(table.pk, alice)
+    services.connect(table.pk, alice)
+    drive_table_until_idle(table.pk, until=alices_turn)
+    table.refresh_from_db()
+    state = state_of(table.pk)
+    discard = next(a for a in legal_actions(state, 0) if a.type == "discard")
+    services.perform(table.pk, alice, table.version, discard.to_json())
+    table.refresh_from_db()
+    assert table.pause_until is not None and table.deadline == table.pause_until
+    for viewer in (alice, bob, None):
+        view = table_context(table.pk, viewer)["view"]
+        assert view["phase"] == "claim" and view["turn"] is None
+        assert view["wall_left"] == state.wall_left
+        assert view["seats"][1]["hand_count"] == 13
