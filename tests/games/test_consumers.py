@@ -1,0 +1,308 @@
+"""The table socket (JSON and HTMX dialects) with WebsocketCommunicator."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import AnonymousUser, User
+
+from accounts.services import create_api_token
+from games import consumers, services
+from games.engine.view import view_for
+from games.models import Table
+from games.routing import websocket_urlpatterns
+from tests.conftest import make_user
+from tests.games.conftest import bot_table, snapshot, state_of
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+APP = URLRouter(websocket_urlpatterns)
+
+
+async def open_socket(table_id: int, user: Any = None, query: str = "format=json") -> WebsocketCommunicator:
+    """A socket as `user` (scope user, like the session middleware sets) in JSON mode."""
+    comm = WebsocketCommunicator(APP, f"/ws/tables/{table_id}/?{query}")
+    comm.scope["user"] = user or AnonymousUser()
+    connected, _ = await comm.connect()
+    assert connected
+    return comm
+
+
+async def receive(comm: WebsocketCommunicator) -> dict[str, Any]:
+    return json.loads(await comm.receive_from(timeout=5))
+
+
+async def latest_state(comm: WebsocketCommunicator) -> dict[str, Any]:
+    """Drain the socket; the last state frame it sent."""
+    last = None
+    while not await comm.receive_nothing(timeout=0.2):
+        frame = await receive(comm)
+        if frame["type"] == "state":
+            last = frame
+    assert last is not None
+    return last
+
+
+async def expect_error(comm: WebsocketCommunicator, code: str) -> None:
+    frame = await receive(comm)
+    assert frame["type"] == "error" and frame["code"] == code, frame
+
+
+async def setup_table(owner: User, variant: str = "shanghai", bots: int | None = None) -> Table:
+    return await sync_to_async(bot_table)(owner, variant, 2, bots)
+
+
+async def test_connect_sends_the_full_state(alice: User) -> None:
+    table = await setup_table(alice)
+    comm = await open_socket(table.pk, alice)
+    frame = await receive(comm)
+    assert frame["type"] == "state" and frame["version"] == frame["view"]["table"]["version"]
+    assert frame["view"]["phase"] == "waiting"
+    assert frame["view"]["viewer"] == {"user": "alice", "seat": 0}
+    assert {"type": "start"} in frame["legal"]
+    await comm.disconnect()
+
+
+async def test_play_start_and_act_over_the_socket(alice: User) -> None:
+    table = await setup_table(alice)
+    comm = await open_socket(table.pk, alice)
+    frame = await receive(comm)
+    await comm.send_json_to({"type": "act", "version": frame["version"], "action": {"type": "start"}})
+    frame = await latest_state(comm)
+    assert frame["view"]["phase"] == "playing" and frame["view"]["hand"]["me"] == 0
+    await comm.disconnect()
+
+
+async def test_spectator_and_anonymous_may_not_act(alice: User, bob: User) -> None:
+    table = await setup_table(alice)
+    await sync_to_async(services.start_hand)(table.pk, alice)
+    for who in (bob, None):
+        comm = await open_socket(table.pk, who)
+        frame = await receive(comm)
+        assert frame["legal"] == [] and frame["view"]["viewer"]["seat"] is None
+        before = await sync_to_async(snapshot)(table.pk)
+        await comm.send_json_to({"type": "act", "version": frame["version"], "action": {"type": "pass"}})
+        await expect_error(comm, "not_seated" if who else "login_required")
+        assert await sync_to_async(snapshot)(table.pk) == before
+        await comm.disconnect()
+
+
+BAD_FRAMES = [
+    ("not json", "bad_json"),
+    ("[1, 2]", "bad_message"),
+    ('{"type": "dance"}', "unknown_type"),
+    ('{"type": "act", "version": 0, "action": {"type": "fly"}}', "stale_version"),
+]
+
+
+@pytest.mark.parametrize(("text", "code"), BAD_FRAMES)
+async def test_bad_frames_get_errors_and_change_nothing(alice: User, text: str, code: str) -> None:
+    table = await setup_table(alice)
+    comm = await open_socket(table.pk, alice)
+    await receive(comm)
+    before = await sync_to_async(snapshot)(table.pk)
+    await comm.send_to(text_data=text)
+    await expect_error(comm, code)
+    assert await sync_to_async(snapshot)(table.pk) == before
+    await comm.disconnect()
+
+
+async def test_unknown_and_illegal_actions(alice: User) -> None:
+    table = await setup_table(alice)
+    comm = await open_socket(table.pk, alice)
+    frame = await receive(comm)
+    before = await sync_to_async(snapshot)(table.pk)
+    for action, code in [
+        ({"type": "fly"}, "bad_action"),
+        ({"type": "discard", "tile": "1m"}, "no_hand"),
+        ({"type": "remove_bot", "seat": 0}, "not_a_bot"),
+        ({"type": "sit", "seat": 1}, "already_seated"),
+        ("start", "bad_action"),
+    ]:
+        await comm.send_json_to({"type": "act", "version": frame["version"], "action": action})
+        await expect_error(comm, code)
+    assert await sync_to_async(snapshot)(table.pk) == before
+    await comm.disconnect()
+
+
+async def test_stale_version_gets_an_error_and_the_full_state(alice: User) -> None:
+    table = await setup_table(alice)
+    comm = await open_socket(table.pk, alice)
+    frame = await receive(comm)
+    await comm.send_json_to({"type": "act", "version": frame["version"] - 1, "action": {"type": "start"}})
+    await expect_error(comm, "stale_version")
+    again = await receive(comm)
+    assert again["type"] == "state" and again["version"] == frame["version"]
+
+
+async def test_sync_resends_the_state(alice: User) -> None:
+    table = await setup_table(alice)
+    comm = await open_socket(table.pk, alice)
+    first = await receive(comm)
+    await comm.send_json_to({"type": "sync"})
+    assert await receive(comm) == first
+    await comm.disconnect()
+
+
+async def test_oversized_frame_closes_the_socket(alice: User) -> None:
+    table = await setup_table(alice)
+    comm = await open_socket(table.pk, alice)
+    await receive(comm)
+    before = await sync_to_async(snapshot)(table.pk)
+    await comm.send_to(text_data=json.dumps({"type": "sync", "pad": "x" * 5000}))
+    await expect_error(comm, "too_big")
+    assert (await comm.receive_output(timeout=2))["code"] == consumers.CLOSE_TOO_BIG
+    assert await sync_to_async(snapshot)(table.pk) == before
+
+
+async def test_flood_is_rate_limited_then_closed(alice: User) -> None:
+    table = await setup_table(alice)
+    comm = await open_socket(table.pk, alice)
+    await receive(comm)
+    for _ in range(consumers.BURST + consumers.MAX_REFUSED + 5):
+        await comm.send_to(text_data='{"type": "ping"}')
+    codes = []
+    while True:
+        out = await comm.receive_output(timeout=3)
+        if out["type"] == "websocket.close":
+            assert out["code"] == consumers.CLOSE_FLOOD
+            break
+        codes.append(json.loads(out["text"]).get("code"))
+    assert "rate_limited" in codes
+
+
+async def test_bad_token_is_refused(alice: User) -> None:
+    table = await setup_table(alice)
+    comm = WebsocketCommunicator(APP, f"/ws/tables/{table.pk}/?token=nope")
+    comm.scope["user"] = AnonymousUser()
+    await comm.connect()
+    await expect_error(comm, "bad_token")
+    assert (await comm.receive_output(timeout=2))["code"] == consumers.CLOSE_BAD_TOKEN
+
+
+async def test_token_login_is_json_and_seated(alice: User) -> None:
+    table = await setup_table(alice)
+    token = await sync_to_async(create_api_token)(alice)
+    comm = await open_socket(table.pk, None, f"token={token}")
+    frame = await receive(comm)
+    assert frame["view"]["viewer"] == {"user": "alice", "seat": 0}
+    await comm.disconnect()
+
+
+async def test_no_table_and_private_table(alice: User, bob: User) -> None:
+    comm = WebsocketCommunicator(APP, "/ws/tables/999999/?format=json")
+    comm.scope["user"] = alice
+    await comm.connect()
+    await expect_error(comm, "no_table")
+    table = await sync_to_async(services.create_table)(alice, "shanghai", public=False)
+    comm = WebsocketCommunicator(APP, f"/ws/tables/{table.pk}/?format=json")
+    comm.scope["user"] = bob
+    await comm.connect()
+    await expect_error(comm, "no_table")
+    comm = await open_socket(table.pk, bob, f"format=json&invite={table.invite_token}")
+    assert (await receive(comm))["type"] == "state"
+    await comm.disconnect()
+
+
+async def test_htmx_message_is_routed_and_answered_with_html(alice: User) -> None:
+    table = await setup_table(alice)
+    comm = await open_socket(table.pk, alice, "")
+    html = await comm.receive_from(timeout=5)
+    assert 'id="board"' in html
+    version = (await sync_to_async(Table.objects.get)(pk=table.pk)).version
+    await comm.send_json_to(
+        {"type": "act", "version": version, "action": '{"type":"start"}', "HEADERS": {"HX-Request": "true"}}
+    )
+    html = await comm.receive_from(timeout=5)
+    assert "hx-swap-oob" in html
+    table = await sync_to_async(Table.objects.get)(pk=table.pk)
+    assert table.status == "playing"
+    await comm.disconnect()
+
+
+async def test_change_is_broadcast_to_every_viewer(alice: User, bob: User) -> None:
+    table = await setup_table(alice)
+    watcher = await open_socket(table.pk, bob)
+    await receive(watcher)
+    await sync_to_async(services.start_hand)(table.pk, alice)
+    frame = await latest_state(watcher)
+    assert frame["view"]["phase"] == "playing"
+    await watcher.disconnect()
+
+
+async def test_disconnect_and_reconnect_gets_the_exact_view(alice: User) -> None:
+    table = await setup_table(alice)
+    await sync_to_async(services.start_hand)(table.pk, alice)
+    comm = await open_socket(table.pk, alice)
+    first = await receive(comm)
+    await comm.disconnect()
+    seat = await sync_to_async(lambda: table.seats.get(index=0))()
+    assert seat.connections == 0 and seat.disconnected_at is not None
+    comm = await open_socket(table.pk, alice)
+    again = await receive(comm)
+    assert again["view"]["hand"] == first["view"]["hand"] and again["legal"] == first["legal"]
+    assert again["version"] == first["version"] + 2  # the disconnect and the reconnect
+    await comm.disconnect()
+
+
+def step(table_id: int) -> tuple[int, list[list[str]] | None]:
+    """Advance the fake clock to the table's next deadline: the version and the true concealed hands."""
+    table = Table.objects.get(pk=table_id)
+    if table.deadline is not None:
+        services.timeout(table_id, table.deadline_version, table.deadline)
+    version = Table.objects.get(pk=table_id).version
+    state = state_of(table_id)
+    if state is None:
+        return version, None
+    return version, [view_for(state, seat)["seats"][seat]["hand"] for seat in range(state.num_players)]
+
+
+async def state_at(comm: WebsocketCommunicator, version: int) -> dict[str, Any]:
+    """The state frame of `version` (frames of earlier versions are skipped)."""
+    while True:
+        frame = await receive(comm)
+        if frame["type"] == "state" and frame["version"] >= version:
+            return frame
+
+
+def check_frame(frame: dict[str, Any], seat: int | None, true_hands: list[list[str]]) -> None:
+    hand = frame["view"]["hand"]
+    text = json.dumps(frame)
+    for entry in hand["seats"]:
+        if entry["seat"] == seat:
+            continue
+        assert "hand" not in entry and "drawn" not in entry, (seat, entry)
+        # nor anywhere else in the frame, in any form
+        assert json.dumps(true_hands[entry["seat"]]) not in text
+
+
+async def test_no_frame_shows_another_seats_concealed_tiles(alice: User) -> None:
+    bob = await sync_to_async(make_user)("bobby")
+    carol = await sync_to_async(make_user)("carolyn")
+    table = await setup_table(alice, "shanghai", bots=2)
+    await sync_to_async(services.sit)(table.pk, bob, 3)
+    await sync_to_async(services.accept_stake)(table.pk, bob)
+    await sync_to_async(services.start_hand)(table.pk, alice)
+    sockets = {0: await open_socket(table.pk, alice), 3: await open_socket(table.pk, bob)}
+    sockets[None] = await open_socket(table.pk, carol)
+    checked = 0
+    for _ in range(40):
+        version, true_hands = await sync_to_async(step)(table.pk)
+        if true_hands is None:
+            break
+        for seat, comm in sockets.items():
+            frame = await state_at(comm, version)
+            if frame["view"]["hand"]["phase"] == "over":
+                continue
+            check_frame(frame, seat, true_hands)
+            if seat is not None and not frame["view"]["table"]["paused"]:
+                assert frame["view"]["hand"]["seats"][seat]["hand"] == true_hands[seat]
+            checked += 1
+    assert checked > 40
+    for comm in sockets.values():
+        await comm.disconnect()
