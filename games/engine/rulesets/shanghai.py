@@ -1,7 +1,13 @@
 """shanghai — 上海麻将 (RULES §2): 144 tiles, chi, wins on discards, several winners.
 
 Scoring lives in `games.engine.scoring.shanghai`; this class carries the
-variant's data and the flow hooks (dealer rotation, 荒番, balance floor).
+variant's data and the play hooks: the restrictions R1–R4 (§2.3), the special
+shapes (§2.4), heavenly/earthly as §2.5 defines them, several winners
+(§2.8), dealer rotation (§2.1), 荒番 (§2.7) and the balance floor.
+
+Restriction codes (the IllegalAction code `apply` raises):
+`pong_locked` (R1), `win_locked` (R2), `discard_after_chi` (R3),
+`suit_commitment` (R4).
 """
 
 from __future__ import annotations
@@ -9,14 +15,24 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from games.engine.errors import IllegalAction
 from games.engine.rulesets.base import Ruleset
 from games.engine.scoring import shanghai as scoring
-from games.engine.scoring.context import ScoreResult, WinContext
-from games.engine.state import HandResult, HandState
+from games.engine.scoring.context import ScoreResult, WinContext, no_win
+from games.engine.state import HandResult, HandState, PlayerState
+from games.engine.tiles import KINDS, is_honour, suit_of
+
+if TYPE_CHECKING:
+    from games.engine.actions import Action
 
 HUANGFAN_COUNTER = "huangfan"
+
+PONG_LOCKED = "pong_locked"  # R1
+WIN_LOCKED = "win_locked"  # R2
+DISCARD_AFTER_CHI = "discard_after_chi"  # R3
+SUIT_COMMITMENT = "suit_commitment"  # R4
 
 
 class ShanghaiRuleset(Ruleset):
@@ -28,13 +44,88 @@ class ShanghaiRuleset(Ruleset):
     has_chi = True
     win_on_discard = True
     multiple_winners = True
-    kong_after_claim = False  # kongs only on a turn begun by a draw (§2.2)
+    # §2.2: "after chi or pong you must discard" — no kong on a turn begun by a
+    # claim. An added kong may still wait for any later turn begun by a draw
+    # ("on any own turn while you hold it"): the machine offers it on every one.
+    kong_after_claim = False
     robbable_kongs = ("added_kong",)  # concealed kongs cannot be robbed (§2.4)
     default_options: ClassVar[dict[str, Any]] = {"escape_penalty": 50}
+
+    # -- restrictions (§2.3) -------------------------------------------------
+    def restriction(self, state: HandState, seat: int, action: Action) -> str | None:
+        p = state.players[seat]
+        t = action.tile
+        if t is None:
+            return None
+        if action.type == "discard":
+            return DISCARD_AFTER_CHI if t in p.forbidden else None
+        if action.type == "chi":
+            return self._chi_restriction(p, action)
+        if action.type in ("pong", "kong"):
+            if scoring.pong_blocked_by_commitment(p.melds, t):
+                return SUIT_COMMITMENT
+            # R1 names pong only: a passed pong does not stop an exposed kong
+            if action.type == "pong" and t in p.pong_lock:
+                return PONG_LOCKED
+        return None
+
+    def _chi_restriction(self, p: PlayerState, action: Action) -> str | None:
+        assert action.tile is not None
+        if scoring.chi_blocked_by_commitment(p.melds, suit_of(action.tile)):
+            return SUIT_COMMITMENT
+        forbidden = scoring.forbidden_after_chi(_hand_pair(action), action.tile)
+        if not scoring.chi_leaves_a_discard(p.concealed, action.tiles, action.tile, forbidden):
+            return DISCARD_AFTER_CHI
+        return None
+
+    # -- winning (§2.4, §2.5, R2) ---------------------------------------------
+    def is_winning_shape(self, state: HandState, seat: int, counts: bytes) -> bool:
+        """Four melds and a pair, or 八花 (all 8 flowers open: any 14 tiles), or
+        乱风向 (all 14 tiles honours, declared melds included: any arrangement)."""
+        p = state.players[seat]
+        if len(p.flowers) == 8:
+            return True
+        if _all_honours(counts) and all(is_honour(m.tile) for m in p.melds):
+            return True
+        return super().is_winning_shape(state, seat, counts)
+
+    def win_check(self, state: HandState, seat: int, ctx: WinContext) -> ScoreResult:
+        p = state.players[seat]
+        # §2.5: heavenly / earthly = the winner has not discarded yet (claims by
+        # others do not matter); the machine's flag also asks for no claims.
+        ctx = replace(ctx, first_turn=p.discard_count == 0)
+        # R2: only a win on a discard is locked; self-draw and robbing never
+        if ctx.by == "discard" and p.win_lock:
+            return no_win(WIN_LOCKED, ctx.players)
+        return self.score(ctx)
+
+    def on_false_win(self, state: HandState, seat: int) -> HandState | None:
+        """A declared win that is not allowed is refused (no penalty in §2); a
+        win on a discard refused by R2 is refused with its own code."""
+        reason = _claim_win_refusal(self, state, seat)
+        if reason:
+            raise IllegalAction(reason, f"that win is not allowed ({reason})")
+        return None
 
     def score(self, ctx: WinContext) -> ScoreResult:
         return scoring.score(ctx)
 
+    def finish(self, state: HandState, result: HandResult) -> HandResult:
+        """§2.8: several winners on one discard are each paid by the discarder
+        only; score them again as such (`multi_win`)."""
+        if len(result.winners) < 2 or result.win_tile is None:
+            return result
+        from games.engine.actions import win_context  # the machine imports the rulesets
+
+        scores = tuple(
+            self.win_check(
+                state, s, win_context(state, s, result.win_tile, result.by, result.from_seat, multi=True)
+            )
+            for s in result.winners
+        )
+        return replace(result, scores=scores)
+
+    # -- the table between hands (§2.1, §2.7, §2.8) ----------------------------
     def setup(self, state: HandState, rng: random.Random | None = None) -> HandState:
         """§2.7: the dealer's dice add to the table's 荒番 counter H before play;
         the hand is a 荒番 hand when H > 0 afterwards."""
@@ -42,6 +133,15 @@ class ShanghaiRuleset(Ruleset):
         h = counters.get(HUANGFAN_COUNTER, 0) + scoring.huangfan_dice_increment(state.dice)
         counters[HUANGFAN_COUNTER] = h
         return replace(state, huangfan=h > 0, counters=tuple(sorted(counters.items())))
+
+    def counters_after(self, state: HandState) -> dict[str, int]:
+        """The table counters to pass as `new_hand(counters=…)` for the next hand:
+        H (dice included) + 1 after a drawn hand, − 1 after a won one (§2.7)."""
+        counters = dict(state.counters)
+        if state.result is not None:
+            h = counters.get(HUANGFAN_COUNTER, 0)
+            counters[HUANGFAN_COUNTER] = scoring.huangfan_after_hand(h, state.result.drawn)
+        return counters
 
     def next_dealer(self, state: HandState, result: HandResult) -> int:
         """§2.1: the winner deals; several winners on one discard → the discarder;
@@ -58,6 +158,31 @@ class ShanghaiRuleset(Ruleset):
             return super().settle(result, balances, discarder)
         per_winner = [s.payments for s in result.scores]
         return scoring.settle_with_floor(per_winner, result.winners, discarder, balances)
+
+
+def _hand_pair(action: Action) -> tuple[int, int]:
+    """The two tiles a chi takes from the hand."""
+    a, b = (x for x in action.tiles if x != action.tile)
+    return a, b
+
+
+def _all_honours(counts: bytes) -> bool:
+    return not any(counts[t] for t in range(KINDS) if not is_honour(t))
+
+
+def _claim_win_refusal(rules: Ruleset, state: HandState, seat: int) -> str | None:
+    """Why `seat`'s win on the open window's tile is refused, when the shape is there."""
+    w = state.window
+    if state.phase != "claim" or w is None:
+        return None
+    from games.engine.actions import win_context  # the machine imports the rulesets
+
+    with_t = bytearray(state.players[seat].concealed)
+    with_t[w.tile] += 1
+    if not rules.is_winning_shape(state, seat, bytes(with_t)):
+        return None
+    by = "discard" if w.kind == "discard" else "robbing_kong"
+    return rules.win_check(state, seat, win_context(state, seat, w.tile, by, w.seat)).reason or None
 
 
 RULESET = ShanghaiRuleset()

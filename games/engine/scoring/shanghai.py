@@ -386,3 +386,19 @@ def huangfan_dice_increment(dice: tuple[int, int]) -> int:
 def huangfan_after_hand(counter: int, drawn: bool) -> int:
     """The counter carried to the next hand: +1 after a drawn hand, −1 after a win (not below 0)."""
     return counter + 1 if drawn else max(0, counter - 1)
+
+
+def chi_leaves_a_discard(
+    concealed: bytes, run: tuple[Tile, ...], claimed: Tile, forbidden: frozenset[Tile]
+) -> bool:
+    """Whether, after chi of `claimed` into `run`, some concealed tile may still be discarded.
+
+    A chi must be followed by a discard (§2.2); when every tile left is one
+    R3 forbids (holding 4 5 6 7 with 3 melds down, chi 4 with 5 6 leaves 4 7),
+    the chi itself cannot be made.
+    """
+    left = bytearray(concealed)
+    for x in run:
+        if x != claimed:
+            left[x] -= 1
+    return any(n and t not in forbidden for t, n in enumerate(left))

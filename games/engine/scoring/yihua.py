@@ -230,18 +230,23 @@ def eight_flowers_payments(seat: int, base: int, players: int = 4) -> tuple[int,
     return tuple(pay)
 
 
+def eight_flowers_result(seat: int, base: int, players: int = 4) -> ScoreResult:
+    """§3.7: the settlement of a player holding all eight flowers (the hand ends at once)."""
+    return ScoreResult(
+        win=True,
+        patterns=("eight_flowers",),
+        value=cap(base),
+        payments=eight_flowers_payments(seat, base, players),
+        breakdown=(("eight_flowers", cap(base)),),
+    )
+
+
 def score(ctx: WinContext) -> ScoreResult:
     check_base(ctx.base)
     if len(ctx.flowers) == 8:
         # Decision: a hand holding all eight flowers has already ended (§3.7);
         # whatever its tiles, it is settled as eight flowers: the cap from each.
-        return ScoreResult(
-            win=True,
-            patterns=("eight_flowers",),
-            value=cap(ctx.base),
-            payments=eight_flowers_payments(ctx.seat, ctx.base, ctx.players),
-            breakdown=(("eight_flowers", cap(ctx.base)),),
-        )
+        return eight_flowers_result(ctx.seat, ctx.base, ctx.players)
     best = best_valuation(ctx)
     if best is None:
         return no_win("not_a_winning_hand", ctx.players)
