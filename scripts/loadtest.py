@@ -1,0 +1,597 @@
+#!/usr/bin/env python3
+"""Load test of live play over real websockets (docs/benchmarks.md, "Live play (make loadtest)").
+
+    .venv/bin/python scripts/loadtest.py --tables 100 --seconds 60 --procs 2 [--kill] \
+        [--restart-redis] [--reset-pg] [--echo]
+
+Starts the production shape (lt_stack.Stack: a fresh PostgreSQL database, a private Redis,
+PROCS daphne processes, one clock worker), makes TABLES tables through `POST /api/tables/`
+(bots=0) and drives each with 4 client sockets, one per seat, each with its own user and API
+token, spread over the daphne ports. Each table acts about once per second: the client whose
+`legal` list offers something sends one entry of it, unchanged, at the version it saw.
+
+Definitions (the accounting):
+- *latency*: from sending `act` at version V to the moment all 4 sockets of the table have
+  received a state frame with version >= V+1 (the version the act made).
+- *confirmed*: a client sends `act` then `ping`; the consumer handles a socket's frames in
+  order, so if no `error` frame arrives before the `pong` the act went through (a successful
+  act is answered with its state, a refused one with an error).
+- *lost*: a confirmed hand action (seat, action) missing from the database's HandAction log
+  of that table's hand (human rows); *duplicated*: a human HandAction row with no confirmed
+  act behind it, beyond the acts whose answer was cut off by a fault (those are `unconfirmed`).
+- *errors*: error frames other than `stale_version` (a race with the clock that the client
+  heals by acting again), missing answers, viewers not updated within 5 s, and socket closes;
+  all of these are counted as `fault_effects` instead when they happen within FAULT_WINDOW
+  seconds after an injected fault (and, for a kill, only on the killed process's sockets).
+
+The last line of output is one JSON object (see `summary`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import sys
+import time
+import urllib.request
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from lt_stack import HOST, ROOT, Stack  # noqa: E402
+
+HAND_TYPES = {"discard", "chi", "pong", "kong", "win", "pass", "choose"}
+TABLE_STEPS = ("accept_stake", "start", "continue")
+REPLY_TIMEOUT = 10.0
+VIEW_TIMEOUT = 5.0
+FAULT_WINDOW = 15.0
+BACKOFF = (0.05, 2.0)  # first and largest reconnect delay, seconds
+MAX_FRAME = 2**22
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
+    return ordered[k]
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    actions: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+    fault_effects: Counter[str] = field(default_factory=Counter)
+    stale: int = 0
+    reconnects: int = 0
+    faults: list[tuple[float, str, int | None]] = field(default_factory=list)  # (time, kind, port)
+
+    def problem(self, kind: str, port: int | None) -> None:
+        """An error, or a fault effect when a fault happened just before (on this port, for kills)."""
+        now = time.monotonic()
+        for when, fault, fault_port in self.faults:
+            if when <= now <= when + FAULT_WINDOW and (fault != "kill" or fault_port in (None, port)):
+                self.fault_effects[kind] += 1
+                return
+        self.errors[kind] += 1
+
+
+@dataclass
+class Confirmed:
+    table: int
+    hand: int
+    seat: int
+    action: dict[str, Any]
+
+
+def choose(frame: dict[str, Any], rng: random.Random, seat: int) -> dict[str, Any] | None:
+    """One entry of `legal`, unchanged: a win if offered, else a random hand action, else a table step."""
+    legal = frame.get("legal") or []
+    hand = [a for a in legal if a.get("type") in HAND_TYPES]
+    if hand:
+        wins = [a for a in hand if a["type"] == "win"]
+        return wins[0] if wins else rng.choice(hand)
+    for kind in TABLE_STEPS:
+        for action in legal:
+            if action.get("type") == kind:
+                return action
+    if {"type": "sit", "seat": seat} in legal:
+        return {"type": "sit", "seat": seat}
+    return None
+
+
+class Client:
+    """One seat's socket: reads frames, remembers when each version arrived, reconnects."""
+
+    def __init__(self, table: TableDriver, seat: int, token: str, ports: list[int], stats: Stats) -> None:
+        self.table, self.seat, self.token, self.ports, self.stats = table, seat, token, ports, stats
+        self.port_index = (table.table_id * 4 + seat) % len(ports)
+        self.ws: Any = None
+        self.frame: dict[str, Any] | None = None
+        self.version = -1
+        self.seen: list[tuple[int, float]] = []  # (version, arrival) of recent state frames
+        self.reply: asyncio.Future[list[str]] | None = None
+        self.reply_errors: list[str] = []
+        self.connected = asyncio.Event()
+        self.generation = 0  # bumped on every (re)connection
+
+    @property
+    def port(self) -> int:
+        return self.ports[self.port_index]
+
+    async def run(self, stop: asyncio.Event) -> None:
+        import websockets
+
+        delay = BACKOFF[0]
+        first = True
+        while not stop.is_set():
+            url = f"ws://{HOST}:{self.port}{self.table.path}?token={self.token}"
+            try:
+                async with websockets.connect(
+                    url,
+                    origin=f"http://{HOST}:{self.port}",
+                    max_size=MAX_FRAME,
+                    open_timeout=10,
+                    ping_interval=None,
+                ) as ws:
+                    self.ws, delay = ws, BACKOFF[0]
+                    self.generation += 1
+                    if not first:
+                        self.stats.reconnects += 1
+                    first = False
+                    self.connected.set()
+                    await self._read(ws, stop)
+            except Exception as e:  # refused, reset, closed by the server: reconnect with backoff
+                if not stop.is_set():
+                    self.stats.problem(f"socket:{type(e).__name__}", self.port)
+            finally:
+                self.connected.clear()
+                self.ws = None
+                self._fail_reply("closed")
+            if stop.is_set():
+                return
+            self.port_index = (self.port_index + 1) % len(self.ports)  # try the next process
+            await asyncio.sleep(delay * random.uniform(0.5, 1.0))
+            delay = min(BACKOFF[1], delay * 2)
+
+    async def _read(self, ws: Any, stop: asyncio.Event) -> None:
+        while not stop.is_set():
+            try:
+                raw = await asyncio.wait_for(ws.recv(), 1.0)
+            except TimeoutError:
+                continue
+            frame = json.loads(raw)
+            kind = frame.get("type")
+            if kind == "state":
+                self.frame, self.version = frame, frame["version"]
+                self.seen.append((frame["version"], time.monotonic()))
+                del self.seen[:-64]
+                self.table.changed.set()
+            elif kind == "error":
+                self.reply_errors.append(frame.get("code", "?"))
+            elif kind == "pong" and self.reply is not None and not self.reply.done():
+                self.reply.set_result(list(self.reply_errors))
+        await ws.close()
+
+    def _fail_reply(self, why: str) -> None:
+        if self.reply is not None and not self.reply.done():
+            self.reply.set_exception(ConnectionError(why))
+        self.table.changed.set()
+
+    def arrived(self, version: int) -> float | None:
+        """When the first state frame with at least `version` arrived (None: not yet)."""
+        return next((t for v, t in self.seen if v >= version), None)
+
+    async def act(self, version: int, action: dict[str, Any]) -> list[str]:
+        """Send act + ping; the error codes answered before the pong (raises if the socket died)."""
+        loop = asyncio.get_running_loop()
+        self.reply = loop.create_future()
+        self.reply_errors = []
+        ws = self.ws
+        if ws is None:
+            raise ConnectionError("not connected")
+        await ws.send(json.dumps({"type": "act", "version": version, "action": action}))
+        await ws.send('{"type":"ping"}')
+        return await asyncio.wait_for(self.reply, REPLY_TIMEOUT)
+
+    async def sync(self) -> None:
+        if self.ws is not None:
+            try:
+                await self.ws.send('{"type":"sync"}')
+            except Exception:  # the reader notices the closed socket
+                return
+
+
+class TableDriver:
+    """Paces one table at `rate` actions per second; measures and logs confirmed actions."""
+
+    def __init__(
+        self,
+        table_id: int,
+        tokens: list[str],
+        ports: list[int],
+        stats: Stats,
+        rate: float,
+        echo: bool = False,
+    ) -> None:
+        self.table_id, self.stats, self.interval = table_id, stats, 1.0 / rate
+        self.path = f"/ws/bench/echo/{table_id}/" if echo else f"/ws/tables/{table_id}/"
+        self.changed = asyncio.Event()
+        self.clients = [Client(self, seat, token, ports, stats) for seat, token in enumerate(tokens)]
+        self.rng = random.Random(table_id)
+        self.confirmed: list[Confirmed] = []
+        self.unconfirmed: list[Confirmed] = []  # answer cut off by a fault: may or may not be applied
+
+    async def run(self, stop: asyncio.Event, started: float) -> None:
+        readers = [asyncio.create_task(c.run(stop)) for c in self.clients]
+        next_slot = started + self.rng.uniform(0, self.interval)
+        try:
+            while not stop.is_set():
+                if not await self._settled(stop):
+                    continue
+                pick = self._pick()
+                if pick is None:
+                    await self._wait_change(1.0)
+                    continue
+                await asyncio.sleep(max(0.0, next_slot - time.monotonic()))
+                if stop.is_set():
+                    break
+                client, version, action = pick
+                if client.version != version:
+                    continue  # the table moved while we waited for the slot: look again
+                next_slot = time.monotonic() + self.interval
+                await self._act(client, version, action)
+        finally:
+            await asyncio.gather(*readers, return_exceptions=True)
+
+    async def _wait_change(self, timeout: float) -> None:
+        self.changed.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.changed.wait(), timeout)
+
+    async def _settled(self, stop: asyncio.Event) -> bool:
+        """Every socket connected and at the same version; laggards are asked to sync."""
+        deadline = time.monotonic() + VIEW_TIMEOUT
+        while not stop.is_set():
+            versions = {c.version for c in self.clients}
+            if all(c.connected.is_set() for c in self.clients) and len(versions) == 1:
+                return True
+            if time.monotonic() > deadline:
+                lagging = [c for c in self.clients if c.connected.is_set() and c.version < max(versions)]
+                for c in lagging:
+                    self.stats.problem("view_not_updated", c.port)
+                    await c.sync()
+                deadline = time.monotonic() + VIEW_TIMEOUT
+            await self._wait_change(0.5)
+        return False
+
+    def _pick(self) -> tuple[Client, int, dict[str, Any]] | None:
+        order = list(self.clients)
+        self.rng.shuffle(order)
+        for client in order:
+            if client.frame is None:
+                continue
+            action = choose(client.frame, self.rng, client.seat)
+            if action is not None:
+                return client, client.version, action
+        return None
+
+    def _hand_number(self, client: Client) -> int:
+        assert client.frame is not None
+        return int(client.frame["view"]["table"]["hand_number"] or 0)
+
+    async def _act(self, client: Client, version: int, action: dict[str, Any]) -> None:
+        entry = Confirmed(self.table_id, self._hand_number(client), client.seat, action)
+        generations = [c.generation for c in self.clients]
+        sent = time.monotonic()
+        try:
+            codes = await client.act(version, action)
+        except (ConnectionError, TimeoutError) as e:
+            self.unconfirmed.append(entry)
+            self.stats.problem(f"no_answer:{type(e).__name__}", client.port)
+            return
+        except Exception as e:  # the socket closed while sending
+            self.unconfirmed.append(entry)
+            self.stats.problem(f"send:{type(e).__name__}", client.port)
+            return
+        if codes:
+            for code in codes:
+                if code == "stale_version":
+                    self.stats.stale += 1
+                else:
+                    self.stats.problem(f"refused:{code}", client.port)
+            return
+        self.stats.actions += 1
+        if action.get("type") in HAND_TYPES:
+            self.confirmed.append(entry)
+        await self._measure(version + 1, sent, generations)
+
+    async def _measure(self, version: int, sent: float, generations: list[int]) -> None:
+        deadline = sent + VIEW_TIMEOUT
+        while True:
+            times = [c.arrived(version) for c in self.clients]
+            if all(t is not None for t in times):
+                if [c.generation for c in self.clients] == generations:  # no reconnect in between
+                    self.stats.latencies.append(max(t for t in times if t is not None) - sent)
+                return
+            if time.monotonic() > deadline:
+                for c, t in zip(self.clients, times, strict=True):
+                    if t is None:
+                        self.stats.problem("view_not_updated", c.port)
+                return
+            await self._wait_change(0.2)
+
+
+# --- set-up and accounting (Django ORM on the stack's database) ------------------------------
+
+
+def django_setup(stack: Stack) -> None:
+    os.environ.update(
+        {
+            k: v
+            for k, v in stack.env().items()
+            if k
+            in {
+                "DEBUG",
+                "SECRET_KEY",
+                "ALLOWED_HOSTS",
+                "DATABASE_URL",
+                "REDIS_URL",
+                "SECURE_SSL_REDIRECT",
+                "SECURE_COOKIES",
+                "LOG_LEVEL",
+            }
+        }
+    )
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mahjong_site.settings")
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+
+
+def make_players(count: int) -> list[str]:
+    """`count` users (no password: API only) with one API token each."""
+    from django.contrib.auth.models import User
+
+    from accounts.services import create_api_token
+
+    stamp = int(time.time())
+    tokens = []
+    for i in range(count):
+        user = User.objects.create_user(username=f"lt{stamp}_{i}")
+        tokens.append(create_api_token(user))
+    return tokens
+
+
+def create_table(port: int, token: str, variant: str) -> int:
+    body = json.dumps({"variant": variant, "base": 1, "bots": 0}).encode()
+    request = urllib.request.Request(
+        f"http://{HOST}:{port}/api/tables/",
+        data=body,
+        method="POST",
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return int(json.loads(response.read())["id"])
+
+
+def logged_actions(table_ids: list[int]) -> Counter[tuple[int, int, int, str]]:
+    """(table, hand number, seat, action) of every human row of the HandAction log."""
+    from games.models import HandAction
+
+    rows = HandAction.objects.filter(hand__table_id__in=table_ids, actor=HandAction.Actor.HUMAN).values_list(
+        "hand__table_id", "hand__number", "seat", "action"
+    )
+    return Counter((t, n, s, canonical(a)) for t, n, s, a in rows)
+
+
+def canonical(action: dict[str, Any]) -> str:
+    return json.dumps(action, sort_keys=True)
+
+
+def key(entry: Confirmed) -> tuple[int, int, int, str]:
+    return entry.table, entry.hand, entry.seat, canonical(entry.action)
+
+
+def account(drivers: list[TableDriver]) -> dict[str, int]:
+    """lost, duplicated and unconfirmed, comparing the clients' logs with the database."""
+    logged = logged_actions([d.table_id for d in drivers])
+    confirmed = Counter(key(e) for d in drivers for e in d.confirmed)
+    maybe = Counter(key(e) for d in drivers for e in d.unconfirmed)
+    lost = sum((confirmed - logged).values())
+    extra = logged - confirmed
+    unconfirmed_applied = sum((extra & maybe).values())
+    duplicated = sum((extra - maybe).values())
+    return {
+        "lost": lost,
+        "duplicated": duplicated,
+        "unconfirmed_applied": unconfirmed_applied,
+        "logged_human": sum(logged.values()),
+        "confirmed_hand": sum(confirmed.values()),
+    }
+
+
+# --- the run --------------------------------------------------------------------------------
+
+
+async def inject_faults(stack: Stack, args: argparse.Namespace, stats: Stats, stop: asyncio.Event) -> int:
+    """Kill/restart a daphne, restart Redis, reset PostgreSQL connections, spread over the run."""
+    plan: list[str] = []
+    if args.kill:
+        plan.append("kill")
+    if args.restart_redis:
+        plan.append("redis")
+    if args.reset_pg:
+        plan.append("pg")
+    kills = 0
+    for n, fault in enumerate(plan):
+        at = args.seconds * (n + 1) / (len(plan) + 1)
+        try:
+            await asyncio.wait_for(stop.wait(), max(0.0, at - (time.monotonic() - stats_start(stats))))
+            return kills
+        except TimeoutError:
+            pass
+        if fault == "kill":
+            victim = len(stack.ports) - 1
+            stats.faults.append((time.monotonic(), "kill", stack.ports[victim]))
+            await asyncio.to_thread(stack.kill, victim)
+            kills += 1
+            print(f"[loadtest] killed daphne {victim} (port {stack.ports[victim]})", file=sys.stderr)
+            await asyncio.sleep(1.0)
+            await asyncio.to_thread(stack.restart, victim)
+            print(f"[loadtest] restarted daphne {victim}", file=sys.stderr)
+        elif fault == "redis":
+            stats.faults.append((time.monotonic(), "redis", None))
+            await asyncio.to_thread(stack.restart_redis)
+            print("[loadtest] restarted redis", file=sys.stderr)
+        else:
+            stats.faults.append((time.monotonic(), "pg", None))
+            count = await asyncio.to_thread(stack.reset_pg)
+            print(f"[loadtest] terminated {count} PostgreSQL connections", file=sys.stderr)
+    return kills
+
+
+_STARTS: dict[int, float] = {}
+
+
+def stats_start(stats: Stats) -> float:
+    return _STARTS[id(stats)]
+
+
+async def drive(drivers: list[TableDriver], stack: Stack, args: argparse.Namespace, stats: Stats) -> int:
+    stop = asyncio.Event()
+    started = time.monotonic()
+    _STARTS[id(stats)] = started
+    tasks = [asyncio.create_task(d.run(stop, started)) for d in drivers]
+    faults = asyncio.create_task(inject_faults(stack, args, stats, stop))
+    await asyncio.sleep(args.seconds)
+    stop.set()
+    kills = await faults
+    await asyncio.wait(tasks, timeout=30)
+    return kills
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    name = f"mahjong_lt_{os.getpid()}"
+    extra = {"MAHJONG_BENCH_ECHO": "1"} if args.echo else {}
+    stack = Stack(name, procs=args.procs, clock=not args.echo, extra_env=extra).start()
+    try:
+        django_setup(stack)
+        tokens = make_players(4 * args.tables)
+        stats = Stats()
+        if args.echo:
+            drivers = echo_drivers(args, stack, tokens, stats)
+        else:
+            table_ids = [
+                create_table(stack.ports[t % len(stack.ports)], tokens[4 * t], args.variant)
+                for t in range(args.tables)
+            ]
+            drivers = [
+                TableDriver(tid, tokens[4 * t : 4 * t + 4], stack.ports, stats, args.rate)
+                for t, tid in enumerate(table_ids)
+            ]
+        began = time.monotonic()
+        kills = asyncio.run(drive(drivers, stack, args, stats))
+        elapsed = time.monotonic() - began
+        time.sleep(0 if args.echo else 3.0)  # the clock commits claims still in their undo window
+        ledger = {"lost": 0, "duplicated": 0, "unconfirmed_applied": 0} if args.echo else account(drivers)
+        server_errors = stack.server_errors()
+    finally:
+        stack.stop(drop=not args.keep)
+    return summary(args, stats, ledger, kills, elapsed, server_errors)
+
+
+def echo_drivers(
+    args: argparse.Namespace, stack: Stack, tokens: list[str], stats: Stats
+) -> list[TableDriver]:
+    """Same clients against games.bench_echo.EchoConsumer (no database, same layer)."""
+    drivers = []
+    for t in range(args.tables):
+        driver = TableDriver(t + 1, tokens[4 * t : 4 * t + 4], stack.ports, stats, args.rate, echo=True)
+        drivers.append(driver)
+    return drivers
+
+
+def summary(
+    args: argparse.Namespace,
+    stats: Stats,
+    ledger: dict[str, int],
+    kills: int,
+    elapsed: float,
+    server_errors: list[str],
+) -> dict[str, Any]:
+    lat = [1000 * x for x in stats.latencies]
+    errors = sum(stats.errors.values()) + len(server_errors)
+    detail = {
+        "errors_by_kind": dict(stats.errors),
+        "fault_effects": dict(stats.fault_effects),
+        "server_errors": server_errors[:20],
+        "stale_refusals": stats.stale,
+        "reconnects": stats.reconnects,
+        "latency_samples": len(lat),
+        "max_ms": round(max(lat), 1) if lat else 0.0,
+        **ledger,
+        "mode": "echo" if args.echo else "tables",
+        "loadavg": Path("/proc/loadavg").read_text().split()[:3],
+    }
+    print(json.dumps(detail), flush=True)
+    return {
+        "tables": args.tables,
+        "procs": args.procs,
+        "seconds": args.seconds,
+        "actions": stats.actions,
+        "actions_per_s": round(stats.actions / elapsed, 1) if elapsed else 0.0,
+        "p50_ms": round(percentile(lat, 50), 1),
+        "p95_ms": round(percentile(lat, 95), 1),
+        "p99_ms": round(percentile(lat, 99), 1),
+        "errors": errors,
+        "lost": ledger["lost"],
+        "duplicated": ledger["duplicated"],
+        "kills": kills,
+    }
+
+
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    env = os.environ
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--tables", type=int, default=int(env.get("TABLES", 10)))
+    parser.add_argument("--seconds", type=float, default=float(env.get("SECONDS", 30)))
+    parser.add_argument("--procs", type=int, default=int(env.get("PROCS", 2)))
+    parser.add_argument("--rate", type=float, default=1.0, help="actions per second per table")
+    parser.add_argument("--variant", default=env.get("VARIANT", "shanghai"))
+    parser.add_argument("--kill", action="store_true", default=env.get("KILL", "0") == "1")
+    parser.add_argument("--restart-redis", action="store_true", default=env.get("RESTART_REDIS", "0") == "1")
+    parser.add_argument("--reset-pg", action="store_true", default=env.get("RESET_PG", "0") == "1")
+    parser.add_argument(
+        "--echo",
+        action="store_true",
+        default=env.get("ECHO", "0") == "1",
+        help="drive games.bench_echo instead of real tables (the comparison run)",
+    )
+    parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
+    args = parser.parse_args(argv)
+    if not (1 <= args.tables <= 2000 and 1 <= args.procs <= 16 and 1 <= args.seconds <= 3600):
+        parser.error("tables 1–2000, procs 1–16, seconds 1–3600")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse(argv)
+    result = run(args)
+    print(json.dumps(result), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
