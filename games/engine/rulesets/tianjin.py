@@ -7,15 +7,21 @@ pong ban).
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from games.engine.rulesets.base import Ruleset
 from games.engine.scoring import tianjin as scoring
 from games.engine.scoring.context import ScoreResult, WinContext
 from games.engine.state import HandResult, HandState, evolve
+from games.engine.wall import roll_dice
 
 if TYPE_CHECKING:
     from games.engine.actions import Action
+
+
+ZUO = "zuozhuang"  # state.choices: the dealer's 坐庄 (bool)
+LA = "lazhuang"  # state.choices: every seat's 拉 count (tuple; the dealer's is 0)
 
 
 class TianjinRuleset(Ruleset):
@@ -32,6 +38,47 @@ class TianjinRuleset(Ruleset):
 
     def score(self, ctx: WinContext) -> ScoreResult:
         return scoring.score(ctx)
+
+    # -- before play: the joker indicator (§5.3), then 坐庄 / 拉庄 (§5.2) ---------------
+    def setup(self, state: HandState, rng: random.Random) -> HandState:
+        """The dealer's opposite rolls; counting that many stacks (two tiles each) from the
+        tail of the wall, the top tile of that stack is turned up as the indicator and taken
+        out of play. Jokers: its kind and the next kind in the cycle."""
+        dice = roll_dice(rng)
+        index = state.tail - 2 * sum(dice)
+        indicator = state.wall[index]
+        wall = state.wall[:index] + state.wall[index + 1 :]
+        return evolve(
+            state,
+            wall=wall,
+            tail=state.tail - 1,
+            joker_dice=dice,
+            indicator=indicator,
+            jokers=scoring.joker_kinds(indicator),
+        )
+
+    def choice_actions(self, state: HandState, seat: int) -> list[Action]:
+        """The dealer chooses 坐庄 (no first, the timeout default); each non-dealer 不拉 / 拉一庄 / 拉两庄."""
+        from games.engine.actions import Action
+
+        chosen = dict(state.choices)
+        if seat == state.dealer:
+            return [] if ZUO in chosen else [Action("choose", kind=ZUO, value=v) for v in (0, 1)]
+        if f"{LA}_{seat}" in chosen or LA in chosen:
+            return []
+        return [Action("choose", kind=LA, value=v) for v in (0, 1, 2)]
+
+    def apply_choice(self, state: HandState, seat: int, action: Action) -> HandState:
+        chosen = dict(state.choices)
+        if action.kind == ZUO:
+            chosen[ZUO] = bool(action.value)
+        else:
+            chosen[f"{LA}_{seat}"] = action.value
+        others = [s for s in range(state.num_players) if s != state.dealer]
+        if ZUO in chosen and all(f"{LA}_{s}" in chosen for s in others):
+            # everyone has chosen: the choices are shown all at once, as the stakes of the hand
+            chosen[LA] = tuple(chosen.pop(f"{LA}_{s}") if s != state.dealer else 0 for s in range(4))
+        return evolve(state, choices=tuple(sorted(chosen.items())))
 
     def restriction(self, state: HandState, seat: int, action: Action) -> str | None:
         """§5.3: no pong (nor exposed kong) of a discarded joker."""
