@@ -9,13 +9,17 @@ the context is already this viewer's view (no other seat's concealed tiles).
 
 from __future__ import annotations
 
+import contextlib
 import json
+from http.cookies import SimpleCookie
 from typing import Any
 
+from django.conf import settings
 from django.template.loader import render_to_string
 from django.templatetags.static import static
+from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+from django.utils.translation import pgettext, trans_real
 
 # --- tiles --------------------------------------------------------------------------------
 
@@ -584,15 +588,42 @@ def settlement_model(
 PARTS = ("table-status", "board", "prompt", "table-side", "settlement")
 
 
-def render_table_html(context: dict[str, Any]) -> str:
-    """All live parts of the table page for this viewer, each with `hx-swap-oob`."""
-    model = board_model(context)
-    return render_to_string("games/_table_parts.html", {**model, "oob": True})
+def language_from_scope(scope: dict[str, Any]) -> str:
+    """The viewer's language for a websocket, as LocaleMiddleware picks it for a page:
+    the language cookie, then Accept-Language, then LANGUAGE_CODE."""
+    headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+    cookies = SimpleCookie()
+    with contextlib.suppress(Exception):
+        cookies.load(headers.get("cookie", ""))
+    candidates = []
+    if settings.LANGUAGE_COOKIE_NAME in cookies:
+        candidates.append(cookies[settings.LANGUAGE_COOKIE_NAME].value)
+    candidates += [
+        code for code, _q in trans_real.parse_accept_lang_header(headers.get("accept-language", ""))
+    ]
+    for code in candidates:
+        with contextlib.suppress(LookupError):
+            return trans_real.get_supported_language_variant(code)
+    return settings.LANGUAGE_CODE
 
 
-def render_error_html(code: str, message: str) -> str:
+def _language(code: str | None) -> contextlib.AbstractContextManager[None]:
+    return translation.override(code) if code else contextlib.nullcontext()
+
+
+def render_table_html(context: dict[str, Any], language: str | None = None) -> str:
+    """All live parts of the table page for this viewer, each with `hx-swap-oob`.
+
+    `language`: the viewer's (see `language_from_scope`); a socket has no LocaleMiddleware."""
+    with _language(language or (context.get("viewer") or {}).get("language")):
+        model = board_model(context)
+        return render_to_string("games/_table_parts.html", {**model, "oob": True})
+
+
+def render_error_html(code: str, message: str, language: str | None = None) -> str:
     """A short notice swapped into the table page (for errors the socket reports)."""
-    return render_to_string("games/_notice.html", {"code": code, "message": message, "oob": True})
+    with _language(language):
+        return render_to_string("games/_notice.html", {"code": code, "message": message, "oob": True})
 
 
 # --- lobby ----------------------------------------------------------------------------------

@@ -61,8 +61,61 @@ def _wait_until_serving(url: str, server: subprocess.Popen[bytes], log: Path, ti
 
 
 @pytest.fixture(scope="session")
-def live_server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Base URL (no trailing slash) of a real daphne server with its own SQLite database."""
+def shared_redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A Redis the server and its clock worker share (the in-memory channel layer is per process):
+    REDIS_URL when set (CI), else a private redis-server on a free port, else '' (in-memory)."""
+    if os.environ.get("REDIS_URL"):
+        yield os.environ["REDIS_URL"]
+        return
+    binary = shutil.which("redis-server")
+    if binary is None:
+        yield ""
+        return
+    port = _free_port()
+    workdir = tmp_path_factory.mktemp("redis")
+    redis = subprocess.Popen(
+        [
+            binary,
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(workdir),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        with socket.socket() as sock:
+            if sock.connect_ex(("127.0.0.1", port)) == 0:
+                break
+        time.sleep(0.1)
+    try:
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        redis.terminate()
+        redis.wait(timeout=10)
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+@pytest.fixture(scope="session")
+def live_server_url(tmp_path_factory: pytest.TempPathFactory, shared_redis_url: str) -> Iterator[str]:
+    """Base URL (no trailing slash) of a real daphne server with its own SQLite database,
+    plus the table clock worker (timers, bots) beside it, as `make run` starts them."""
     workdir = tmp_path_factory.mktemp("live_server")
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
     env.update(
@@ -71,6 +124,8 @@ def live_server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         ALLOWED_HOSTS="127.0.0.1 localhost",
         PYTHONUNBUFFERED="1",
     )
+    if shared_redis_url:
+        env["REDIS_URL"] = shared_redis_url
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput"],
         cwd=ROOT,
@@ -98,16 +153,20 @@ def live_server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             stderr=subprocess.STDOUT,
         )
     url = f"http://127.0.0.1:{port}"
+    with (workdir / "clock.log").open("wb") as out:
+        clock = subprocess.Popen(
+            [sys.executable, "manage.py", "run_clock"],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
     try:
         _wait_until_serving(url + "/", server, log)
         yield url
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        _stop(clock)
+        _stop(server)
 
 
 @pytest.fixture(scope="package")

@@ -244,7 +244,7 @@ def test_spectator_never_sees_a_concealed_tile(steps: int) -> None:
     for section in concealed_sections(html):
         assert "data-tile" not in section
     assert "ws-send" not in html  # nothing to do
-    assert "spectator" in html
+    assert "banner watching" in html
     assert 'id="balance"' not in html
 
 
@@ -427,3 +427,21 @@ def test_lobby_html_groups_tables_by_variant() -> None:
 
 def test_rendering_module_is_variant_generic() -> None:
     assert set(rendering.VARIANT_NAMES) == {"shanghai", "yihua", "cantonese", "tianjin", "two_player"}
+
+
+def test_language_follows_the_socket_cookie_or_accept_language() -> None:
+    from games.rendering import language_from_scope
+
+    assert language_from_scope({"headers": [(b"accept-language", b"en-US,en;q=0.9")]}) == "en"
+    assert language_from_scope({"headers": [(b"accept-language", b"zh-CN")]}) == "zh-hans"
+    cookie = [(b"cookie", b"django_language=en; sessionid=x"), (b"accept-language", b"zh-CN")]
+    assert language_from_scope({"headers": cookie}) == "en"
+    assert language_from_scope({"headers": []}) == "zh-hans"
+
+
+def test_render_in_the_viewers_language(shanghai_hand: tuple[Any, list[Any]]) -> None:
+    state, _ = shanghai_hand
+    ctx = context(state, 2)
+    assert "Pass 过" in render_table_html(ctx, "en")
+    zh = render_table_html(ctx, "zh-hans")
+    assert "过" in zh and "Pass 过" not in zh

@@ -138,7 +138,7 @@ def test_owner_sees_own_seat_and_start(alice_client: Client, alice: User) -> Non
     assert 'hx-ext="ws"' in html and "board.css" in html and "board.js" in html
     assert 'class="badge you"' in html
     assert "&quot;type&quot;:&quot;start&quot;" in html
-    assert "spectator" not in html
+    assert "banner watching" not in html
 
 
 def test_other_user_can_sit_in_a_free_seat(alice: User, bob: User) -> None:
@@ -154,7 +154,7 @@ def test_anonymous_visitor_watches_without_actions(anon_client: Client, alice: U
     response = anon_client.get(reverse("games:table", args=[table.pk]))
     assert response.status_code == 200
     html = response.content.decode()
-    assert "spectator" in html
+    assert "banner watching" in html
     assert "ws-send" not in html
 
 
