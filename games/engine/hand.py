@@ -364,8 +364,9 @@ class _PartialTable(dict):
                 no_pair[m] = min(no_pair[m], sub0[m - melds] + cost)
                 with_pair[m] = min(with_pair[m], sub1[m - melds] + cost)
 
+        # (a pung of fewer copies than min(c, 3) never does better: the copy it
+        # leaves out can swap places with a joker of the group it goes to)
         take([i] * min(c, 3), 3 - min(c, 3), 1, False)
-        take([i], 2, 1, False)
         if c >= 2:
             take([i, i], 0, 0, True)
         take([i], 1, 0, True)
