@@ -389,9 +389,8 @@ def win_context(
         if state.claim_counts[a][b]
     )
     liability = next(((k, s) for k, s, ben in state.liabilities if ben == seat), None)
-    no_claims_yet = not any(
-        pl.melds for pl in state.players if any(m.kind != "concealed_kong" for m in pl.melds)
-    )
+    # 天和/地和/人和 need an uninterrupted first go-round: any meld (a concealed kong too) ends it
+    no_claims_yet = not any(pl.melds for pl in state.players)
     return WinContext(
         variant=state.variant,
         concealed=tuple(tiles_of(concealed)),
