@@ -39,3 +39,41 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} {self.prefix}…"
+
+
+# --- History, ratings, moderation (issue 7) ---------------------------------------------------
+
+
+class LedgerEntry(models.Model):
+    """Append-only: every change of a balance. A balance always equals the sum of its entries."""
+
+    class Kind(models.TextChoices):
+        STARTING_GRANT = "starting_grant", _("starting grant")
+        HAND_RESULT = "hand_result", _("hand result")
+        PENALTY = "penalty", _("penalty")
+        PENALTY_SHARE = "penalty_share", _("share of a penalty")
+        PENALTY_REVERSAL = "penalty_reversal", _("penalty reversed")
+        ADMIN_GRANT = "admin_grant", _("admin grant")
+        ADJUSTMENT = "adjustment", _("adjustment")
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ledger")
+    delta = models.BigIntegerField()
+    balance_after = models.BigIntegerField()
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    hand = models.ForeignKey("games.Hand", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    penalty = models.ForeignKey(
+        "games.Penalty", null=True, blank=True, on_delete=models.SET_NULL, related_name="ledger"
+    )
+    note = models.CharField(max_length=200, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+        verbose_name = _("ledger entry")
+        verbose_name_plural = _("ledger")
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.kind} {self.delta:+d} → {self.balance_after}"

@@ -85,8 +85,9 @@ class Table(models.Model):
     @property
     def escape_penalty(self) -> int:
         """RULES §1.8: 50 × base (a table setting), 13 × base for two_player."""
-        default = 13 if self.variant == "two_player" else 50
-        return (self.escape_multiplier or default) * (self.base or 0)
+        from games.settings_store import escape_multiplier  # the admin's site settings
+
+        return (self.escape_multiplier or escape_multiplier(self.variant)) * (self.base or 0)
 
     @property
     def minimum_balance(self) -> int:
@@ -208,20 +209,155 @@ class ScoreEntry(models.Model):
 
 
 class Penalty(models.Model):
+    """A penalty charged to a player; reversed only by an appended PenaltyReversal (issue 7)."""
+
     class Reason(models.TextChoices):
         ESCAPE = "escape", _("left mid-hand")
         DISCONNECT = "disconnect", _("disconnected past the grace period")
+        FALSE_WIN = "false_win", _("false win")
+        MANUAL = "manual", _("set by an admin")
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="penalties")
-    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="penalties")
+    ESCAPES = (Reason.ESCAPE, Reason.DISCONNECT)
+
+    # Null for a manual penalty that is not about a hand.
+    table = models.ForeignKey(
+        Table, null=True, blank=True, on_delete=models.CASCADE, related_name="penalties"
+    )
+    hand = models.ForeignKey(Hand, null=True, blank=True, on_delete=models.CASCADE, related_name="penalties")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="penalties")
     reason = models.CharField(max_length=12, choices=Reason.choices)
     amount = models.BigIntegerField()
+    note = models.CharField(max_length=200, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        # Exactly once per player and hand (RULES §1.8).
-        constraints = [models.UniqueConstraint(fields=["hand", "user"], name="penalty_once_per_hand")]
+        verbose_name_plural = _("penalties")
+        # The escape penalty is charged exactly once per player and hand (RULES §1.8).
+        constraints = [
+            models.UniqueConstraint(
+                fields=["hand", "user"],
+                condition=models.Q(reason__in=["escape", "disconnect"]),
+                name="penalty_escape_once_per_hand",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.user} {self.reason} {self.amount} ({self.hand})"
+
+    @property
+    def reversed(self) -> bool:
+        return hasattr(self, "reversal")
+
+
+# --- History, ratings, moderation (issue 7) ---------------------------------------------------
+
+
+class PenaltyReversal(models.Model):
+    """Append-only: undoes a Penalty with a compensating ledger row; the penalty itself stays."""
+
+    penalty = models.OneToOneField(Penalty, on_delete=models.CASCADE, related_name="reversal")
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    note = models.CharField(max_length=200, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"reversal of {self.penalty}"
+
+
+class Ban(models.Model):
+    """A temporary ban from sitting down: from repeated escapes (games.penalties) or by an admin."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bans")
+    starts = models.DateTimeField()
+    ends = models.DateTimeField(db_index=True)
+    reason = models.CharField(max_length=200, blank=True)
+    manual = models.BooleanField(default=False)
+    penalty = models.ForeignKey(Penalty, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-ends"]
+
+    def __str__(self) -> str:
+        return f"{self.user} banned until {self.ends:%Y-%m-%d %H:%M}"
+
+
+class Rating(models.Model):
+    """A player's openskill (Plackett-Luce) rating in one variant, updated after every hand."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
+    variant = models.CharField(max_length=20, choices=VARIANT_CHOICES)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    hands = models.PositiveIntegerField(default=0)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "variant"], name="rating_unique_user_variant")]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.variant} {self.ordinal:.1f}"
+
+    @property
+    def ordinal(self) -> float:
+        """The conservative skill shown on the leaderboard: mu - 3 sigma."""
+        return self.mu - 3 * self.sigma
+
+
+class SiteSettings(models.Model):
+    """The one row of settings an admin may change without a deploy (read via games.settings_store)."""
+
+    starting_balance = models.PositiveIntegerField(_("starting balance"), default=1000)
+    escape_multiplier = models.PositiveSmallIntegerField(_("escape multiplier (× base)"), default=50)
+    two_player_escape_multiplier = models.PositiveSmallIntegerField(
+        _("two-player escape multiplier (× base)"), default=13
+    )
+    turn_seconds = models.PositiveSmallIntegerField(_("default turn timer (s)"), default=15)
+    claim_seconds = models.PositiveSmallIntegerField(_("default claim timer (s)"), default=8)
+    grace_seconds = models.PositiveIntegerField(_("grace period (s)"), default=120)
+    rating_min_hands = models.PositiveIntegerField(_("hands before a player is ranked"), default=10)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("site settings")
+        verbose_name_plural = _("site settings")
+
+    def __str__(self) -> str:
+        return str(_("site settings"))
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        self.pk = 1  # a singleton
+        super().save(*args, **kwargs)  # type: ignore[arg-type]
+
+
+class ServerStart(models.Model):
+    """Appended when a server process starts: disconnects from before a restart are nobody's fault."""
+
+    started = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    def __str__(self) -> str:
+        return f"server start {self.started:%Y-%m-%d %H:%M:%S}"
+
+
+class AdminAuditLog(models.Model):
+    """Append-only: one row per admin save, delete or action (games.admin_moderation)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    action = models.CharField(max_length=60)
+    model = models.CharField(max_length=60)
+    object_id = models.CharField(max_length=40, blank=True)
+    object_repr = models.CharField(max_length=200, blank=True)
+    details = models.JSONField(default=dict, blank=True)
+    created = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.action} {self.model} {self.object_repr}"

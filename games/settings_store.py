@@ -1,0 +1,62 @@
+"""Site settings an admin changes without a deploy (the SiteSettings row), with Django-settings fallbacks.
+
+Every reader goes through `current()`; without a row (a fresh database, or before migrate) the
+defaults come from django.conf.settings, so nothing needs the row to exist.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import DatabaseError
+
+
+@dataclass(frozen=True)
+class Current:
+    starting_balance: int
+    escape_multiplier: int
+    two_player_escape_multiplier: int
+    turn_seconds: int
+    claim_seconds: int
+    grace_seconds: int
+    rating_min_hands: int
+
+
+def defaults() -> Current:
+    return Current(
+        starting_balance=settings.STARTING_BALANCE,
+        escape_multiplier=getattr(settings, "ESCAPE_MULTIPLIER", 50),
+        two_player_escape_multiplier=getattr(settings, "TWO_PLAYER_ESCAPE_MULTIPLIER", 13),
+        turn_seconds=getattr(settings, "DEFAULT_TURN_SECONDS", 15),
+        claim_seconds=getattr(settings, "DEFAULT_CLAIM_SECONDS", 8),
+        grace_seconds=getattr(settings, "DEFAULT_GRACE_SECONDS", 120),
+        rating_min_hands=getattr(settings, "RATING_MIN_HANDS", 10),
+    )
+
+
+def current() -> Current:
+    """The settings in force now: the admin's row if there is one, else the Django settings."""
+    from games.models import SiteSettings
+
+    try:
+        row = SiteSettings.objects.filter(pk=1).first()
+    except DatabaseError:  # e.g. before the first migrate
+        row = None
+    if row is None:
+        return defaults()
+    return Current(
+        starting_balance=row.starting_balance,
+        escape_multiplier=row.escape_multiplier,
+        two_player_escape_multiplier=row.two_player_escape_multiplier,
+        turn_seconds=row.turn_seconds,
+        claim_seconds=row.claim_seconds,
+        grace_seconds=row.grace_seconds,
+        rating_min_hands=row.rating_min_hands,
+    )
+
+
+def escape_multiplier(variant: str) -> int:
+    """RULES §1.8: 50 × base, 13 × base for two_player (both editable in the admin)."""
+    now = current()
+    return now.two_player_escape_multiplier if variant == "two_player" else now.escape_multiplier
