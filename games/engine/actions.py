@@ -493,19 +493,16 @@ def _stepped(state: HandState) -> HandState:
 
 
 def _refuse(rules: Ruleset, state: HandState, seat: int, action: Action, legal: list[Action]) -> None:
-    """Raise the most specific error for an action that is not legal (except false wins)."""
+    """Raise the most specific error for an action that is not legal (a false win the
+    variant penalises instead, yihua Y4, is let through to `on_false_win`)."""
+    if action.type == "win":
+        reason = _refused_win_reason(rules, state, seat)
+        if reason and rules.on_false_win(state, seat) is None:
+            raise IllegalAction(reason, f"that win is not allowed ({reason})")
+        if legal:
+            return
     if not legal:
         raise NotYourTurn()
-    if action.type == "win":
-        if (
-            state.phase == "turn"
-            and seat == state.turn
-            and Action("win") in _turn_candidates(rules, state, seat)
-        ):
-            reason = _self_draw_score(rules, state, seat).reason or "illegal_action"
-            if rules.on_false_win(state, seat) is None:
-                raise IllegalAction(reason, f"that win is not allowed ({reason})")
-        return
     if state.phase == "turn":
         if action in _turn_candidates(rules, state, seat):
             code = rules.restriction(state, seat, action) or "illegal_action"
