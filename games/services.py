@@ -25,6 +25,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.services import balance_of, change_balance
+from games import settings_store
 from games.engine.actions import Action, apply, auto_action, legal_actions, new_hand, replay, seats_to_act
 from games.engine.bots import BOTS
 from games.engine.errors import EngineError
@@ -32,6 +33,8 @@ from games.engine.rulesets import VARIANT_IDS, get_ruleset
 from games.engine.state import HandState
 from games.engine.view import view_for
 from games.models import EAST, Hand, HandAction, Match, Penalty, ScoreEntry, Seat, Table
+from games.penalties import active_ban, ban_message, charge_escape, record_false_wins
+from games.ratings import record_hand_ratings
 
 log = logging.getLogger(__name__)
 
@@ -295,12 +298,16 @@ def create_table(
     *,
     public: bool = True,
     options: dict[str, Any] | None = None,
-    turn_seconds: int = 15,
-    claim_seconds: int = 8,
+    turn_seconds: int | None = None,
+    claim_seconds: int | None = None,
     min_pause_ms: int = 1000,
     undo_ms: int = 1500,
-    grace_seconds: int = 120,
+    grace_seconds: int | None = None,
 ) -> Table:
+    site = settings_store.current()  # timer defaults the admin may change without a deploy
+    turn_seconds = site.turn_seconds if turn_seconds is None else turn_seconds
+    claim_seconds = site.claim_seconds if claim_seconds is None else claim_seconds
+    grace_seconds = site.grace_seconds if grace_seconds is None else grace_seconds
     if variant not in VARIANT_IDS:
         raise ServiceError("unknown_variant", f"variant must be one of {', '.join(VARIANT_IDS)}")
     if not (3 <= turn_seconds <= 120 and 2 <= claim_seconds <= 60):
@@ -369,6 +376,9 @@ def sit(table_id: int, user: AbstractBaseUser, index: int) -> Table:
     with locked(table_id) as ctx:
         if user is None or not user.is_authenticated:
             raise ServiceError("login_required", "log in to sit down")
+        ban = active_ban(user, ctx.now)  # the abandonment policy (games.penalties)
+        if ban is not None:
+            raise ServiceError("banned", ban_message(ban))
         _require_between_hands(ctx)
         if ctx.seat_of(user) is not None:
             raise ServiceError("already_seated", "you already have a seat here")
@@ -648,15 +658,9 @@ def _escape(ctx: Loaded, seat: Seat, reason: str) -> None:
     seat.left = True
     seat.pending = seat.pending_until = None
     ctx.changed = True
-    if Penalty.objects.filter(hand=hand, user=seat.user).exists():
-        return
-    paid = -change_balance(seat.user, -table.escape_penalty, "escape", hand)
-    Penalty.objects.create(table=table, hand=hand, user=seat.user, reason=reason, amount=paid)
-    others = [s for s in _humans(ctx) if s is not seat and not s.left]
-    if others and paid:
-        share = paid // len(others)  # the remainder is dropped (RULES §1.8)
-        for s in others:
-            change_balance(s.user, share, "escape_share", hand)
+    others = [s.user for s in _humans(ctx) if s is not seat and not s.left]
+    # Once per hand, shared, in the ledger, with the ban policy; nobody's fault after a restart.
+    charge_escape(table, hand, seat.user, reason, others, seat.disconnected_at, ctx.now)
 
 
 # --- connections --------------------------------------------------------------------------
@@ -880,6 +884,7 @@ def _finish_hand(ctx: Loaded) -> None:
         else:
             ScoreEntry.objects.create(hand=hand, seat=seat.index, delta=delta)
             after.append(None)
+    record_false_wins(hand, state, [s.user if s.user_id else None for s in ctx.seats])
     public = view_for(state, None)
     hand.status = Hand.Status.OVER
     hand.ended = ctx.now
@@ -894,6 +899,7 @@ def _finish_hand(ctx: Loaded) -> None:
         "hands": [s.get("hand", []) for s in public["seats"]],
     }
     hand.save()
+    record_hand_ratings(hand)
     ctx.state = None
     table.pause_until = None
     table.act_since = None
@@ -919,9 +925,16 @@ def _seat_index(ctx: Loaded, user_id: int) -> int | None:
 def _carry(table: Table, hand: Hand, state: HandState) -> None:
     """Next dealer from the result; the round wind moves on when the deal has gone round."""
     assert state.result is not None
+    rules = get_ruleset(table.variant)
     next_dealer = state.result.next_dealer
     first = Hand.objects.filter(match=hand.match).order_by("number").values_list("dealer", flat=True).first()
     if next_dealer != table.dealer and next_dealer == first:
-        table.round_wind = EAST + (table.round_wind - EAST + 1) % 4
+        rounds_done = table.round_wind - EAST + 1
+        limit = rules.match_rounds(table.options or {})
+        if limit is not None and rounds_done >= limit:
+            # the match's wind rounds are played (cantonese §4.1): the next hand opens a new match
+            ended = hand.ended or timezone.now()
+            Match.objects.filter(pk=hand.match_id, ended__isnull=True).update(ended=ended)
+        table.round_wind = EAST + rounds_done % 4
     table.dealer = next_dealer
-    table.counters = dict(state.counters)
+    table.counters = rules.carry_counters(state, state.result)

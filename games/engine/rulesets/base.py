@@ -144,6 +144,14 @@ class Ruleset:
         """Last word on a hand's result: extra payments (铲), the next dealer."""
         return result
 
+    def carry_counters(self, state: HandState, result: HandResult) -> dict[str, int]:
+        """Table counters handed to the next hand's `new_hand(counters=…)` (shanghai 荒番 H)."""
+        return dict(state.counters)
+
+    def match_rounds(self, options: dict[str, Any]) -> int | None:
+        """Wind rounds in a match (cantonese: 1 or 4); None: the match goes on until players leave."""
+        return None
+
     def next_dealer(self, state: HandState, result: HandResult) -> int:
         """Default: the dealer stays after a dealer win or a draw, else the next seat deals."""
         if result.drawn or state.dealer in result.winners:

@@ -55,6 +55,10 @@ class CantoneseRuleset(Ruleset):
             return state
         return evolve(state, liabilities=(*state.liabilities, found))
 
+    def match_rounds(self, options: dict[str, Any]) -> int | None:
+        """§4.1: a match is 1 wind round (default) or 4."""
+        return 4 if options.get("rounds") == 4 else 1
+
     def next_dealer(self, state: HandState, result: HandResult) -> int:
         """§4.1: the dealer stays after a draw or a win of theirs (also as one of
         several winners); otherwise the next seat deals."""
