@@ -490,6 +490,7 @@ def test_no_flower_no_fan_no_win_on_a_discard() -> None:
     state = run(game(_MIN, "9p"), "0: discard 5p")
     assert legal(state, 1) == [act("pong 5p"), act("chi 5p 456p"), act("pass")]
     assert why_no_win(state, 1) == "one_flower_minimum"
+    false_win(state, 1, "win 5p")  # declared anyway: Y4
 
 
 def test_one_flower_is_enough_to_win_on_a_discard() -> None:
@@ -545,6 +546,16 @@ def test_the_eighth_flower_ends_the_hand_and_each_other_player_pays_the_cap() ->
     assert result.winners == (1,) and result.by == "eight_flowers"
     assert result.payments == (-20, 60, -20, -20)
     assert result.next_dealer == 1  # a non-dealer "won": the deal moves on
+
+
+def test_eight_flowers_at_the_deal_end_the_hand_before_play() -> None:
+    # the deal lays flowers open through the same hook (new_hand stops when the hand is over)
+    state = game(["5z1s4s7s1p4p7p2z3z6z9m9s9p", "19m19p19s1234567z", _QUIET[2], _QUIET[3]], "8m")
+    state = state.with_player(1, flowers=tuple(parse("1f2f3f4f5f6f7f8f")))
+    over = RULES.on_flowers(state, 1)
+    assert over.phase == "over" and over.result.by == "eight_flowers"
+    assert over.result.payments == (-20, 60, -20, -20)
+    assert RULES.on_flowers(state.with_player(1, flowers=tuple(parse("1f2f3f4f5f6f7f"))), 1).phase == "turn"
 
 
 # ---------------------------------------------------------------------------
