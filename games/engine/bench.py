@@ -16,6 +16,7 @@ per call, since the misses are what is measured).
 from __future__ import annotations
 
 import json
+import os
 import platform
 import random
 import statistics
@@ -134,6 +135,18 @@ def first_pass_us(
     return (time.perf_counter_ns() - t0) / len(args) / 1000
 
 
+def machine() -> dict[str, Any]:
+    """What the figures were measured on; the load average says how busy it was."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            cpu = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), cpu)
+    except OSError:
+        pass
+    load = [round(x, 2) for x in os.getloadavg()] if hasattr(os, "getloadavg") else None
+    return {"cpus": os.cpu_count(), "cpu": cpu, "python": platform.python_version(), "load": load}
+
+
 def _simulate_figures(hands: int) -> dict[str, Any]:
     try:
         from games.engine.simulate import simulate
@@ -196,7 +209,7 @@ def run_bench(quick: bool = False) -> dict[str, Any]:
     sim = _simulate_figures(20 if quick else 200)
     figures["simulate_hands_per_s"] = sim or None
     figures["hands"] = {"complete14": len(complete14), "jokers14": len(jokers14), "hands13": len(hands13)}
-    figures["python"] = platform.python_version()
+    figures["machine"] = machine()
     figures["quick"] = quick
     _print_table(figures)
     print(json.dumps(figures, ensure_ascii=False))
@@ -211,7 +224,9 @@ def _print_table(f: dict[str, Any]) -> None:
         ("shanten (13 tiles)", f["shanten_us"], f["lib_shanten_us"], f["ratio_shanten"]),
         ("waits (13 tiles)", f["waits_us"], None, None),
     ]
-    print(f"Hand analysis, median µs per call (Python {f['python']}; hands: {f['hands']})")
+    m = f["machine"]
+    print(f"Machine: {m['cpus']} × {m['cpu']}, Python {m['python']}, load average {m['load']}")
+    print(f"Hand analysis, median µs per call (hands: {f['hands']})")
     print(f"{'':32}{'ours':>9}{'mahjong lib':>13}{'ours/lib':>10}")
     for label, ours, lib, ratio in rows:
         lib_s = f"{lib:13.2f}" if lib is not None else f"{'-':>13}"

@@ -246,22 +246,23 @@ def _decompose(c: list[int], jokers: int, paired: bool, groups: list[Group], fou
 
 
 class _AddOneTable(dict):
-    """Suit key → for each position, the (c0, d) of the suit with one more
-    tile there (None where the suit already holds four)."""
+    """Suit key → for each position, the (c0, d, r) entry of the suit with one
+    more tile there (None where the suit already holds four). The entries are
+    the cost table's own tuples, so a row costs nine pointers."""
 
     def __init__(self, table: _SuitTable) -> None:
         super().__init__()
         self.table = table
 
-    def __missing__(self, key: bytes) -> tuple[tuple[int, int] | None, ...]:
-        out: list[tuple[int, int] | None] = []
+    def __missing__(self, key: bytes) -> tuple[tuple[int, int, int] | None, ...]:
+        out: list[tuple[int, int, int] | None] = []
         c = bytearray(key)
         for p in range(len(key)):
             if c[p] >= 4:
                 out.append(None)
                 continue
             c[p] += 1
-            out.append(self.table[bytes(c)][:2])
+            out.append(self.table[bytes(c)])
             c[p] -= 1
         value = tuple(out)
         self[key] = value
@@ -279,22 +280,24 @@ def waits(counts: bytes, jokers: int = 0) -> list[Tile]:
     if (now[0][2] + now[1][2] + now[2][2] + now[3][2] + jokers) % 3 != 1:
         return []
     total0 = now[0][0] + now[1][0] + now[2][0] + now[3][0]
+    ds = (now[0][1], now[1][1], now[2][1], now[3][1])
+    # One more tile lowers the cost by at most one (a joker could have stood
+    # for it): a hand two jokers short has no wait at all.
+    if total0 + min(ds) > jokers + 1:
+        return []
     out: list[Tile] = []
     for s in range(4):
         # A drawn tile changes only its own suit: the others keep their cost
-        # and their best place for the pair. One more tile lowers a suit's
-        # costs by at most one (a joker could have stood for it), so a suit
-        # whose lowered costs still overspend cannot hold a wait.
+        # and their best place for the pair. By the same bound, a suit whose
+        # lowered costs still overspend cannot hold a wait.
         c0, d, _ = now[s]
-        rest0 = total0 - c0
-        rest_d = min([now[o][1] for o in range(4) if o != s])
-        budget = jokers - rest0
+        rest_d = min(ds[:s] + ds[s + 1 :])
+        budget = jokers - total0 + c0
         if min(max(c0 + d - 1, 0), max(c0 - 1, 0) + rest_d) > budget:
             continue
         base = 9 * s
-        added = (_HONOURS_ADD if s == 3 else _SUITED_ADD)[keys[s]]
-        for p, cost in enumerate(added):
-            if cost is not None and min(cost[0] + cost[1], cost[0] + rest_d) <= budget:
+        for p, cost in enumerate((_HONOURS_ADD if s == 3 else _SUITED_ADD)[keys[s]]):
+            if cost is not None and cost[0] + min(cost[1], rest_d) <= budget:
                 out.append(base + p)
     return out
 
