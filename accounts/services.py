@@ -6,34 +6,26 @@ import hashlib
 import secrets
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
 from django.utils import timezone
 
+from accounts import ledger
 from accounts.models import ApiToken, Profile
 
 
-@transaction.atomic
 def grant_starting_balance(user: AbstractBaseUser) -> Profile:
-    """Give a new user their profile with STARTING_BALANCE points; a no-op if they have one."""
-    profile, _created = Profile.objects.get_or_create(
-        user=user, defaults={"balance": settings.STARTING_BALANCE}
-    )
-    return profile
+    """Give a new user their profile and the starting balance (a ledger row); a no-op if they have one."""
+    from games.settings_store import current  # the admin may change it without a deploy
+
+    return ledger.open_account(user, current().starting_balance)
 
 
-@transaction.atomic
 def change_balance(user: AbstractBaseUser, delta: int, reason: str, hand: Any = None) -> int:
     """Add `delta` to the user's balance, never below 0 (RULES §1.5); returns the delta applied.
 
-    `reason` and `hand` are for the ledger that replaces this later.
+    Every change is a row in the ledger (accounts.ledger), whose sum is the balance.
     """
-    profile = Profile.objects.select_for_update().get(user=user)
-    applied = max(delta, -profile.balance)
-    profile.balance += applied
-    profile.save(update_fields=["balance"])
-    return applied
+    return ledger.post(user, delta, ledger.kind_for(reason), hand=hand).delta
 
 
 def balance_of(user: AbstractBaseUser) -> int:

@@ -7,6 +7,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from games import settings_store
 from games.engine.rulesets import VARIANT_IDS, get_ruleset
 from games.rendering import VARIANT_NAMES
 
@@ -77,6 +78,9 @@ class CreateTableForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        site = settings_store.current()  # the admin's default timers
+        self.fields["turn_seconds"].initial = site.turn_seconds
+        self.fields["claim_seconds"].initial = site.claim_seconds
         for variant in VARIANT_IDS:
             for key, default in get_ruleset(variant).default_options.items():
                 self.fields[option_field_name(variant, key)] = _option_field(key, default)

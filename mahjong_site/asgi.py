@@ -16,7 +16,10 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from games.penalties import record_server_start  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
+
+record_server_start()  # disconnects from before a restart are nobody's fault (games.penalties)
 
 application = ProtocolTypeRouter(
     {

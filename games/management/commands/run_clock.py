@@ -4,6 +4,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from games import clock
+from games.penalties import record_server_start
 
 
 class Command(BaseCommand):
@@ -13,5 +14,6 @@ class Command(BaseCommand):
         parser.add_argument("--interval", type=float, default=clock.INTERVAL, help="seconds between ticks")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        record_server_start()  # disconnects from before a restart are nobody's fault
         with contextlib.suppress(KeyboardInterrupt):
             clock.run(options["interval"])

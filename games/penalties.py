@@ -1,0 +1,238 @@
+"""Penalties and the graded abandonment policy (RULES §1.8, §3.3 Y4; issue 7).
+
+Penalty rows are appended, never deleted: a reversal is a PenaltyReversal row plus a
+compensating ledger entry. Points move only through accounts.ledger.
+
+Abandonment: every escape (leaving mid-hand, or staying disconnected past the grace period)
+within ESCAPE_WINDOW counts; the first escape in the window bans sitting for FIRST_BAN, each
+further one doubles it, capped at MAX_BAN. Nobody is blamed when the server restarted while
+they were away (their disconnect began no earlier than RESTART_SLACK before a recorded server
+start) or when an admin closed the table or kicked them (those paths never call charge_escape).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+
+from accounts import ledger
+from accounts.models import LedgerEntry
+from games.models import Ban, Hand, Penalty, PenaltyReversal, ServerStart, Table
+
+ESCAPE_WINDOW = timedelta(hours=24)
+FIRST_BAN = timedelta(minutes=10)
+MAX_BAN = timedelta(hours=24)
+RESTART_SLACK = timedelta(seconds=60)
+
+log = logging.getLogger(__name__)
+
+
+# --- server restarts ------------------------------------------------------------------------
+
+
+def record_server_start() -> None:
+    """Called once per server process at start-up (mahjong_site.asgi and run_clock)."""
+    try:
+        ServerStart.objects.create()
+    except Exception:  # never keep a server from starting (e.g. before the first migrate)
+        log.warning("could not record the server start", exc_info=True)
+
+
+def restarted_since(moment: datetime) -> bool:
+    """Did a server process start at or after `moment` (less the slack)?"""
+    return ServerStart.objects.filter(started__gte=moment - RESTART_SLACK).exists()
+
+
+def escape_is_blameless(reason: str, disconnected_at: datetime | None) -> bool:
+    """A disconnect that a server restart caused (or overlapped) is nobody's fault."""
+    return reason == Penalty.Reason.DISCONNECT and (
+        disconnected_at is None or restarted_since(disconnected_at)
+    )
+
+
+# --- automatic penalties --------------------------------------------------------------------
+
+
+@transaction.atomic
+def charge_escape(
+    table: Table,
+    hand: Hand,
+    user: AbstractBaseUser,
+    reason: str,
+    others: Sequence[AbstractBaseUser],
+    disconnected_at: datetime | None = None,
+    now: datetime | None = None,
+) -> Penalty | None:
+    """The escape penalty, once per player and hand, shared equally among `others` (RULES §1.8).
+
+    Returns the Penalty, or None when it was already charged or nobody is to blame.
+    """
+    now = now or timezone.now()
+    if Penalty.objects.filter(hand=hand, user=user, reason__in=Penalty.ESCAPES).exists():
+        return None
+    if escape_is_blameless(reason, disconnected_at):
+        return None
+    penalty = Penalty.objects.create(table=table, hand=hand, user=user, reason=reason, amount=0)
+    paid = -ledger.post(
+        user, -table.escape_penalty, LedgerEntry.Kind.PENALTY, hand=hand, penalty=penalty
+    ).delta
+    Penalty.objects.filter(pk=penalty.pk).update(amount=paid)  # what the floor let them pay
+    penalty.amount = paid
+    if others and paid:
+        share = paid // len(others)  # the remainder is dropped (RULES §1.8)
+        for other in others:
+            ledger.post(other, share, LedgerEntry.Kind.PENALTY_SHARE, hand=hand, penalty=penalty)
+    escalate_ban(user, penalty, now)
+    return penalty
+
+
+def record_false_wins(hand: Hand, state: Any, users: Sequence[AbstractBaseUser | None]) -> list[Penalty]:
+    """Penalty rows for the false wins (诈胡, §3.3 Y4) of a finished hand.
+
+    The engine already put their payments into the hand's result, so the points moved with the
+    hand's ledger entry; these rows record who, why and how much. Bots never false-win.
+    """
+    rows = []
+    for reason, seat, payments in getattr(state, "penalties", ()):
+        user = users[seat] if seat < len(users) else None
+        if reason != "false_win" or user is None:
+            continue
+        rows.append(
+            Penalty.objects.create(
+                table_id=hand.table_id,
+                hand=hand,
+                user=user,
+                reason=Penalty.Reason.FALSE_WIN,
+                amount=-payments[seat],
+            )
+        )
+    return rows
+
+
+# --- the admin's penalties and grants -------------------------------------------------------
+
+
+@transaction.atomic
+def manual_penalty(
+    user: AbstractBaseUser, amount: int, by: AbstractBaseUser | None, note: str = "", hand: Hand | None = None
+) -> Penalty:
+    if amount <= 0:
+        raise ValueError("a penalty is a positive number of points")
+    penalty = Penalty.objects.create(
+        user=user,
+        hand=hand,
+        table_id=hand.table_id if hand else None,
+        reason=Penalty.Reason.MANUAL,
+        amount=0,
+        note=note[:200],
+        created_by=by,
+    )
+    paid = -ledger.post(
+        user, -amount, LedgerEntry.Kind.PENALTY, hand=hand, penalty=penalty, note=note, by=by
+    ).delta
+    Penalty.objects.filter(pk=penalty.pk).update(amount=paid)
+    penalty.amount = paid
+    return penalty
+
+
+@transaction.atomic
+def reverse_penalty(penalty: Penalty, by: AbstractBaseUser | None, note: str = "") -> PenaltyReversal | None:
+    """Give the points back with a compensating ledger row; the penalty row stays. Once only.
+
+    The other players keep any share they received: points are virtual, and taking them back
+    could push someone who has since lost them below zero.
+    """
+    penalty = Penalty.objects.select_for_update().get(pk=penalty.pk)
+    if PenaltyReversal.objects.filter(penalty=penalty).exists():
+        return None
+    reversal = PenaltyReversal.objects.create(penalty=penalty, by=by, note=note[:200])
+    if penalty.amount:
+        ledger.post(
+            penalty.user,
+            penalty.amount,
+            LedgerEntry.Kind.PENALTY_REVERSAL,
+            hand=penalty.hand,
+            penalty=penalty,
+            note=note,
+            by=by,
+        )
+    # A reversed escape no longer counts towards bans; lift the ban it caused.
+    Ban.objects.filter(penalty=penalty, ends__gt=timezone.now()).update(ends=timezone.now())
+    return reversal
+
+
+def grant_points(
+    user: AbstractBaseUser, amount: int, by: AbstractBaseUser | None, note: str = ""
+) -> LedgerEntry:
+    if amount == 0:
+        raise ValueError("a grant moves some points")
+    return ledger.post(user, amount, LedgerEntry.Kind.ADMIN_GRANT, note=note, by=by)
+
+
+# --- bans -----------------------------------------------------------------------------------
+
+
+def ban_length(escapes_in_window: int) -> timedelta:
+    """10 minutes for the first escape in the window, doubling for each further one, capped."""
+    if escapes_in_window <= 0:
+        return timedelta(0)
+    return min(FIRST_BAN * 2 ** (escapes_in_window - 1), MAX_BAN)
+
+
+def escalate_ban(user: AbstractBaseUser, penalty: Penalty, now: datetime) -> Ban:
+    """Ban `user` for an escape: longer the more (unreversed) escapes they made in the window."""
+    earlier = (
+        Ban.objects.filter(user=user, manual=False, penalty__isnull=False, starts__gt=now - ESCAPE_WINDOW)
+        .exclude(penalty__reversal__isnull=False)
+        .count()
+    )
+    escapes = earlier + 1
+    return Ban.objects.create(
+        user=user,
+        starts=now,
+        ends=now + ban_length(escapes),
+        reason=_("%(count)d escape(s) in 24 hours") % {"count": escapes},
+        penalty=penalty,
+    )
+
+
+def ban_user(
+    user: AbstractBaseUser,
+    minutes: int,
+    by: AbstractBaseUser | None,
+    reason: str = "",
+    now: datetime | None = None,
+) -> Ban:
+    now = now or timezone.now()
+    return Ban.objects.create(
+        user=user,
+        starts=now,
+        ends=now + timedelta(minutes=minutes),
+        reason=reason,
+        manual=True,
+        created_by=by,
+    )
+
+
+def active_ban(user: AbstractBaseUser | None, now: datetime | None = None) -> Ban | None:
+    """The ban that keeps `user` from sitting down now (the one ending last), if any."""
+    if user is None or not user.is_authenticated:
+        return None
+    now = now or timezone.now()
+    return Ban.objects.filter(user=user, starts__lte=now, ends__gt=now).order_by("-ends").first()
+
+
+def ban_message(ban: Ban) -> str:
+    until = date_format(timezone.localtime(ban.ends), "Y-m-d H:i")
+    return _("You may not sit down until %(until)s (%(reason)s).") % {
+        "until": until,
+        "reason": ban.reason or _("banned"),
+    }

@@ -1,0 +1,74 @@
+"""Skill ratings per variant with openskill's Plackett-Luce model (issue 7).
+
+After every finished hand each seat is ranked by the points it won in that hand (ties share a
+rank) and the humans' mu/sigma move. Bots take part as fixed default-strength opponents: they
+are never stored, never updated and never ranked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.db import transaction
+from openskill.models import PlackettLuce
+
+from games.models import Hand, Rating, ScoreEntry
+
+MODEL = PlackettLuce()
+DEFAULT_MU = MODEL.mu
+DEFAULT_SIGMA = MODEL.sigma
+
+
+@dataclass(frozen=True)
+class Skill:
+    mu: float = DEFAULT_MU
+    sigma: float = DEFAULT_SIGMA
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma
+
+
+def ranks_by_points(points: Sequence[int]) -> list[int]:
+    """Competition ranks, 1 = most points; equal points share a rank (1, 2, 2, 4)."""
+    return [1 + sum(1 for other in points if other > p) for p in points]
+
+
+def rate(skills: Sequence[Skill], points: Sequence[int]) -> list[Skill]:
+    """New skills after one hand in which seat i won points[i] (2- or 4-player)."""
+    if len(skills) != len(points) or len(skills) < 2:
+        raise ValueError("one skill and one result per seat, at least two seats")
+    teams = [[MODEL.rating(mu=s.mu, sigma=s.sigma)] for s in skills]
+    rated = MODEL.rate(teams, ranks=ranks_by_points(points))
+    return [Skill(team[0].mu, team[0].sigma) for team in rated]
+
+
+@transaction.atomic
+def record_hand_ratings(hand: Hand) -> list[Rating]:
+    """Update the ratings of the humans of a finished hand; returns their Rating rows."""
+    entries = list(ScoreEntry.objects.filter(hand=hand).order_by("seat"))
+    variant = hand.table.variant
+    humans = [e for e in entries if e.user_id is not None]
+    if len(entries) < 2 or not humans:
+        return []
+    rows = {
+        r.user_id: r
+        for r in Rating.objects.select_for_update().filter(
+            variant=variant, user_id__in=[e.user_id for e in humans]
+        )
+    }
+    before = [
+        Skill(rows[e.user_id].mu, rows[e.user_id].sigma) if e.user_id in rows else Skill() for e in entries
+    ]
+    after = rate(before, [e.delta for e in entries])
+    updated = []
+    for entry, skill in zip(entries, after, strict=True):
+        if entry.user_id is None:
+            continue  # a bot: a fixed default opponent, never stored
+        row = rows.get(entry.user_id) or Rating(user_id=entry.user_id, variant=variant)
+        row.mu, row.sigma = skill.mu, skill.sigma
+        row.hands += 1
+        row.save()
+        updated.append(row)
+    return updated
