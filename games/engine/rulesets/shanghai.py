@@ -134,13 +134,12 @@ class ShanghaiRuleset(Ruleset):
         counters[HUANGFAN_COUNTER] = h
         return replace(state, huangfan=h > 0, counters=tuple(sorted(counters.items())))
 
-    def counters_after(self, state: HandState) -> dict[str, int]:
-        """The table counters to pass as `new_hand(counters=…)` for the next hand:
-        H (dice included) + 1 after a drawn hand, − 1 after a won one (§2.7)."""
+    def carry_counters(self, state: HandState, result: HandResult) -> dict[str, int]:
+        """The table counters for the next hand's `new_hand(counters=…)`: H (dice
+        included) + 1 after a drawn hand, − 1 (not below 0) after a won one (§2.7)."""
         counters = dict(state.counters)
-        if state.result is not None:
-            h = counters.get(HUANGFAN_COUNTER, 0)
-            counters[HUANGFAN_COUNTER] = scoring.huangfan_after_hand(h, state.result.drawn)
+        h = counters.get(HUANGFAN_COUNTER, 0)
+        counters[HUANGFAN_COUNTER] = scoring.huangfan_after_hand(h, result.drawn)
         return counters
 
     def next_dealer(self, state: HandState, result: HandResult) -> int:

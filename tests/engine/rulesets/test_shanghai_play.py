@@ -661,7 +661,7 @@ def test_the_table_carries_the_counter_from_hand_to_hand() -> None:
         assert state.huangfan == (start > 0)
         # §2.7: +1 after a drawn hand, −1 (not below 0) after a won one
         expected = start + 1 if state.result.drawn else max(0, start - 1)
-        assert RULES.counters_after(state) == {"huangfan": expected}
+        assert RULES.carry_counters(state, state.result) == {"huangfan": expected}
         h = expected
 
 
@@ -676,7 +676,7 @@ def test_a_drawn_hand_keeps_the_dealer_and_raises_the_counter() -> None:
     state = pass_all(run(state, f"2: discard {name(state.players[2].drawn)}"))
     assert state.phase == "over" and state.result.drawn
     assert state.result.next_dealer == 2
-    assert RULES.counters_after(state) == {"huangfan": 4}
+    assert RULES.carry_counters(state, state.result) == {"huangfan": 4}
 
 
 # ---------------------------------------------------------------------------
