@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from games.engine.errors import IllegalAction
 from games.engine.rulesets.base import Ruleset
 from games.engine.scoring import shanghai as scoring
 from games.engine.scoring.context import ScoreResult, WinContext, no_win
@@ -99,14 +98,6 @@ class ShanghaiRuleset(Ruleset):
             return no_win(WIN_LOCKED, ctx.players)
         return self.score(ctx)
 
-    def on_false_win(self, state: HandState, seat: int) -> HandState | None:
-        """A declared win that is not allowed is refused (no penalty in §2); a
-        win on a discard refused by R2 is refused with its own code."""
-        reason = _claim_win_refusal(self, state, seat)
-        if reason:
-            raise IllegalAction(reason, f"that win is not allowed ({reason})")
-        return None
-
     def score(self, ctx: WinContext) -> ScoreResult:
         return scoring.score(ctx)
 
@@ -167,21 +158,6 @@ def _hand_pair(action: Action) -> tuple[int, int]:
 
 def _all_honours(counts: bytes) -> bool:
     return not any(counts[t] for t in range(KINDS) if not is_honour(t))
-
-
-def _claim_win_refusal(rules: Ruleset, state: HandState, seat: int) -> str | None:
-    """Why `seat`'s win on the open window's tile is refused, when the shape is there."""
-    w = state.window
-    if state.phase != "claim" or w is None:
-        return None
-    from games.engine.actions import win_context  # the machine imports the rulesets
-
-    with_t = bytearray(state.players[seat].concealed)
-    with_t[w.tile] += 1
-    if not rules.is_winning_shape(state, seat, bytes(with_t)):
-        return None
-    by = "discard" if w.kind == "discard" else "robbing_kong"
-    return rules.win_check(state, seat, win_context(state, seat, w.tile, by, w.seat)).reason or None
 
 
 RULESET = ShanghaiRuleset()
