@@ -21,6 +21,7 @@ or the pair (two) of their own. Counts of more than four copies are allowed
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 
 from games.engine.tiles import HONOR, KINDS, Tile, is_honour, is_terminal
@@ -314,14 +315,21 @@ _EMPTY: _Vector = ((0, 3, 6, 9, 12), (2, 5, 8, 11, 14))  # everything from joker
 _ID_BITS = 16  # join keys are (id_a << 16) | id_b
 
 
+_INTERN_LOCK = threading.Lock()  # the server may analyse hands in several threads
+
+
 def _intern(vector: _Vector) -> int:
     vid = _VECTOR_IDS.get(vector)
-    if vid is None:
-        vid = len(_VECTORS)
-        if vid >= 1 << _ID_BITS:  # cannot happen: the costs are bounded by 14
-            raise OverflowError("too many partial-cost vectors")
-        _VECTORS.append(vector)
-        _VECTOR_IDS[vector] = vid
+    if vid is not None:
+        return vid
+    with _INTERN_LOCK:  # reading the length and appending must be one step
+        vid = _VECTOR_IDS.get(vector)
+        if vid is None:
+            vid = len(_VECTORS)
+            if vid >= 1 << _ID_BITS:  # cannot happen: the costs are bounded by 14
+                raise OverflowError("too many partial-cost vectors")
+            _VECTORS.append(vector)
+            _VECTOR_IDS[vector] = vid
     return vid
 
 
@@ -422,8 +430,11 @@ _FINAL = _FinalTable()
 def shanten(counts: bytes, jokers: int = 0, melds: int | None = None) -> int:
     """Tiles away from ready: -1 complete, 0 ready (听牌), 1 one away, …
 
-    `melds` is how many melds the concealed part must still make (4 minus the
-    declared melds); by default it is read from the tile count.
+    `melds` (0..4) is how many melds the concealed part must still make (4
+    minus the declared melds); by default it is read from the tile count.
+    Like the joker rule, it does not count copies left: a hand whose only
+    wait is the fifth copy of a kind it holds four of is ready here, while
+    `waits` leaves that kind out.
     """
     if melds is None:
         melds = min(MAX_MELDS, (sum(counts) + jokers) // 3)
@@ -450,8 +461,9 @@ def seven_pairs_shanten(counts: bytes, jokers: int = 0, distinct: bool = False) 
 
 
 def reset_tables(combinations_only: bool = False) -> None:
-    """Empty the memo tables (for cold-cache benchmarks and tests); with
-    `combinations_only`, only the tables that join suits together."""
+    """Empty the memo tables (for cold-cache benchmarks and tests; not while
+    other threads analyse hands); with `combinations_only`, only the tables
+    that join suits together."""
     _JOIN.clear()
     _FINAL.clear()
     if combinations_only:
