@@ -37,7 +37,18 @@
     });
   }
 
-  function refresh() { startCountdowns(); fillInviteLinks(); }
+  // Errors from the socket show for a few seconds; a stale version is routine (the full
+  // state follows at once), so it is not shown at all.
+  var noticeTimer = null;
+  function settleNotice() {
+    var notice = document.getElementById("notice");
+    if (!notice || notice.hidden) return;
+    if (notice.getAttribute("data-code") === "stale_version") { notice.hidden = true; return; }
+    clearTimeout(noticeTimer);
+    noticeTimer = setTimeout(function () { notice.hidden = true; }, 5000);
+  }
+
+  function refresh() { startCountdowns(); fillInviteLinks(); settleNotice(); }
 
   function setConnection(state) {
     var root = document.getElementById("table-root");
@@ -48,8 +59,16 @@
   }
 
   document.addEventListener("htmx:wsOpen", function () { setConnection("open"); });
-  document.addEventListener("htmx:wsClose", function () { setConnection("closed"); });
-  document.addEventListener("htmx:wsAfterMessage", refresh);
+  document.addEventListener("htmx:wsClose", function () {
+    setConnection("closed");
+    var root = document.getElementById("table-root");
+    if (root) root.removeAttribute("data-synced");
+  });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var root = document.getElementById("table-root");
+    if (root) root.setAttribute("data-synced", "1");  // the first frame since (re)connecting arrived
+    refresh();
+  });
   document.addEventListener("DOMContentLoaded", refresh);
 
   // A form with data-merge="base" sends {"action": {... , "base": <number>}} as one action JSON.
