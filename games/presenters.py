@@ -23,7 +23,7 @@ WIND_ZH = {"1z": "东", "2z": "南", "3z": "西", "4z": "北"}
 def table_context(table: Table | int, user: AbstractBaseUser | None) -> dict[str, Any]:
     """The render context for `user` (None or anonymous: a spectator)."""
     if not isinstance(table, Table):
-        table = Table.objects.get(pk=table)
+        table = Table.objects.select_related("owner").get(pk=table)
     ctx = load(table)
     seat = ctx.seat_of(user)
     index = seat.index if seat is not None else None

@@ -92,7 +92,7 @@ class Loaded:
 
 def load(table: Table, now: datetime | None = None) -> Loaded:
     """Seats, hand and replayed state of a table (locked by the caller when it changes them)."""
-    seats = list(Seat.objects.filter(table=table).select_related("user").order_by("index"))
+    seats = list(Seat.objects.filter(table=table).select_related("user__profile").order_by("index"))
     hand = Hand.objects.get(pk=table.hand_id) if table.hand_id else None
     playing = hand is not None and hand.status == Hand.Status.PLAYING
     state = hand_state(hand, table.variant) if playing else None
@@ -149,15 +149,36 @@ def hand_state(hand: Hand, variant: str) -> HandState:
     key = (hand.pk, hand.actions_count)
     state = _STATE_CACHE.get(key)
     if state is None:
-        rows = (
-            HandAction.objects.filter(hand_id=hand.pk, seq__lte=hand.actions_count)
-            .order_by("seq")
-            .values_list("seat", "action")
-        )
-        actions = [(seat, Action.from_json(action)) for seat, action in rows]
-        state, _events = replay(variant, hand.seed, actions, **hand.setup)
+        state = _extend(hand, variant) or _replay(hand, variant)
         _remember(key, state)
     return state
+
+
+def _replay(hand: Hand, variant: str) -> HandState:
+    rows = (
+        HandAction.objects.filter(hand_id=hand.pk, seq__lte=hand.actions_count)
+        .order_by("seq")
+        .values_list("seat", "action")
+    )
+    actions = [(seat, Action.from_json(action)) for seat, action in rows]
+    state, _events = replay(variant, hand.seed, actions, **hand.setup)
+    return state
+
+
+def _extend(hand: Hand, variant: str) -> HandState | None:
+    """The state one action on from a cached one (another process appended it): no full replay."""
+    before = _STATE_CACHE.get((hand.pk, hand.actions_count - 1))
+    if before is None:
+        return None
+    rows = HandAction.objects.filter(hand_id=hand.pk, seq=hand.actions_count).values_list("seat", "action")
+    row = rows.first()
+    if row is None:
+        return None
+    try:
+        after, _events = apply(before, row[0], Action.from_json(row[1]))
+    except EngineError:  # cannot happen for a logged action; the full replay will tell
+        return None
+    return after
 
 
 def _remember(key: tuple[int, int], state: HandState) -> None:
