@@ -16,6 +16,7 @@ from openskill.models import PlackettLuce
 from games.models import Hand, Rating, ScoreEntry
 
 MODEL = PlackettLuce()
+ADMIN_CLOSED = "admin_closed"  # HandResult.by of a hand an admin ended: nobody's skill shows in it
 DEFAULT_MU = MODEL.mu
 DEFAULT_SIGMA = MODEL.sigma
 
@@ -47,6 +48,8 @@ def rate(skills: Sequence[Skill], points: Sequence[int]) -> list[Skill]:
 @transaction.atomic
 def record_hand_ratings(hand: Hand) -> list[Rating]:
     """Update the ratings of the humans of a finished hand; returns their Rating rows."""
+    if (hand.result or {}).get("by") == ADMIN_CLOSED:
+        return []
     entries = list(ScoreEntry.objects.filter(hand=hand).order_by("seat"))
     variant = hand.table.variant
     humans = [e for e in entries if e.user_id is not None]

@@ -1,0 +1,465 @@
+"""The moderation admin (issue 7): live tables and their players, penalties and reversals, bans,
+grants, the ledger, ratings, site settings, and an audit log of every admin action.
+
+It extends the basic registrations in games.admin (imported first, then re-registered) and is
+loaded from GamesConfig.ready. Every save, delete and action of these ModelAdmins appends an
+AdminAuditLog row. Points and penalties change only through games.penalties / accounts.ledger,
+so the add forms here call those services instead of saving rows directly.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
+from django.db.models import Model, QuerySet
+from django.http import HttpRequest, HttpResponseRedirect
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext_lazy as _
+
+import games.admin as basic_admin  # the registrations this module extends
+from accounts.models import LedgerEntry
+from games import moderation, penalties
+from games.models import (
+    AdminAuditLog,
+    Ban,
+    Hand,
+    Penalty,
+    PenaltyReversal,
+    Rating,
+    Seat,
+    ServerStart,
+    SiteSettings,
+    Table,
+)
+from games.services import ServiceError
+
+User = get_user_model()
+
+
+# --- the audit log ---------------------------------------------------------------------------
+
+
+def audit(request: HttpRequest, action: str, obj: Model | None = None, **details: Any) -> AdminAuditLog:
+    """Append one audit row for an admin's action on `obj` (or on no object)."""
+    return AdminAuditLog.objects.create(
+        user=request.user if request.user.is_authenticated else None,
+        action=action,
+        model=obj._meta.label if obj is not None else "",
+        object_id=str(obj.pk) if obj is not None and obj.pk is not None else "",
+        object_repr=str(obj)[:200] if obj is not None else "",
+        details=details,
+    )
+
+
+class AuditedAdmin(admin.ModelAdmin):
+    """Writes an audit row for every save and delete (actions call `audit` themselves)."""
+
+    def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        audit(request, "change" if change else "add", obj, fields=list(getattr(form, "changed_data", [])))
+
+    def delete_model(self, request: HttpRequest, obj: Any) -> None:
+        audit(request, "delete", obj)
+        super().delete_model(request, obj)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet) -> None:
+        for obj in queryset:
+            audit(request, "delete", obj)
+        super().delete_queryset(request, queryset)
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """History rows: appended by the services, never edited or deleted here."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+def _run(request: HttpRequest, modeladmin: admin.ModelAdmin, action: str, obj: Model, change: Any) -> bool:
+    """Call a moderation service for one object; audit it, or report why it was refused."""
+    try:
+        change()
+    except (ServiceError, ValueError) as e:
+        modeladmin.message_user(request, f"{obj}: {e}", messages.WARNING)
+        return False
+    audit(request, action, obj)
+    return True
+
+
+def _done(request: HttpRequest, modeladmin: admin.ModelAdmin, count: int, what: str) -> None:
+    modeladmin.message_user(request, _("%(what)s: %(count)d done.") % {"what": what, "count": count})
+
+
+# --- tables, seats, hands ----------------------------------------------------------------------
+
+
+class HandInline(admin.TabularInline):
+    model = Hand
+    extra = 0
+    fields = ["number", "match", "status", "actions_count", "started", "ended", "replay"]
+    readonly_fields = fields
+    can_delete = False
+    ordering = ["-started"]
+    show_change_link = True
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.display(description=_("replay"))
+    def replay(self, hand: Hand) -> str:
+        if hand.status != Hand.Status.OVER:
+            return "–"
+        return format_html('<a href="{}">{}</a>', reverse("history:replay", args=[hand.pk]), _("replay"))
+
+
+class SeatModerationInline(basic_admin.SeatInline):
+    fields = [*basic_admin.SeatInline.fields, "kick"]
+    readonly_fields = fields
+
+    @admin.display(description=_("kick"))
+    def kick(self, seat: Seat) -> str:
+        if not seat.user_id:
+            return "–"
+        url = reverse("admin:games_seat_changelist") + f"?table__id__exact={seat.table_id}"
+        return format_html('<a href="{}">{}</a>', url, _("kick…"))
+
+
+@admin.action(description=_("Close the selected tables (a hand in progress is settled as drawn)"))
+def close_tables(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet) -> None:
+    done = sum(
+        _run(request, modeladmin, "close_table", t, lambda t=t: moderation.close_table(t.pk))
+        for t in queryset
+    )
+    _done(request, modeladmin, done, _("Closed"))
+
+
+@admin.action(description=_("Make the selected tables private"))
+def make_private(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet) -> None:
+    done = sum(
+        _run(request, modeladmin, "make_private", t, lambda t=t: moderation.make_private(t.pk))
+        for t in queryset
+    )
+    _done(request, modeladmin, done, _("Made private"))
+
+
+class TableModerationAdmin(AuditedAdmin, basic_admin.TableAdmin):
+    list_display = [
+        "id",
+        "variant",
+        "status",
+        "players_list",
+        "base",
+        "public",
+        "spectators",
+        "version",
+        "created",
+    ]
+    list_display_links = ["id", "variant"]
+    list_filter = ["status", "variant", "public", "stake_state"]
+    search_fields = ["id", "owner__username", "seats__user__username"]
+    inlines = [SeatModerationInline, HandInline]
+    actions = [close_tables, make_private]
+    date_hierarchy = "created"
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        return super().get_queryset(request).prefetch_related("seats__user").distinct()
+
+    @admin.display(description=_("players"))
+    def players_list(self, table: Table) -> str:
+        names = [
+            ("bot" if s.is_bot else s.user.get_username() if s.user else "·", " (left)" if s.left else "")
+            for s in table.seats.all()
+        ]
+        return format_html_join(", ", "{}{}", names)
+
+
+@admin.action(description=_("Kick the players in the selected seats (no escape penalty)"))
+def kick_players(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet) -> None:
+    done = 0
+    for seat in queryset.select_related("user"):
+        if seat.user is not None:
+            done += _run(
+                request, modeladmin, "kick", seat, lambda s=seat: moderation.kick(s.table_id, s.user)
+            )
+    _done(request, modeladmin, done, _("Kicked"))
+
+
+class SeatAdmin(ReadOnlyAdmin):
+    """Seats of live tables, to kick players (the only change an admin makes to a seat)."""
+
+    list_display = ["table", "index", "user", "is_bot", "connections", "auto", "left", "sat_at"]
+    list_filter = ["table__status", "is_bot", "left"]
+    search_fields = ["user__username", "table__id"]
+    actions = [kick_players]
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return request.user.has_perm("games.change_table")  # the kick action needs it
+
+
+# --- penalties, reversals, bans ----------------------------------------------------------------
+
+
+class ManualPenaltyForm(forms.ModelForm):
+    class Meta:
+        model = Penalty
+        fields = ["user", "amount", "hand", "note"]
+
+    def clean_amount(self) -> int:
+        amount = self.cleaned_data["amount"]
+        if amount <= 0:
+            raise forms.ValidationError(_("A penalty takes a positive number of points."))
+        return amount
+
+
+@admin.action(description=_("Reverse the selected penalties (give the points back)"))
+def reverse_penalties(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet) -> None:
+    done = 0
+    for penalty in queryset:
+        reversal = penalties.reverse_penalty(penalty, request.user, note="admin")
+        if reversal is not None:
+            audit(request, "reverse_penalty", penalty, amount=penalty.amount)
+            done += 1
+    _done(request, modeladmin, done, _("Reversed"))
+
+
+class ReversedFilter(admin.SimpleListFilter):
+    title = _("reversed")
+    parameter_name = "reversed"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        return [("yes", _("Yes")), ("no", _("No"))]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+        if self.value() in ("yes", "no"):
+            return queryset.filter(reversal__isnull=self.value() == "no")
+        return queryset
+
+
+class PenaltyModerationAdmin(AuditedAdmin):
+    list_display = ["id", "user", "reason", "amount", "table", "hand", "is_reversed", "created_by", "created"]
+    list_filter = ["reason", ReversedFilter, "created"]
+    search_fields = ["user__username", "note"]
+    actions = [reverse_penalties]
+    date_hierarchy = "created"
+    form = ManualPenaltyForm
+    raw_id_fields = ["user", "hand"]
+
+    @admin.display(boolean=True, description=_("reversed"))
+    def is_reversed(self, penalty: Penalty) -> bool:
+        return penalty.reversed
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        if obj is None:
+            return []
+        return ["user", "reason", "amount", "table", "hand", "note", "created_by", "created"]
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return obj is None and super().has_change_permission(request, obj)  # the list's actions
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # never deleted: reversed
+
+    def save_model(self, request: HttpRequest, obj: Penalty, form: Any, change: bool) -> None:
+        """A manual penalty: charged through the ledger by games.penalties."""
+        made = penalties.manual_penalty(obj.user, obj.amount, request.user, note=obj.note, hand=obj.hand)
+        obj.pk, obj.amount = made.pk, made.amount
+        audit(request, "manual_penalty", made, amount=made.amount)
+
+
+class PenaltyReversalAdmin(ReadOnlyAdmin):
+    list_display = ["penalty", "by", "note", "created"]
+    search_fields = ["penalty__user__username"]
+
+
+class BanForm(forms.ModelForm):
+    minutes = forms.IntegerField(label=_("minutes"), min_value=1, max_value=60 * 24 * 365, initial=60)
+
+    class Meta:
+        model = Ban
+        fields = ["user", "reason"]
+
+
+@admin.action(description=_("Lift the selected bans now"))
+def lift_bans(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet) -> None:
+    now = timezone.now()
+    done = 0
+    for ban in queryset.filter(ends__gt=now):
+        Ban.objects.filter(pk=ban.pk).update(ends=now)
+        audit(request, "lift_ban", ban)
+        done += 1
+    _done(request, modeladmin, done, _("Lifted"))
+
+
+class ActiveBanFilter(admin.SimpleListFilter):
+    title = _("active")
+    parameter_name = "active"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        return [("yes", _("Yes")), ("no", _("No"))]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+        now = timezone.now()
+        if self.value() == "yes":
+            return queryset.filter(starts__lte=now, ends__gt=now)
+        if self.value() == "no":
+            return queryset.exclude(starts__lte=now, ends__gt=now)
+        return queryset
+
+
+class BanAdmin(AuditedAdmin):
+    list_display = ["user", "starts", "ends", "reason", "manual", "created_by"]
+    list_filter = [ActiveBanFilter, "manual"]
+    search_fields = ["user__username", "reason"]
+    actions = [lift_bans]
+    raw_id_fields = ["user"]
+
+    def get_form(self, request: HttpRequest, obj: Any = None, **kwargs: Any) -> Any:
+        if obj is None:
+            kwargs["form"] = BanForm
+        return super().get_form(request, obj, **kwargs)
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        return [] if obj is None else ["user", "starts", "ends", "reason", "manual", "penalty", "created_by"]
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # lifted (ends = now), never deleted
+
+    def save_model(self, request: HttpRequest, obj: Ban, form: Any, change: bool) -> None:
+        if change:
+            return
+        ban = penalties.ban_user(obj.user, form.cleaned_data["minutes"], request.user, obj.reason)
+        obj.pk = ban.pk
+        audit(request, "ban", ban, minutes=form.cleaned_data["minutes"])
+
+
+# --- the ledger and grants ---------------------------------------------------------------------
+
+
+class GrantForm(forms.ModelForm):
+    class Meta:
+        model = LedgerEntry
+        fields = ["user", "delta", "note"]
+        labels = {"delta": _("points to grant (negative to take)")}
+
+    def clean_delta(self) -> int:
+        delta = self.cleaned_data["delta"]
+        if delta == 0:
+            raise forms.ValidationError(_("A grant moves some points."))
+        return delta
+
+
+class LedgerEntryAdmin(admin.ModelAdmin):
+    """Append-only. "Add" is the admin's grant of points (kind admin_grant)."""
+
+    list_display = [
+        "created",
+        "user",
+        "kind",
+        "delta",
+        "balance_after",
+        "hand",
+        "penalty",
+        "note",
+        "created_by",
+    ]
+    list_filter = ["kind", "created"]
+    search_fields = ["user__username", "note"]
+    date_hierarchy = "created"
+    form = GrantForm
+    raw_id_fields = ["user"]
+    list_select_related = ["user", "created_by"]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        if obj is None:
+            return []
+        return ["user", "delta", "balance_after", "kind", "hand", "penalty", "note", "created_by", "created"]
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def save_model(self, request: HttpRequest, obj: LedgerEntry, form: Any, change: bool) -> None:
+        entry = penalties.grant_points(obj.user, obj.delta, request.user, note=obj.note)
+        obj.pk = entry.pk
+        audit(request, "grant_points", entry, delta=entry.delta)
+
+
+class RatingAdmin(ReadOnlyAdmin):
+    list_display = ["user", "variant", "ordinal_shown", "mu", "sigma", "hands", "updated"]
+    list_filter = ["variant"]
+    search_fields = ["user__username"]
+
+    @admin.display(description=_("rating"), ordering="mu")
+    def ordinal_shown(self, rating: Rating) -> str:
+        return f"{rating.ordinal:.2f}"
+
+
+# --- site settings, server starts, the audit log ------------------------------------------------
+
+
+class SiteSettingsAdmin(AuditedAdmin):
+    list_display = [
+        "__str__",
+        "starting_balance",
+        "escape_multiplier",
+        "turn_seconds",
+        "grace_seconds",
+        "updated",
+    ]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return not SiteSettings.objects.exists() and super().has_add_permission(request)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def changelist_view(self, request: HttpRequest, extra_context: Any = None) -> Any:
+        """A singleton: go straight to its form."""
+        row = SiteSettings.objects.first()
+        if row is None:
+            return HttpResponseRedirect(reverse("admin:games_sitesettings_add"))
+        return HttpResponseRedirect(reverse("admin:games_sitesettings_change", args=[row.pk]))
+
+
+class ServerStartAdmin(ReadOnlyAdmin):
+    list_display = ["started"]
+
+
+class AdminAuditLogAdmin(ReadOnlyAdmin):
+    list_display = ["created", "user", "action", "model", "object_repr", "details"]
+    list_filter = ["action", "model", "created"]
+    search_fields = ["user__username", "object_repr", "action"]
+    date_hierarchy = "created"
+
+
+def register() -> None:
+    """Replace the basic Table and Penalty admins; register the moderation models."""
+    for model in (Table, Penalty):
+        if admin.site.is_registered(model):
+            admin.site.unregister(model)
+    admin.site.register(Table, TableModerationAdmin)
+    admin.site.register(Seat, SeatAdmin)
+    admin.site.register(Penalty, PenaltyModerationAdmin)
+    admin.site.register(PenaltyReversal, PenaltyReversalAdmin)
+    admin.site.register(Ban, BanAdmin)
+    admin.site.register(LedgerEntry, LedgerEntryAdmin)
+    admin.site.register(Rating, RatingAdmin)
+    admin.site.register(SiteSettings, SiteSettingsAdmin)
+    admin.site.register(ServerStart, ServerStartAdmin)
+    admin.site.register(AdminAuditLog, AdminAuditLogAdmin)
+
+
+register()

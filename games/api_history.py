@@ -1,0 +1,67 @@
+"""JSON reads (docs/history.md): a hand's replay, a player's matches, the leaderboard.
+
+Readable anonymously for public tables; a session or an API token (Authorization: Bearer)
+identifies a viewer who may also see their private tables' hands.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.http import HttpRequest, JsonResponse
+from django.views.decorators.http import require_GET
+
+from accounts.services import user_for_token
+from games import history, replays
+from games.views_history import variant_param
+
+User = get_user_model()
+
+REFUSALS = {
+    "not_found": (404, "there is no such hand"),
+    "hand_in_progress": (403, "a hand in progress cannot be replayed; wait until it is over"),
+}
+
+
+def error(status: int, code: str, message: str) -> JsonResponse:
+    return JsonResponse({"error": code, "message": message}, status=status)
+
+
+def _viewer(request: HttpRequest) -> AbstractBaseUser | None:
+    """The session's user, or the owner of an `Authorization: Bearer <API token>`, or None."""
+    if request.user.is_authenticated:
+        return request.user
+    scheme, _, key = request.headers.get("Authorization", "").partition(" ")
+    return user_for_token(key.strip()) if scheme.lower() == "bearer" else None
+
+
+@require_GET
+def hand_replay(request: HttpRequest, pk: int) -> JsonResponse:
+    try:
+        hand = replays.replayable_hand(pk, _viewer(request))
+    except replays.ReplayRefused as e:
+        status, message = REFUSALS[e.code]
+        return error(status, e.code, message)
+    return JsonResponse(replays.build(hand))
+
+
+@require_GET
+def user_matches(request: HttpRequest, username: str) -> JsonResponse:
+    user = User.objects.filter(username=username, is_active=True).first()
+    if user is None:
+        return error(404, "no_user", "there is no such user")
+    rows = history.user_matches(user, _viewer(request))
+    return JsonResponse({"username": user.get_username(), "matches": history.matches_json(rows)})
+
+
+@require_GET
+def leaderboard(request: HttpRequest) -> JsonResponse:
+    board = history.leaderboard(variant_param(request))
+    return JsonResponse(
+        {
+            "variant": board.variant,
+            "min_hands": board.min_hands,
+            "ranked": [s.as_json() for s in board.ranked],
+            "provisional": [s.as_json() for s in board.provisional],
+        }
+    )

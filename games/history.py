@@ -1,0 +1,333 @@
+"""Read-only queries for match history, the points chart and leaderboards (issue 7).
+
+Who may see what: a finished hand of a public table is public (like a watched game); a hand of
+a private table only to the people who played it and staff. A hand in progress is never in
+history. A user's profile lists the matches the viewer may see.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Avg, Count, Max, Q, QuerySet, Sum
+
+from accounts.models import LedgerEntry, Profile
+from games import settings_store
+from games.models import Hand, Match, Penalty, Rating, ScoreEntry
+from games.rendering import VARIANT_NAMES, extra_name, pattern_name
+
+User = get_user_model()
+
+CHART_POINTS = 300  # the chart shows the last this many balance changes
+
+
+def _is_staff(viewer: AbstractBaseUser | None) -> bool:
+    return bool(viewer is not None and viewer.is_authenticated and viewer.is_staff)
+
+
+def played_in(hand: Hand, viewer: AbstractBaseUser | None) -> bool:
+    if viewer is None or not viewer.is_authenticated:
+        return False
+    return viewer.pk in (hand.match.players or [])
+
+
+def may_see_hand(hand: Hand, viewer: AbstractBaseUser | None) -> bool:
+    """Public tables' hands are public; a private table's only to its players and staff."""
+    return hand.table.public or played_in(hand, viewer) or _is_staff(viewer)
+
+
+def visible_matches(viewer: AbstractBaseUser | None) -> Q:
+    if _is_staff(viewer):
+        return Q()
+    q = Q(table__public=True)
+    if viewer is not None and viewer.is_authenticated:
+        q |= Q(hands__scores__user=viewer)
+    return q
+
+
+# --- match history --------------------------------------------------------------------------
+
+
+@dataclass
+class HandRow:
+    hand: Hand
+    names: list[str]
+    payments: list[int]
+    my_delta: int | None
+    penalties: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def result(self) -> dict[str, Any]:
+        return self.hand.result or {}
+
+    @property
+    def drawn(self) -> bool:
+        return not self.result.get("winners")
+
+    @property
+    def winners(self) -> list[str]:
+        return [self.names[w] for w in self.result.get("winners", []) if w < len(self.names)]
+
+    @property
+    def scores(self) -> list[dict[str, Any]]:
+        out = []
+        for score in self.result.get("scores", []):
+            breakdown = score.get("breakdown") or [[p, None] for p in score.get("patterns", [])]
+            seat = score.get("seat", 0)
+            out.append(
+                {
+                    "name": self.names[seat] if seat < len(self.names) else "",
+                    "value": score.get("value"),
+                    "patterns": [{**pattern_name(p), "value": v} for p, v in breakdown],
+                }
+            )
+        return out
+
+    @property
+    def extras(self) -> list[dict[str, Any]]:
+        return [
+            {**extra_name(e.get("reason", "")), "payments": e.get("payments", [])}
+            for e in self.result.get("extras", [])
+        ]
+
+    @property
+    def rows(self) -> list[dict[str, Any]]:
+        return [{"name": n, "payment": p} for n, p in zip(self.names, self.payments, strict=False)]
+
+
+@dataclass
+class MatchRow:
+    match: Match
+    names: list[str]
+    hands: list[HandRow]
+    net: int
+
+    @property
+    def variant(self) -> str:
+        return self.match.table.variant
+
+    @property
+    def variant_label(self) -> str:
+        zh, en = VARIANT_NAMES.get(self.variant, (self.variant, ""))[:2]
+        return f"{zh} {en}".strip()
+
+
+def _names(match: Match, usernames: dict[int, str]) -> list[str]:
+    return [usernames.get(uid, "?") if uid is not None else "bot" for uid in match.players or []]
+
+
+def user_matches(user: AbstractBaseUser, viewer: AbstractBaseUser | None, limit: int = 50) -> list[MatchRow]:
+    """The user's matches (newest first) with their finished hands, as `viewer` may see them."""
+    matches = list(
+        Match.objects.filter(hands__scores__user=user)
+        .filter(visible_matches(viewer))
+        .select_related("table")
+        .distinct()
+        .order_by("-started")[:limit]
+    )
+    ids = {uid for m in matches for uid in m.players or [] if uid is not None}
+    usernames = dict(User.objects.filter(pk__in=ids).values_list("pk", "username"))
+    hands = (
+        Hand.objects.filter(match__in=matches, status=Hand.Status.OVER)
+        .select_related("match")
+        .prefetch_related("scores", "penalties__user")
+        .order_by("number")
+    )
+    by_match: dict[int, list[HandRow]] = defaultdict(list)
+    for hand in hands:
+        names = _names(hand.match, usernames)
+        scores = sorted(hand.scores.all(), key=lambda e: e.seat)
+        mine = next((e.delta for e in scores if e.user_id == user.pk), None)
+        penalties = [
+            {"name": p.user.get_username(), "reason": p.get_reason_display(), "amount": p.amount}
+            for p in hand.penalties.all()
+        ]
+        by_match[hand.match_id].append(HandRow(hand, names, [e.delta for e in scores], mine, penalties))
+    return [
+        MatchRow(
+            m,
+            _names(m, usernames),
+            by_match[m.pk],
+            sum(h.my_delta or 0 for h in by_match[m.pk]),
+        )
+        for m in matches
+    ]
+
+
+def matches_json(rows: Iterable[MatchRow]) -> list[dict[str, Any]]:
+    """The API's form of the match history (GET /api/users/<username>/matches)."""
+    return [
+        {
+            "id": row.match.pk,
+            "variant": row.variant,
+            "table": row.match.table_id,
+            "started": row.match.started.isoformat(),
+            "ended": row.match.ended.isoformat() if row.match.ended else None,
+            "players": row.names,
+            "net": row.net,
+            "hands": [
+                {
+                    "id": h.hand.pk,
+                    "number": h.hand.number,
+                    "ended": h.hand.ended.isoformat() if h.hand.ended else None,
+                    "result": h.hand.result,
+                    "payments": h.payments,
+                    "penalties": h.penalties,
+                    "replay": f"/hands/{h.hand.pk}/replay/",
+                }
+                for h in row.hands
+            ],
+        }
+        for row in rows
+    ]
+
+
+# --- the points chart -----------------------------------------------------------------------
+
+
+@dataclass
+class Chart:
+    width: int
+    height: int
+    points: str  # the SVG polyline's points
+    low: int
+    high: int
+    first: datetime | None
+    last: datetime | None
+    count: int
+
+
+def balance_series(user: AbstractBaseUser) -> list[tuple[datetime, int]]:
+    rows = (
+        LedgerEntry.objects.filter(user=user)
+        .order_by("-created", "-pk")
+        .values_list("created", "balance_after")
+    )
+    return list(reversed(rows[:CHART_POINTS]))
+
+
+def chart(
+    series: list[tuple[datetime, int]], width: int = 600, height: int = 160, pad: int = 8
+) -> Chart | None:
+    """Scale the balance after each change into an SVG polyline (evenly spaced by change)."""
+    if not series:
+        return None
+    values = [v for _, v in series]
+    low, high = min(values), max(values)
+    span = max(high - low, 1)
+    step = (width - 2 * pad) / max(len(values) - 1, 1)
+    coords = [
+        (pad + i * step, height - pad - (v - low) * (height - 2 * pad) / span) for i, v in enumerate(values)
+    ]
+    if len(coords) == 1:
+        coords.append((width - pad, coords[0][1]))
+    points = " ".join(f"{x:.1f},{y:.1f}" for x, y in coords)
+    return Chart(width, height, points, low, high, series[0][0], series[-1][0], len(values))
+
+
+# --- leaderboards ---------------------------------------------------------------------------
+
+
+@dataclass
+class Standing:
+    username: str
+    balance: int
+    hands: int
+    wins: int
+    average: float
+    biggest: int
+    rating: float | None
+    mu: float | None = None
+    sigma: float | None = None
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.hands if self.hands else 0.0
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "username": self.username,
+            "balance": self.balance,
+            "hands": self.hands,
+            "wins": self.wins,
+            "win_rate": round(self.win_rate, 4),
+            "average_points": round(self.average, 2),
+            "biggest_hand": self.biggest,
+            "rating": round(self.rating, 3) if self.rating is not None else None,
+            "mu": self.mu,
+            "sigma": self.sigma,
+        }
+
+
+@dataclass
+class Leaderboard:
+    variant: str | None
+    min_hands: int
+    ranked: list[Standing]
+    provisional: list[Standing]
+
+
+def _entries(variant: str | None) -> QuerySet:
+    # Bots have no user: they are never on a leaderboard.
+    q = ScoreEntry.objects.filter(user__isnull=False, hand__status=Hand.Status.OVER)
+    return q.filter(hand__table__variant=variant) if variant else q
+
+
+def _wins(variant: str | None) -> dict[int, int]:
+    wins: dict[int, int] = defaultdict(int)
+    for user_id, seat, winners in _entries(variant).values_list("user_id", "seat", "hand__result__winners"):
+        if isinstance(winners, list) and seat in winners:
+            wins[user_id] += 1
+    return wins
+
+
+def leaderboard(variant: str | None = None, limit: int = 100) -> Leaderboard:
+    """Per variant: ranked by rating (ordinal); overall: by balance. Players below the minimum
+    number of hands are listed apart as provisional."""
+    min_hands = settings_store.current().rating_min_hands
+    stats = (
+        _entries(variant)
+        .values("user_id", "user__username")
+        .annotate(hands=Count("id"), average=Avg("delta"), biggest=Max("delta"), total=Sum("delta"))
+    )
+    wins = _wins(variant)
+    user_ids = [s["user_id"] for s in stats]
+    balances = dict(Profile.objects.filter(user_id__in=user_ids).values_list("user_id", "balance"))
+    ratings = (
+        {r.user_id: r for r in Rating.objects.filter(variant=variant, user_id__in=user_ids)}
+        if variant
+        else {}
+    )
+    standings = []
+    for s in stats:
+        rating = ratings.get(s["user_id"])
+        standings.append(
+            Standing(
+                username=s["user__username"],
+                balance=balances.get(s["user_id"], 0),
+                hands=s["hands"],
+                wins=wins.get(s["user_id"], 0),
+                average=float(s["average"] or 0),
+                biggest=max(int(s["biggest"] or 0), 0),
+                rating=rating.ordinal if rating else None,
+                mu=rating.mu if rating else None,
+                sigma=rating.sigma if rating else None,
+            )
+        )
+    if variant:
+        standings.sort(key=lambda s: (-(s.rating if s.rating is not None else -1e9), -s.balance, s.username))
+    else:
+        standings.sort(key=lambda s: (-s.balance, s.username))
+    ranked = [s for s in standings if s.hands >= min_hands][:limit]
+    provisional = [s for s in standings if s.hands < min_hands][:limit]
+    return Leaderboard(variant, min_hands, ranked, provisional)
+
+
+def open_penalties(user: AbstractBaseUser) -> QuerySet:
+    return Penalty.objects.filter(user=user).select_related("hand", "reversal").order_by("-created")

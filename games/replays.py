@@ -1,0 +1,79 @@
+"""Replays of finished hands: the seed, the ordered action log and the full state after each step.
+
+DESIGN principle 5: a view of a hand in progress never shows a concealed tile. A replay is only
+built once the hand is over, so it may open every hand at every step.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+
+from games.engine.actions import Action, apply, new_hand
+from games.engine.state import HandState
+from games.engine.view import view_for
+from games.history import may_see_hand
+from games.models import Hand, HandAction
+
+
+class ReplayRefused(Exception):
+    """`code` is "not_found" (no such hand, or not for this viewer) or "hand_in_progress"."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+def replayable_hand(hand_id: int, viewer: AbstractBaseUser | None) -> Hand:
+    """The hand if `viewer` may replay it now; a hand in progress never may."""
+    hand = Hand.objects.select_related("table", "match").filter(pk=hand_id).first()
+    if hand is None or not may_see_hand(hand, viewer):
+        raise ReplayRefused("not_found")
+    if hand.status != Hand.Status.OVER:
+        raise ReplayRefused("hand_in_progress")
+    return hand
+
+
+def full_view(state: HandState) -> dict[str, Any]:
+    """Every seat's own view joined into one: all concealed hands open. Finished hands only."""
+    out = view_for(state, None)
+    out["seats"] = [view_for(state, seat)["seats"][seat] for seat in range(state.num_players)]
+    for seat in out["seats"]:
+        seat.pop("forbidden", None)
+    out.pop("me", None)
+    out.pop("my_move", None)
+    return out
+
+
+def build(hand: Hand) -> dict[str, Any]:
+    """The seed, the actions and the full view before the first and after every action."""
+    assert hand.status == Hand.Status.OVER, "only finished hands are replayed"
+    rows = list(HandAction.objects.filter(hand=hand).order_by("seq").values("seq", "seat", "action", "actor"))
+    state = new_hand(hand.table.variant, hand.seed, **hand.setup)
+    steps = [{"seq": 0, "seat": None, "action": None, "view": full_view(state)}]
+    for row in rows:
+        state, events = apply(state, row["seat"], Action.from_json(row["action"]))
+        steps.append({**row, "events": events, "view": full_view(state)})
+    return {
+        "hand": hand.pk,
+        "table": hand.table_id,
+        "match": hand.match_id,
+        "number": hand.number,
+        "variant": hand.table.variant,
+        "seed": str(hand.seed),  # 62-bit: a string, so JavaScript keeps every digit
+        "setup": hand.setup,
+        "players": players(hand),
+        "actions": rows,
+        "steps": steps,
+        "result": hand.result,
+        "settlement": hand.settlement,
+        "closed_by_admin": (hand.result or {}).get("by") == "admin_closed",
+    }
+
+
+def players(hand: Hand) -> list[str]:
+    ids = [uid for uid in hand.match.players or [] if uid is not None]
+    names = dict(get_user_model().objects.filter(pk__in=ids).values_list("pk", "username"))
+    return [names.get(uid, "?") if uid is not None else "bot" for uid in hand.match.players or []]

@@ -1,0 +1,16 @@
+"""History, replays and leaderboards: pages and their JSON API (included from mahjong_site.urls)."""
+
+from django.urls import path
+
+from games import api_history, views_history
+
+app_name = "history"
+
+urlpatterns = [
+    path("users/<str:username>/history/", views_history.user_history, name="user"),
+    path("hands/<int:pk>/replay/", views_history.replay, name="replay"),
+    path("leaderboard/", views_history.leaderboard, name="leaderboard"),
+    path("api/hands/<int:pk>/replay", api_history.hand_replay, name="api_replay"),
+    path("api/users/<str:username>/matches", api_history.user_matches, name="api_matches"),
+    path("api/leaderboard", api_history.leaderboard, name="api_leaderboard"),
+]

@@ -1,0 +1,64 @@
+"""HTML pages: a player's match history with the points chart, hand replays, leaderboards."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_GET
+
+from games import history, replays
+from games.engine.rulesets import VARIANT_IDS
+from games.penalties import active_ban
+from games.rendering import VARIANT_NAMES
+
+User = get_user_model()
+
+
+def _viewer(request: HttpRequest) -> AbstractBaseUser | None:
+    return request.user if request.user.is_authenticated else None
+
+
+@require_GET
+def user_history(request: HttpRequest, username: str) -> HttpResponse:
+    """Every match the viewer may see, each hand's settlement, and the balance over time."""
+    user = get_object_or_404(User, username=username, is_active=True)
+    viewer = _viewer(request)
+    own = viewer is not None and viewer.pk == user.pk
+    context = {
+        "player": user,
+        "own": own,
+        "matches": history.user_matches(user, viewer),
+        "chart": history.chart(history.balance_series(user)) if own or (viewer and viewer.is_staff) else None,
+        "ban": active_ban(user) if own else None,
+    }
+    return render(request, "games/history/user.html", context)
+
+
+@require_GET
+def replay(request: HttpRequest, pk: int) -> HttpResponse:
+    """Step through a finished hand; a hand in progress (or a private one) is not found."""
+    try:
+        hand = replays.replayable_hand(pk, _viewer(request))
+    except replays.ReplayRefused as e:
+        raise Http404(e.code) from None
+    data = replays.build(hand)
+    return render(
+        request,
+        "games/history/replay.html",
+        {"hand": hand, "data": data, "variant_name": VARIANT_NAMES.get(hand.table.variant)},
+    )
+
+
+def variant_param(request: HttpRequest) -> str | None:
+    variant = request.GET.get("variant") or None
+    return variant if variant in VARIANT_IDS else None
+
+
+@require_GET
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    variant = variant_param(request)
+    board = history.leaderboard(variant)
+    variants = [(v, VARIANT_NAMES.get(v, (v, v))) for v in VARIANT_IDS]
+    return render(request, "games/history/leaderboard.html", {"board": board, "variants": variants})

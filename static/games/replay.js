@@ -1,0 +1,128 @@
+// Replay of a finished hand: steps through the full views in #replay-data (no build step).
+(function () {
+  "use strict";
+  var root = document.getElementById("replay");
+  var dataNode = document.getElementById("replay-data");
+  if (!root || !dataNode) return;
+  var data = JSON.parse(dataNode.textContent);
+  var tilesBase = root.dataset.tiles;
+  var board = document.getElementById("replay-board");
+  var stepLabel = document.getElementById("replay-step");
+  var actionLabel = document.getElementById("replay-action");
+  var settlement = document.getElementById("replay-settlement");
+  var last = data.steps.length - 1;
+  var current = 0;
+  var WINDS = { "1z": "东", "2z": "南", "3z": "西", "4z": "北" };
+
+  // "123m45p" -> ["1m", "2m", "3m", "4p", "5p"]
+  function split(text) {
+    var out = [], digits = [];
+    (text || "").split("").forEach(function (c) {
+      if (c >= "0" && c <= "9") { digits.push(c); return; }
+      digits.forEach(function (d) { out.push(d + c); });
+      digits = [];
+    });
+    return out;
+  }
+
+  function el(tag, cls, text) {
+    var node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function tile(name, extra) {
+    var span = el("span", "tile" + (extra ? " " + extra : ""));
+    var img = document.createElement("img");
+    img.src = tilesBase + (name || "back") + ".svg";
+    img.alt = name || "?";
+    span.title = name || "";
+    span.appendChild(img);
+    return span;
+  }
+
+  function tiles(names, cls, extra) {
+    var box = el("span", cls);
+    names.forEach(function (n) { box.appendChild(tile(n, extra)); });
+    return box;
+  }
+
+  function seatBox(view, seat, index) {
+    var box = el("div", "replay-seat" + (view.turn === index ? " turn" : ""));
+    var head = el("h3", null, (WINDS[seat.wind] || seat.wind) + " · " + (data.players[index] || "?"));
+    if (seat.dealer) head.appendChild(el("span", "badge", "庄"));
+    box.appendChild(head);
+    var hand = tiles(seat.hand || [], "open-hand");
+    box.appendChild(hand);
+    (seat.melds || []).forEach(function (m) {
+      box.appendChild(tiles(m.tiles ? split(m.tiles) : [null, null, null, null], "meld"));
+    });
+    if (seat.flowers) box.appendChild(tiles(split(seat.flowers), "flowers"));
+    box.appendChild(tiles(seat.discards || [], "river", "small"));
+    return box;
+  }
+
+  function describe(step) {
+    if (!step.action) return "—";
+    var a = step.action, who = data.players[step.seat] || "seat " + step.seat;
+    var parts = [who, a.type];
+    if (a.tile) parts.push(a.tile);
+    if (a.tiles) parts.push(a.tiles);
+    if (a.kind) parts.push(a.kind);
+    if (step.actor && step.actor !== "human") parts.push("(" + step.actor + ")");
+    return parts.join(" ");
+  }
+
+  function showSettlement() {
+    var result = data.result || {};
+    var payments = (data.settlement && data.settlement.payments) || result.payments || [];
+    settlement.querySelectorAll(".js-payment").forEach(function (cell) {
+      var p = payments[Number(cell.dataset.index)] || 0;
+      cell.textContent = (p > 0 ? "+" : "") + p;
+      cell.className = "js-payment delta " + (p > 0 ? "plus" : p < 0 ? "minus" : "");
+    });
+    var scores = document.getElementById("replay-scores");
+    scores.textContent = "";
+    (result.scores || []).forEach(function (s) {
+      var line = el("p", "score", (data.players[s.seat] || "") + " · " + (s.value === undefined ? "" : s.value) + ": ");
+      line.appendChild(document.createTextNode((s.patterns || []).join(", ")));
+      scores.appendChild(line);
+    });
+    settlement.hidden = false;
+  }
+
+  function render() {
+    var step = data.steps[current], view = step.view;
+    board.textContent = "";
+    var info = el("p", "replay-info", "墙 " + view.wall_left + " · " + (view.phase || ""));
+    if (view.last_discard) info.appendChild(tile(view.last_discard.tile, "last"));
+    board.appendChild(info);
+    view.seats.forEach(function (seat, i) { board.appendChild(seatBox(view, seat, i)); });
+    stepLabel.textContent = String(current);
+    actionLabel.textContent = describe(step);
+    if (current === last) showSettlement(); else settlement.hidden = true;
+    history.replaceState(null, "", "#" + current);
+  }
+
+  function go(to) {
+    current = Math.max(0, Math.min(last, to));
+    render();
+  }
+
+  root.querySelectorAll("[data-step]").forEach(function (button) {
+    button.addEventListener("click", function () {
+      var kind = button.dataset.step;
+      go(kind === "first" ? 0 : kind === "last" ? last : kind === "next" ? current + 1 : current - 1);
+    });
+  });
+  document.addEventListener("keydown", function (e) {
+    if (e.target && /INPUT|TEXTAREA|SELECT/.test(e.target.tagName)) return;
+    if (e.key === "ArrowRight") { go(current + 1); e.preventDefault(); }
+    else if (e.key === "ArrowLeft") { go(current - 1); e.preventDefault(); }
+    else if (e.key === "Home") { go(0); e.preventDefault(); }
+    else if (e.key === "End") { go(last); e.preventDefault(); }
+  });
+  var fromHash = parseInt((location.hash || "").slice(1), 10);
+  go(isNaN(fromHash) ? 0 : fromHash);
+})();

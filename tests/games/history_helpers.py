@@ -1,0 +1,25 @@
+"""Finished hands for the history, replay, rating and ledger tests (driven on a fake clock)."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+
+from games import services
+from games.models import Hand, Table
+from tests.games.conftest import bot_table, play_to_end
+
+
+def finished_hand(owner: User, variant: str = "two_player", public: bool = True) -> Hand:
+    """`owner` plays one hand against bots to the end."""
+    table = bot_table(owner, variant, base=1)
+    if not public:
+        Table.objects.filter(pk=table.pk).update(public=False)
+    services.start_hand(table.pk, owner)
+    play_to_end(table.pk)
+    return Table.objects.get(pk=table.pk).hand
+
+
+def running_hand(owner: User, variant: str = "two_player") -> Hand:
+    table = bot_table(owner, variant, base=1)
+    services.start_hand(table.pk, owner)
+    return Table.objects.get(pk=table.pk).hand
