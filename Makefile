@@ -21,8 +21,10 @@ $(STAMP): requirements.txt requirements-dev.txt | $(BIN)/python
 run: $(STAMP)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py ensure_demo_user
-	# Background workers (e.g. the table clock) start here, before the web server.
-	@echo "Serving on http://127.0.0.1:$(PORT)/"
+	@echo "Serving on http://127.0.0.1:$(PORT)/ (with the table clock: timers, bots, auto-play)"
+	@# The clock runs beside daphne and is stopped with it (Ctrl-C, or daphne exiting).
+	@$(BIN)/python manage.py run_clock & clock=$$!; \
+	trap 'kill $$clock 2>/dev/null; wait $$clock 2>/dev/null' EXIT INT TERM; \
 	$(BIN)/daphne -b 127.0.0.1 -p $(PORT) mahjong_site.asgi:application
 
 test: $(STAMP)

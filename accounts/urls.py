@@ -10,4 +10,5 @@ urlpatterns = [
     path("logout/", views.logout_view, name="logout"),
     path("password/", views.password_change, name="password_change"),
     path("profile/", views.profile, name="profile"),
+    path("profile/token/", views.create_token, name="create_token"),
 ]

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.forms import SignupForm
+from accounts.services import create_api_token
 
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
@@ -65,7 +66,21 @@ def password_change(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def profile(request: HttpRequest) -> HttpResponse:
-    return render(request, "accounts/profile.html", {"profile": request.user.profile})
+    context = {"profile": request.user.profile, "tokens": request.user.api_tokens.order_by("-created")}
+    return render(request, "accounts/profile.html", context)
+
+
+@login_required
+@require_POST
+def create_token(request: HttpRequest) -> HttpResponse:
+    """Make a personal API token and show it once (only its hash is kept)."""
+    key = create_api_token(request.user)
+    context = {
+        "profile": request.user.profile,
+        "tokens": request.user.api_tokens.order_by("-created"),
+        "new_token": key,
+    }
+    return render(request, "accounts/profile.html", context)
 
 
 def locked_out(request: HttpRequest, *args: object) -> HttpResponse:

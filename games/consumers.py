@@ -8,6 +8,8 @@ table id and version; each consumer renders its own viewer's state from the data
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import time
 from typing import Any
@@ -31,6 +33,62 @@ CLOSE_BAD_TOKEN = 4001
 CLOSE_NO_TABLE = 4004
 CLOSE_FLOOD = 4008
 CLOSE_TOO_BIG = 4009
+
+
+WATCH_INTERVAL = 0.25  # seconds between the watcher's version checks
+
+
+class VersionWatcher:
+    """One per process: notices table changes the channel layer did not bring.
+
+    Changes made in another process reach this one through the channel layer only when it is
+    shared (Redis). With the in-memory layer (`make run`: daphne plus a separate clock worker)
+    the clock's changes would go unseen, and even Redis may drop a message under load; so every
+    process also checks, a few times a second and in one query, the versions of the tables its
+    own sockets watch, and nudges those sockets when one moved on. The log is the truth: a
+    socket always renders from the database, whatever woke it.
+    """
+
+    def __init__(self) -> None:
+        self.sockets: dict[int, set[TableConsumer]] = {}
+        self.task: asyncio.Task[None] | None = None
+
+    def add(self, consumer: TableConsumer) -> None:
+        self.sockets.setdefault(consumer.table_id, set()).add(consumer)
+        loop = asyncio.get_running_loop()
+        if self.task is None or self.task.done() or self.task.get_loop() is not loop:
+            self.task = loop.create_task(self.run())
+
+    def remove(self, consumer: TableConsumer) -> None:
+        group = self.sockets.get(consumer.table_id)
+        if group is not None:
+            group.discard(consumer)
+            if not group:
+                del self.sockets[consumer.table_id]
+        if not self.sockets and self.task is not None:
+            self.task.cancel()
+            self.task = None
+
+    async def run(self) -> None:
+        while self.sockets:
+            await asyncio.sleep(WATCH_INTERVAL)
+            ids = list(self.sockets)
+            try:
+                versions = await database_sync_to_async(_versions)(ids)
+            except Exception:  # the database restarting: try again on the next round
+                continue
+            for table_id, version in versions.items():
+                for consumer in list(self.sockets.get(table_id, ())):
+                    if version > consumer.sent_version:
+                        with contextlib.suppress(Exception):
+                            await consumer.table_changed({"version": version})
+
+
+def _versions(ids: list[int]) -> dict[int, int]:
+    return dict(Table.objects.filter(pk__in=ids).values_list("pk", "version"))
+
+
+WATCHER = VersionWatcher()
 
 
 class PingConsumer(AsyncJsonWebsocketConsumer):
@@ -102,6 +160,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         await database_sync_to_async(services.connect)(self.table_id, self._actor())
         self.counted = True
         await self.send_state(force=True)
+        WATCHER.add(self)
 
     def _allowed(self, invite: str) -> bool:
         table = Table.objects.filter(pk=self.table_id).first()
@@ -117,6 +176,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if not getattr(self, "counted", False):
             return
+        WATCHER.remove(self)
         await self.channel_layer.group_discard(services.group_name(self.table_id), self.channel_name)
         await database_sync_to_async(services.disconnect)(self.table_id, self._actor())
 

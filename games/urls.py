@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import views
+from games import api, views
 
 app_name = "games"
 
@@ -13,4 +13,6 @@ urlpatterns = [
     path("tables/<int:pk>/", views.table_page, name="table"),
 ]
 
-api_urlpatterns: list = []
+api_urlpatterns = [
+    path("tables/", api.create_table, name="api_create_table"),
+]

@@ -2,11 +2,13 @@ from django.contrib import admin
 from django.urls import include, path
 
 from games import views as games_views
+from games.urls import api_urlpatterns
 
 urlpatterns = [
     path("", games_views.home, name="home"),
     path("", include("games.urls")),
     path("", include("games.urls_history")),  # history, replays, leaderboards and their API
+    path("api/", include((api_urlpatterns, "api"))),
     path("accounts/", include("accounts.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),

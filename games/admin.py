@@ -1,0 +1,59 @@
+"""Basic registrations; the moderation admin (penalties, logs) is built on these later."""
+
+from django.contrib import admin
+
+from games.models import Hand, HandAction, Match, Penalty, ScoreEntry, Seat, Table
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    fields = ["index", "user", "is_bot", "accepted", "connections", "auto", "left", "continue_choice"]
+    readonly_fields = fields
+    can_delete = False
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    list_display = ["id", "variant", "owner", "base", "stake_state", "status", "version", "public", "created"]
+    list_filter = ["variant", "status", "public"]
+    search_fields = ["owner__username"]
+    inlines = [SeatInline]
+    readonly_fields = ["version", "deadline", "deadline_version", "act_since", "pause_until", "match", "hand"]
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    list_display = ["id", "table", "started", "ended"]
+
+
+@admin.register(Hand)
+class HandAdmin(admin.ModelAdmin):
+    list_display = ["id", "table", "match", "number", "status", "actions_count", "started", "ended"]
+    list_filter = ["status"]
+    readonly_fields = ["seed", "setup", "result", "settlement", "actions_count"]
+
+
+@admin.register(HandAction)
+class HandActionAdmin(admin.ModelAdmin):
+    """Append-only: the log is the truth, so nothing here can be edited or deleted."""
+
+    list_display = ["hand", "seq", "seat", "action", "actor", "created"]
+    list_filter = ["actor"]
+
+    def has_change_permission(self, request: object, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: object, obj: object = None) -> bool:
+        return False
+
+
+@admin.register(ScoreEntry)
+class ScoreEntryAdmin(admin.ModelAdmin):
+    list_display = ["hand", "seat", "user", "delta", "balance_after", "created"]
+
+
+@admin.register(Penalty)
+class PenaltyAdmin(admin.ModelAdmin):
+    list_display = ["user", "table", "hand", "reason", "amount", "created"]
+    list_filter = ["reason"]

@@ -1,0 +1,95 @@
+"""The JSON HTTP API (docs/protocol.md §3): token-authenticated, CSRF-exempt, JSON in and out."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.http import HttpRequest, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_POST
+
+from accounts.services import user_for_token
+from games import services
+from games.engine.rulesets import VARIANT_IDS, get_ruleset
+
+MAX_BODY = 4096
+
+View = Callable[..., JsonResponse]
+
+
+def error(status: int, code: str, message: str) -> JsonResponse:
+    return JsonResponse({"error": code, "message": message}, status=status)
+
+
+def token_user(request: HttpRequest) -> AbstractBaseUser | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, key = header.partition(" ")
+    if scheme.lower() != "bearer":
+        return None
+    return user_for_token(key.strip())
+
+
+def token_required(view: Callable[[HttpRequest, AbstractBaseUser], JsonResponse]) -> View:
+    """Bearer-token views only: they never use cookies, so they are safely CSRF-exempt."""
+
+    @csrf_exempt
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
+        user = token_user(request)
+        if user is None:
+            response = error(401, "unauthorized", "send Authorization: Bearer <API token>")
+            response["WWW-Authenticate"] = "Bearer"
+            return response
+        return view(request, user, *args, **kwargs)
+
+    return wrapped
+
+
+def json_body(request: HttpRequest) -> dict[str, Any]:
+    if len(request.body) > MAX_BODY:
+        raise services.ServiceError("too_big", f"the body is at most {MAX_BODY} bytes")
+    try:
+        data = json.loads(request.body or b"{}")
+    except ValueError:
+        raise services.ServiceError("bad_json", "the body must be a JSON object") from None
+    if not isinstance(data, dict):
+        raise services.ServiceError("bad_json", "the body must be a JSON object")
+    return data
+
+
+def _whole(data: dict[str, Any], key: str, default: int) -> int:
+    value = data.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise services.ServiceError(f"bad_{key}", f"'{key}' must be a whole number")
+    return value
+
+
+@require_POST
+@token_required
+def create_table(request: HttpRequest, user: AbstractBaseUser) -> JsonResponse:
+    """{"variant", "base", "bots", "public"?, "options"?} → 201 {"id", "ws"}: the caller sits in seat 0."""
+    try:
+        data = json_body(request)
+        variant = data.get("variant")
+        if variant not in VARIANT_IDS:
+            raise services.ServiceError("unknown_variant", f"variant must be one of {', '.join(VARIANT_IDS)}")
+        players = get_ruleset(variant).players
+        bots = _whole(data, "bots", 0)
+        if not 0 <= bots < players:
+            raise services.ServiceError("bad_bots", f"bots must be 0–{players - 1} for {variant}")
+        base = services.validate_stake(variant, data.get("base"))
+        public = data.get("public", True)
+        if not isinstance(public, bool):
+            raise services.ServiceError("bad_public", "'public' must be true or false")
+        with transaction.atomic():
+            table = services.create_table(user, variant, public=public, options=data.get("options"))
+            services.sit(table.pk, user, 0)
+            services.set_stake(table.pk, user, base)
+            for index in range(1, 1 + bots):
+                services.add_bot(table.pk, user, index)
+    except services.ServiceError as e:
+        return error(400, e.code, e.message)
+    return JsonResponse({"id": table.pk, "ws": f"/ws/tables/{table.pk}/"}, status=201)
