@@ -190,7 +190,9 @@ def ban_length(escapes_in_window: int) -> timedelta:
 def escalate_ban(user: AbstractBaseUser, penalty: Penalty, now: datetime) -> Ban:
     """Ban `user` for an escape: longer the more (unreversed) escapes they made in the window."""
     earlier = (
-        Ban.objects.filter(user=user, manual=False, penalty__isnull=False, starts__gt=now - ESCAPE_WINDOW)
+        Ban.objects.filter(
+            user=user, manual=False, penalty__isnull=False, starts__gt=now - ESCAPE_WINDOW, starts__lte=now
+        )
         .exclude(penalty__reversal__isnull=False)
         .count()
     )

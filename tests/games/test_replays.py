@@ -32,11 +32,15 @@ def test_the_replay_api_has_seed_actions_and_a_full_view_per_step(alice: User, a
     assert data["steps"][-1]["view"]["phase"] == "over"
     assert data["result"] == hand.result
     # The seed and the log replay to the same final state.
-    state, _ = replay("two_player", hand.seed, [(r.seat, Action.from_json(r.action)) for r in rows], **hand.setup)
+    state, _ = replay(
+        "two_player", hand.seed, [(r.seat, Action.from_json(r.action)) for r in rows], **hand.setup
+    )
     assert state.phase == "over"
 
 
-def test_a_hand_in_progress_is_never_replayable(alice: User, alice_client: Client, anon_client: Client) -> None:
+def test_a_hand_in_progress_is_never_replayable(
+    alice: User, alice_client: Client, anon_client: Client
+) -> None:
     hand = running_hand(alice)
     for client in (alice_client, anon_client):
         response = client.get(f"/api/hands/{hand.pk}/replay")
