@@ -499,7 +499,10 @@ def _refuse(rules: Ruleset, state: HandState, seat: int, action: Action, legal: 
         reason = _refused_win_reason(rules, state, seat)
         if reason and rules.on_false_win(state, seat) is None:
             raise IllegalAction(reason, f"that win is not allowed ({reason})")
-        if legal:
+        # a seat that may not win declares one anyway: a false win where the variant
+        # penalises it (yihua Y4), even from a seat with nothing to answer in the window
+        in_window = state.window is not None and seat != state.window.seat
+        if legal or (in_window and rules.on_false_win(state, seat) is not None):
             return
     if not legal:
         raise NotYourTurn()
@@ -620,7 +623,9 @@ def _maybe_resolve(rules: Ruleset, state: HandState) -> HandState:
         by = "discard" if w.kind == "discard" else "robbing_kong"
         triple = len(winners) == 3
         scores = tuple(
-            rules.win_check(state, s, win_context(state, s, w.tile, by, w.seat, triple=triple))
+            rules.win_check(
+                state, s, win_context(state, s, w.tile, by, w.seat, triple=triple, multi=len(winners) > 1)
+            )
             for s in winners
         )
         result = HandResult(winners=tuple(winners), by=by, from_seat=w.seat, win_tile=w.tile, scores=scores)

@@ -70,7 +70,7 @@ def test_random_games_keep_every_invariant(variant, seed, bot):
             assert state == before
         # another seat that is not being waited for cannot act
         idle = [s for s in range(state.num_players) if s not in seats_to_act(state)]
-        if idle:
+        if idle and not (variant == "yihua" and legal[0].type == "win"):  # Y4: a false win is penalised
             with pytest.raises(EngineError):
                 apply(state, idle[0], legal[0])
         action = BOTS[bot](state, seat, rng)

@@ -466,13 +466,6 @@ def test_y4_a_false_win_on_a_discard_leaves_the_claim_window_open() -> None:
     assert state.turn == 1
 
 
-@pytest.mark.xfail(
-    reason=(
-        "machine: a seat with no option in a claim window gets not_your_turn before on_false_win; "
-        "actions.apply should offer on_false_win for a 'win' in phase 'claim' from any seat but the discarder"
-    ),
-    strict=True,
-)
 def test_y4_a_false_win_by_a_seat_with_no_claim_option_is_penalised() -> None:
     state = run(game(_KONGS, "2p"), "0: discard 8m")
     assert legal(state, 3) == [] and state.phase == "claim"
