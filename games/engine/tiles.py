@@ -66,7 +66,7 @@ def tile(text: str) -> Tile:
     """One tile from its two-character name, e.g. '5p'."""
     tiles = parse(text)
     if len(tiles) != 1:
-        raise EngineError("bad_tile", f"expected one tile, got {text!r}")
+        raise EngineError("bad_tiles", f"expected one tile, got {text!r}")
     return tiles[0]
 
 
@@ -83,6 +83,8 @@ def parse(text: str) -> list[Tile]:
             n = int(d)
             if suit == "z" and n > 7:
                 raise EngineError("bad_tiles", f"no honour {n}z in {text!r} (1z–7z)")
+            if suit == "f" and n > 8:
+                raise EngineError("bad_tiles", f"no flower {n}f in {text!r} (1f–8f)")
             if suit == "f":
                 out.append(FLOWER_BASE + n - 1)
             else:
@@ -142,6 +144,8 @@ def next_in_cycle(t: Tile) -> Tile:
     Suited n → n+1 with 9 → 1; winds E→S→W→N→E; dragons 中→发→白→中
     (7z→6z→5z→7z): the kind after red is green, after white is red.
     """
+    if t >= FLOWER_BASE:
+        raise EngineError("bad_tiles", "flowers have no successor: they are never jokers")
     if t < HONOR:
         return t - t % 9 + (t % 9 + 1) % 9
     if t <= NORTH:
