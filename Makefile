@@ -1,4 +1,4 @@
-# make run · make test · make lint   (others add bench, loadtest)
+# make run · make test · make lint · make bench · make loadtest · make fuzz
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -32,3 +32,28 @@ test: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+
+# Engine micro-benchmarks and simulated hands/s (docs/benchmarks.md, "Engine").
+.PHONY: bench
+bench: $(STAMP)
+	$(BIN)/python -m games.engine bench
+
+# --- load test and socket fuzzer (docs/benchmarks.md; need PostgreSQL and redis-server here) ---
+# make loadtest TABLES=100 SECONDS=60 KILL=1 PROCS=2   (also RESTART_REDIS=1 RESET_PG=1 ECHO=1)
+TABLES ?= 10
+SECONDS ?= 30
+KILL ?= 0
+PROCS ?= 2
+RESTART_REDIS ?= 0
+RESET_PG ?= 0
+ECHO ?= 0
+LOADTEST_FLAGS = $(if $(filter 1,$(KILL)),--kill) $(if $(filter 1,$(RESTART_REDIS)),--restart-redis) \
+	$(if $(filter 1,$(RESET_PG)),--reset-pg) $(if $(filter 1,$(ECHO)),--echo)
+
+.PHONY: loadtest fuzz
+
+loadtest: $(STAMP)
+	$(BIN)/python scripts/loadtest.py --tables $(TABLES) --seconds $(SECONDS) --procs $(PROCS) $(LOADTEST_FLAGS)
+
+fuzz: $(STAMP)
+	$(BIN)/python scripts/fuzz.py --procs $(PROCS)
