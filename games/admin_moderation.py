@@ -97,6 +97,11 @@ def _run(request: HttpRequest, modeladmin: admin.ModelAdmin, action: str, obj: M
     return True
 
 
+def _become(obj: Model, made: Model) -> None:
+    """The add view logs and redirects with `obj`: make it the row the service created."""
+    obj.__dict__.update({k: v for k, v in made.__dict__.items() if not k.startswith("_")})
+
+
 def _done(request: HttpRequest, modeladmin: admin.ModelAdmin, count: int, what: str) -> None:
     modeladmin.message_user(request, _("%(what)s: %(count)d done.") % {"what": what, "count": count})
 
@@ -273,7 +278,7 @@ class PenaltyModerationAdmin(AuditedAdmin):
     def save_model(self, request: HttpRequest, obj: Penalty, form: Any, change: bool) -> None:
         """A manual penalty: charged through the ledger by games.penalties."""
         made = penalties.manual_penalty(obj.user, obj.amount, request.user, note=obj.note, hand=obj.hand)
-        obj.pk, obj.amount = made.pk, made.amount
+        _become(obj, made)
         audit(request, "manual_penalty", made, amount=made.amount)
 
 
@@ -339,7 +344,7 @@ class BanAdmin(AuditedAdmin):
         if change:
             return
         ban = penalties.ban_user(obj.user, form.cleaned_data["minutes"], request.user, obj.reason)
-        obj.pk = ban.pk
+        _become(obj, ban)
         audit(request, "ban", ban, minutes=form.cleaned_data["minutes"])
 
 
@@ -393,7 +398,7 @@ class LedgerEntryAdmin(admin.ModelAdmin):
 
     def save_model(self, request: HttpRequest, obj: LedgerEntry, form: Any, change: bool) -> None:
         entry = penalties.grant_points(obj.user, obj.delta, request.user, note=obj.note)
-        obj.pk = entry.pk
+        _become(obj, entry)
         audit(request, "grant_points", entry, delta=entry.delta)
 
 

@@ -1,0 +1,170 @@
+"""The moderation admin: staff only; close, kick, make private, penalise, reverse, grant, ban; audited."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import LedgerEntry
+from games import moderation, services
+from games.models import AdminAuditLog, Ban, Hand, Penalty, PenaltyReversal, Rating, Seat, Table
+from tests.conftest import logged_in_client
+from tests.games.conftest import balance, bot_table
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def staff(db: None) -> User:
+    return User.objects.create_superuser("root", "root@example.com", "green-dragon-42")
+
+
+@pytest.fixture
+def staff_client(staff: User) -> Client:
+    return logged_in_client(staff)
+
+
+def action(client: Client, model: str, name: str, ids: list[int]) -> None:
+    url = reverse(f"admin:games_{model}_changelist")
+    response = client.post(url, {"action": name, "_selected_action": [str(i) for i in ids]})
+    assert response.status_code == 302, response.content[:500]
+
+
+def test_non_staff_are_sent_to_the_admin_login(alice_client: Client, anon_client: Client) -> None:
+    for client in (alice_client, anon_client):
+        for name in ("games_table", "games_penalty", "accounts_ledgerentry", "games_adminauditlog"):
+            response = client.get(reverse(f"admin:{name}_changelist"))
+            assert response.status_code == 302 and "/admin/login/" in response["Location"]
+
+
+def test_staff_see_every_moderation_page(staff_client: Client, alice: User) -> None:
+    table = bot_table(alice, "two_player")
+    for name in (
+        "games_table",
+        "games_seat",
+        "games_penalty",
+        "games_penaltyreversal",
+        "games_ban",
+        "accounts_ledgerentry",
+        "games_rating",
+        "games_serverstart",
+        "games_adminauditlog",
+    ):
+        assert staff_client.get(reverse(f"admin:{name}_changelist")).status_code == 200, name
+    html = staff_client.get(reverse("admin:games_table_change", args=[table.pk])).content.decode()
+    assert "alice" in html
+    assert staff_client.get(reverse("admin:games_sitesettings_changelist")).status_code == 302
+
+
+def test_close_a_table_mid_hand_settles_it_as_drawn_without_blame(staff_client: Client, alice: User) -> None:
+    table = bot_table(alice, "shanghai")
+    services.start_hand(table.pk, alice)
+    a0 = balance(alice)
+    action(staff_client, "table", "close_tables", [table.pk])
+    table.refresh_from_db()
+    hand = Hand.objects.get(table=table)
+    assert table.status == "closed" and hand.status == "over"
+    assert hand.result["by"] == "admin_closed" and hand.settlement["payments"] == [0, 0, 0, 0]
+    assert balance(alice) == a0 and not Penalty.objects.exists()
+    assert not Rating.objects.exists()  # a closed hand says nothing about skill
+    assert not Seat.objects.filter(table=table, user__isnull=False).exists()
+    log = AdminAuditLog.objects.get(action="close_table")
+    assert log.object_id == str(table.pk) and log.user.username == "root"
+    # The replay of a closed hand is available and says so.
+    assert staff_client.get(f"/api/hands/{hand.pk}/replay").json()["closed_by_admin"] is True
+
+
+def test_kick_mid_hand_frees_the_seat_after_the_hand_without_penalty(
+    staff_client: Client, alice: User, bob: User
+) -> None:
+    table = services.create_table(alice, "two_player")
+    services.sit(table.pk, alice, 0)
+    services.set_stake(table.pk, alice, 1)
+    services.sit(table.pk, bob, 1)
+    services.accept_stake(table.pk, bob)
+    services.start_hand(table.pk, alice)
+    seat = Seat.objects.get(table=table, user=bob)
+    action(staff_client, "seat", "kick_players", [seat.pk])
+    seat.refresh_from_db()
+    assert seat.left and not Penalty.objects.exists() and not Ban.objects.exists()
+    assert AdminAuditLog.objects.filter(action="kick").count() == 1
+    # Between hands a kick frees the seat at once.
+    other = bot_table(bob, "shanghai")
+    moderation.kick(other.pk, bob)
+    assert not Seat.objects.filter(table=other, user=bob).exists()
+
+
+def test_make_private(staff_client: Client, alice: User) -> None:
+    table = bot_table(alice, "shanghai")
+    action(staff_client, "table", "make_private", [table.pk])
+    assert Table.objects.get(pk=table.pk).public is False
+    assert AdminAuditLog.objects.filter(action="make_private", object_id=str(table.pk)).exists()
+
+
+def test_manual_penalty_reversal_and_grant_through_the_admin(staff_client: Client, alice: User) -> None:
+    a0 = balance(alice)
+    response = staff_client.post(
+        reverse("admin:games_penalty_add"), {"user": alice.pk, "amount": 40, "hand": "", "note": "spam"}
+    )
+    assert response.status_code == 302, response.content[:800]
+    penalty = Penalty.objects.get(user=alice)
+    assert (penalty.reason, penalty.amount, penalty.created_by.username) == ("manual", 40, "root")
+    assert balance(alice) == a0 - 40
+    action(staff_client, "penalty", "reverse_penalties", [penalty.pk])
+    action(staff_client, "penalty", "reverse_penalties", [penalty.pk])  # a second time does nothing
+    assert PenaltyReversal.objects.count() == 1 and balance(alice) == a0
+    response = staff_client.post(
+        reverse("admin:accounts_ledgerentry_add"), {"user": alice.pk, "delta": 25, "note": "gift"}
+    )
+    assert response.status_code == 302, response.content[:800]
+    assert balance(alice) == a0 + 25
+    assert LedgerEntry.objects.filter(user=alice, kind="admin_grant", delta=25).exists()
+    actions = list(AdminAuditLog.objects.order_by("created").values_list("action", flat=True))
+    assert actions == ["manual_penalty", "reverse_penalty", "grant_points"]
+    # Penalties are never deleted or edited in the admin.
+    assert (
+        staff_client.post(
+            reverse("admin:games_penalty_delete", args=[penalty.pk]), {"post": "yes"}
+        ).status_code
+        == 403
+    )
+
+
+def test_ban_by_hand_blocks_sitting_and_is_audited(staff_client: Client, alice: User, bob: User) -> None:
+    response = staff_client.post(
+        reverse("admin:games_ban_add"), {"user": alice.pk, "reason": "abuse", "minutes": 30}
+    )
+    assert response.status_code == 302, response.content[:800]
+    ban = Ban.objects.get(user=alice)
+    assert ban.manual and (ban.ends - ban.starts).total_seconds() == 1800
+    table = services.create_table(bob, "shanghai")
+    with pytest.raises(services.ServiceError) as e:
+        services.sit(table.pk, alice, 0)
+    assert e.value.code == "banned"
+    action(staff_client, "ban", "lift_bans", [ban.pk])
+    services.sit(table.pk, alice, 0)
+    assert list(AdminAuditLog.objects.order_by("created").values_list("action", flat=True)) == [
+        "ban",
+        "lift_ban",
+    ]
+
+
+def test_site_settings_are_edited_without_a_deploy_and_audited(staff_client: Client, alice: User) -> None:
+    data = {
+        "starting_balance": 500,
+        "escape_multiplier": 20,
+        "two_player_escape_multiplier": 5,
+        "turn_seconds": 20,
+        "claim_seconds": 9,
+        "grace_seconds": 60,
+        "rating_min_hands": 3,
+    }
+    response = staff_client.post(reverse("admin:games_sitesettings_add"), data)
+    assert response.status_code == 302, response.content[:800]
+    table = services.create_table(alice, "two_player")
+    assert (table.turn_seconds, table.claim_seconds, table.grace_seconds) == (20, 9, 60)
+    table.base = 2
+    assert table.escape_penalty == 10
+    assert AdminAuditLog.objects.filter(action="add", model="games.SiteSettings").exists()
