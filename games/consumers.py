@@ -197,7 +197,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.refused = 0
         try:
             message = json.loads(raw)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: "[[[[…" nested past the stack (fuzzer)
             await self.send_error("bad_json", "a message is one JSON object")
             return
         if not isinstance(message, dict):
