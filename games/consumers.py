@@ -266,7 +266,7 @@ def normalise(message: dict[str, Any]) -> dict[str, Any]:
     if isinstance(action, str):
         try:
             out["action"] = json.loads(action)
-        except ValueError:
+        except (ValueError, RecursionError):
             out["action"] = None
     version = out.get("version")
     if isinstance(version, str) and version.strip().isdigit():
