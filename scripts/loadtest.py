@@ -73,9 +73,12 @@ class Stats:
     stale: int = 0
     reconnects: int = 0
     faults: list[tuple[float, str, int | None]] = field(default_factory=list)  # (time, kind, port)
+    stopping: bool = False  # answers cut off by the end of the run are nobody's error
 
     def problem(self, kind: str, port: int | None) -> None:
         """An error, or a fault effect when a fault happened just before (on this port, for kills)."""
+        if self.stopping:
+            return
         now = time.monotonic()
         for when, fault, fault_port in self.faults:
             if when <= now <= when + FAULT_WINDOW and (fault != "kill" or fault_port in (None, port)):
@@ -474,6 +477,7 @@ async def drive(drivers: list[TableDriver], stack: Stack, args: argparse.Namespa
     tasks = [asyncio.create_task(d.run(stop, started)) for d in drivers]
     faults = asyncio.create_task(inject_faults(stack, args, stats, stop))
     await asyncio.sleep(args.seconds)
+    stats.stopping = True
     stop.set()
     kills = await faults
     await asyncio.wait(tasks, timeout=30)

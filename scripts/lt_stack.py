@@ -145,6 +145,7 @@ class Stack:
         psql(f'DROP DATABASE IF EXISTS "{self.name}"')
         psql(f'CREATE DATABASE "{self.name}"')
         self.manage("migrate", "--noinput", "-v", "0")
+        self.manage("collectstatic", "--noinput", "-v", "0")  # DEBUG=0 serves hashed static names
         self.ports = [free_port() for _ in range(self.procs)]
         self.servers = [None] * self.procs
         for i in range(self.procs):
@@ -176,7 +177,7 @@ class Stack:
                 p.send_signal(signal.SIGTERM)
         for p in procs:
             try:
-                p.wait(timeout=10)
+                p.wait(timeout=3)
             except subprocess.TimeoutExpired:
                 p.kill()
                 p.wait(timeout=10)
