@@ -17,6 +17,8 @@ from games import services
 from games.engine.rulesets import VARIANT_IDS, get_ruleset
 
 MAX_BODY = 4096
+# Optional table timers in the request body, with their defaults (services.create_table checks ranges).
+TIMERS = {"turn_seconds": 15, "claim_seconds": 8, "min_pause_ms": 1000, "undo_ms": 1500, "grace_seconds": 120}
 
 View = Callable[..., JsonResponse]
 
@@ -70,7 +72,7 @@ def _whole(data: dict[str, Any], key: str, default: int) -> int:
 @require_POST
 @token_required
 def create_table(request: HttpRequest, user: AbstractBaseUser) -> JsonResponse:
-    """{"variant", "base", "bots", "public"?, "options"?} → 201 {"id", "ws"}: the caller sits in seat 0."""
+    """{"variant", "base", "bots", "public"?, "options"?, timers?} → 201 {"id", "ws"}; caller in seat 0."""
     try:
         data = json_body(request)
         variant = data.get("variant")
@@ -84,8 +86,9 @@ def create_table(request: HttpRequest, user: AbstractBaseUser) -> JsonResponse:
         public = data.get("public", True)
         if not isinstance(public, bool):
             raise services.ServiceError("bad_public", "'public' must be true or false")
+        timers = {key: _whole(data, key, default) for key, default in TIMERS.items()}
         with transaction.atomic():
-            table = services.create_table(user, variant, public=public, options=data.get("options"))
+            table = services.create_table(user, variant, public=public, options=data.get("options"), **timers)
             services.sit(table.pk, user, 0)
             services.set_stake(table.pk, user, base)
             for index in range(1, 1 + bots):
