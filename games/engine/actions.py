@@ -246,25 +246,55 @@ def _draw(
         if drawer is None:
             return _end(rules, state, HandResult())
         seat, reserve, state = drawer, 0, evolve(state, reserve_drawn=True)
-    before = len(state.players[seat].flowers)
-    state, t = _take(rules, state, seat, from_back, reserve)
-    if state.phase == "over":
-        return state
-    if t is None:
-        return _end(rules, state, HandResult())
-    if len(state.players[seat].flowers) > before:
-        start = "flower_replacement" if start != "kong_replacement" else start
+    floor = rules.reserve(state) if reserve is None else reserve
+    head, tail, wall = state.head, state.tail, state.wall
+    flowers: list[Tile] = []
+    while True:  # 补花: a flower is laid open and replaced from the back (RULES §1.10)
+        if tail - head <= floor:
+            p = state.players[seat]
+            state = _with(state, seat, {"flowers": p.flowers + tuple(flowers)}, head=head, tail=tail)
+            return _end(rules, state, HandResult())
+        if from_back:
+            tail -= 1
+            t = wall[tail]
+        else:
+            t = wall[head]
+            head += 1
+        if rules.has_flowers and is_flower(t):
+            flowers.append(t)
+            from_back = True
+            continue
+        break
     p = state.players[seat]
-    # drawing ends the locks that last "until the player next draws"
-    state = state.with_player(
-        seat,
-        win_lock=False,
-        passed_win_tiles=frozenset(),
-        passed_win_value=0,
-        discarded_since_draw=frozenset(),
-        forbidden=p.forbidden if start == "claim" else frozenset(),
+    c = bytearray(p.concealed)
+    c[t] += 1
+    if flowers and start != "kong_replacement":
+        start = "flower_replacement"
+    # one copy of the state per draw: the tile, the flowers, and the end of the locks that
+    # last "until the player next draws"
+    changes: dict[str, Any] = {
+        "concealed": bytes(c),
+        "drawn": t,
+        "draw_count": p.draw_count + 1,
+        "win_lock": False,
+        "passed_win_tiles": frozenset(),
+        "passed_win_value": 0,
+        "discarded_since_draw": frozenset(),
+        "forbidden": frozenset(),
+    }
+    if flowers:
+        changes["flowers"] = p.flowers + tuple(flowers)
+    state = _with(
+        state, seat, changes, head=head, tail=tail, phase="turn", turn=seat, turn_start=start, window=None
     )
-    return evolve(state, phase="turn", turn=seat, turn_start=start, window=None)
+    return rules.on_flowers(state, seat) if flowers else state
+
+
+def _with(state: HandState, seat: int, player_changes: dict[str, Any], **state_changes: Any) -> HandState:
+    """One copy of the state with one player's and the hand's fields changed together."""
+    players = list(state.players)
+    players[seat] = evolve(players[seat], **player_changes)
+    return evolve(state, players=tuple(players), **state_changes)
 
 
 # -- legal actions -----------------------------------------------------------

@@ -52,22 +52,37 @@ def _isolation(counts: bytes, t: Tile) -> int:
 
 
 def _best_discard(state: HandState, p: PlayerState, discards: list[Action]) -> tuple[Action, int]:
-    best: tuple[int, int, Action] | None = None
-    seen: dict[Tile, int] = {}
+    """The discard that keeps the lowest shanten; among those, the most isolated tile.
+
+    The 14-tile hand's shanten is the best any discard can keep (throwing a tile away
+    is free in the count), so candidates are tried from the most isolated down and the
+    first that keeps it wins: usually one or two shanten calls instead of one per kind.
+    """
     c = bytearray(p.concealed)
-    for a in discards:
+    target = _shanten(state, p.concealed, len(p.melds))
+
+    def rank(a: Action) -> tuple[int, int, int]:
+        t = a.tile
+        assert t is not None
+        joker = 1 if t in state.jokers else 0  # never throw a joker (小相公)
+        return (joker, -_isolation(p.concealed, t), 0 if a.ready else 1)
+
+    ordered = sorted(discards, key=rank)
+    best: tuple[int, Action] | None = None
+    seen: dict[Tile, int] = {}
+    for a in ordered:
         t = a.tile
         assert t is not None
         if t not in seen:
             c[t] -= 1
-            seen[t] = _shanten(state, bytes(c), len(p.melds))
+            seen[t] = _shanten(state, bytes(c), len(p.melds)) + (10 if t in state.jokers else 0)
             c[t] += 1
-        jokerish = 10 if t in state.jokers else 0  # never throw a joker (小相公)
-        key = (seen[t] + jokerish, -_isolation(p.concealed, t) - (1 if a.ready else 0), a)
-        if best is None or key[:2] < best[:2]:
-            best = key
+        if best is None or seen[t] < best[0]:
+            best = (seen[t], a)
+        if seen[t] <= target:
+            break
     assert best is not None
-    return best[2], best[0]
+    return best[1], best[0]
 
 
 def baseline_bot(state: HandState, seat: int, rng: random.Random) -> Action:
