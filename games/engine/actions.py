@@ -587,20 +587,24 @@ def _discard(rules: Ruleset, state: HandState, seat: int, action: Action) -> tup
     if len(first) < state.num_players and not any(pl.melds for pl in state.players):
         first = (*first, t)
     ready_order = (*state.ready_order, seat) if action.ready and not p.ready else state.ready_order
-    state = evolve(
-        state, first_discards=first, last_kong_from=None, last_discard=(seat, t), ready_order=ready_order
-    )
-    state = state.with_player(
+    state = _with(
+        state,
         seat,
-        concealed=bytes(c),
-        drawn=None,
-        discards=(*p.discards, t),
-        discard_count=p.discard_count + 1,
-        pong_lock=frozenset(),
-        forbidden=frozenset(),
-        discarded_since_draw=p.discarded_since_draw | {t},
-        discarded_joker=p.discarded_joker or t in state.jokers,
-        ready=p.ready or action.ready,
+        {
+            "concealed": bytes(c),
+            "drawn": None,
+            "discards": (*p.discards, t),
+            "discard_count": p.discard_count + 1,
+            "pong_lock": frozenset(),
+            "forbidden": frozenset(),
+            "discarded_since_draw": p.discarded_since_draw | {t},
+            "discarded_joker": p.discarded_joker or t in state.jokers,
+            "ready": p.ready or action.ready,
+        },
+        first_discards=first,
+        last_kong_from=None,
+        last_discard=(seat, t),
+        ready_order=ready_order,
     )
     events: list[Event] = [{"type": "discard", "seat": seat, "tile": name(t), "ready": action.ready}]
     return _open_window(rules, state, "discard", seat, t), events
@@ -612,9 +616,12 @@ def _open_window(rules: Ruleset, state: HandState, kind: str, seat: int, t: Tile
         options = tuple(() if s == seat else _claim_options(rules, state, s, seat, t) for s in range(n))
     else:
         options = tuple(() if s == seat else _rob_options(rules, state, s, seat, t) for s in range(n))
+    if not any(options):  # nobody can claim: play moves straight on
+        if kind == "discard":
+            return _draw(rules, state, (seat + 1) % n)
+        return _complete_added_kong(rules, state, seat, t)
     window = ClaimWindow(kind=kind, seat=seat, tile=t, options=options, answers=(None,) * n)
-    state = evolve(state, phase="claim", window=window)
-    return _maybe_resolve(rules, state)
+    return evolve(state, phase="claim", window=window)
 
 
 def _rob_options(rules: Ruleset, state: HandState, seat: int, konger: int, t: Tile) -> tuple[Action, ...]:
