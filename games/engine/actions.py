@@ -109,6 +109,7 @@ class Action:
 
 Event = dict[str, Any]
 PASS = Action("pass")
+DISCARDS = tuple(Action("discard", t) for t in range(KINDS))  # shared: actions are immutable
 
 
 def new_hand(
@@ -345,15 +346,14 @@ def _turn_candidates(rules: Ruleset, state: HandState, seat: int) -> list[Action
         return out
     can_kong = (drew or rules.kong_after_claim) and state.wall_left > rules.reserve(state)
     if can_kong:
-        for t in range(KINDS):
-            if p.concealed[t] == 4:
-                out.append(Action("kong", t, kind="concealed"))
+        if b"\x04" in p.concealed:
+            out.extend(Action("kong", t, kind="concealed") for t, c in enumerate(p.concealed) if c == 4)
         for m in p.melds:
             if m.kind == "pong" and p.concealed[m.tile]:
                 out.append(Action("kong", m.tile, kind="added"))
-    for t in range(KINDS):
-        if p.concealed[t]:
-            out.append(Action("discard", t))
+    for t, c in enumerate(p.concealed):
+        if c:
+            out.append(DISCARDS[t])
             if rules.has_ready and _ready_after_discard(rules, state, seat, t):
                 out.append(Action("discard", t, ready=True))
     return out

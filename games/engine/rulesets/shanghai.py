@@ -21,7 +21,7 @@ from games.engine.rulesets.base import Ruleset
 from games.engine.scoring import shanghai as scoring
 from games.engine.scoring.context import ScoreResult, WinContext, no_win
 from games.engine.state import HandResult, HandState, PlayerState
-from games.engine.tiles import KINDS, is_honour, suit_of
+from games.engine.tiles import is_honour, suit_of
 
 if TYPE_CHECKING:
     from games.engine.actions import Action
@@ -156,8 +156,11 @@ def _hand_pair(action: Action) -> tuple[int, int]:
     return a, b
 
 
+_NO_SUITED = bytes(27)  # counts of the 27 suited kinds, all zero
+
+
 def _all_honours(counts: bytes) -> bool:
-    return not any(counts[t] for t in range(KINDS) if not is_honour(t))
+    return counts[:27] == _NO_SUITED
 
 
 RULESET = ShanghaiRuleset()
