@@ -91,3 +91,10 @@ def test_leaderboard_threshold_and_no_bots(alice: User, bob: User, anon_client: 
     html = anon_client.get(reverse("history:leaderboard"), {"variant": "two_player"}).content.decode()
     assert "alice" in html and "bot" not in html.split("<table", 1)[1]
     assert anon_client.get("/leaderboard/").status_code == 200
+
+
+def test_leaderboard_speaks_chinese(anon_client: Client) -> None:
+    html = anon_client.get(
+        "/leaderboard/", {"variant": "two_player"}, HTTP_ACCEPT_LANGUAGE="zh-hans"
+    ).content.decode()
+    assert "排行榜" in html and "打满 10 局后上榜" in html
