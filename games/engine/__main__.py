@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from games.engine.errors import EngineError
@@ -27,7 +28,7 @@ def score_case(data: Any) -> dict[str, Any]:
 
 def _cmd_score(args: argparse.Namespace) -> int:
     try:
-        raw = open(args.file, encoding="utf-8").read() if args.file else sys.stdin.read()
+        raw = Path(args.file).read_text(encoding="utf-8") if args.file else sys.stdin.read()
     except OSError as e:
         return _fail("bad_input", f"cannot read {args.file}: {e.strerror}")
     try:
