@@ -22,9 +22,13 @@ run: $(STAMP)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py ensure_demo_user
 	@echo "Serving on http://127.0.0.1:$(PORT)/ (with the table clock: timers, bots, auto-play)"
-	@# The clock runs beside daphne and is stopped with it (Ctrl-C, or daphne exiting).
-	@$(BIN)/python manage.py run_clock & clock=$$!; \
-	trap 'kill $$clock 2>/dev/null; wait $$clock 2>/dev/null' EXIT INT TERM; \
+	@# Without REDIS_URL the clock runs inside daphne (games/clock_task.py: the in-memory channel
+	@# layer is one process); with Redis it runs beside daphne and is stopped with it.
+	@if [ -n "$$REDIS_URL" ]; then \
+	  $(BIN)/python manage.py run_clock & clock=$$!; \
+	  trap 'kill $$clock 2>/dev/null; wait $$clock 2>/dev/null' EXIT INT TERM; \
+	fi; \
+	(sleep 2; curl -s -o /dev/null http://127.0.0.1:$(PORT)/ || true) & \
 	$(BIN)/daphne -b 127.0.0.1 -p $(PORT) mahjong_site.asgi:application
 
 test: $(STAMP)

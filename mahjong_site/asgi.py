@@ -15,7 +15,9 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
 
+from games.clock_task import ClockStarter  # noqa: E402
 from games.penalties import record_server_start  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
@@ -27,3 +29,6 @@ application = ProtocolTypeRouter(
         "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
+
+if settings.CLOCK_IN_PROCESS:  # the embedded default: see games/clock_task.py
+    application = ClockStarter(application)

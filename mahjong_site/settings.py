@@ -81,6 +81,9 @@ DATABASES = {"default": database_config(env_str("DATABASE_URL"), BASE_DIR)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CHANNEL_LAYERS = channel_layers(env_str("REDIS_URL"))
+# The table clock (timers, bots, 托管): inside the web server when the channel layer is
+# in-memory (one process: `make run`), else a separate `manage.py run_clock` process.
+CLOCK_IN_PROCESS = env_bool("CLOCK_IN_PROCESS", default=not env_str("REDIS_URL"))
 
 # --- accounts ---------------------------------------------------------------------------
 AUTHENTICATION_BACKENDS = [
