@@ -1,0 +1,61 @@
+"""The hidden-information audit (tests/load/audit.py) over every variant: 0 leaking frames."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from games.engine.rulesets import VARIANT_IDS, get_ruleset
+from tests.conftest import make_user
+from tests.load.audit import Viewer, audit_table, check_html, check_json
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+HANDS = int(os.environ.get("AUDIT_HANDS", "1"))
+
+
+@pytest.mark.parametrize("variant", VARIANT_IDS)
+async def test_no_frame_reveals_hidden_tiles(variant: str) -> None:
+    count = get_ruleset(variant).players
+    players = [await sync_to_async(make_user)(f"{variant}-p{i}") for i in range(count)]
+    spectator = await sync_to_async(make_user)(f"{variant}-watcher")
+    report = await audit_table(players, spectator, variant, HANDS, seed=len(variant))
+    assert report.violations == [], report.violations[:20]
+    assert report.hands == HANDS
+    assert report.json_frames > 50 * HANDS and report.html_frames > 50 * HANDS
+    assert report.reconnects > 0 and report.syncs > 0
+
+
+def test_the_checks_catch_leaks() -> None:
+    """The audit's own checks fire on frames that do leak (so a clean run means something)."""
+    viewer = Viewer("seat0", None, 0, True)
+    seats = [
+        {"seat": 0, "hand": ["1m", "2m"], "melds": [], "discards": []},
+        {
+            "seat": 1,
+            "hand_count": 13,
+            "melds": [{"kind": "concealed_kong", "tiles": ["5p"] * 4}],
+            "discards": [],
+        },
+    ]
+    frame = {
+        "type": "state",
+        "view": {
+            "hand": {"phase": "turn", "seats": seats, "wall": ["3s"], "hint": "7z"},
+            "table": {"paused": False, "seats": [{"index": 0}, {"index": 1, "pending": {"type": "pong"}}]},
+        },
+        "legal": [],
+    }
+    problems = check_json(frame, viewer, [["1m", "2m"], ["4s", "4s", "4s"]])
+    text = " | ".join(problems)
+    for expected in ("forbidden key", "concealed kong", "pending", "tile 7z", "tile 3s"):
+        assert expected in text, text
+    seats[1]["hand"] = ["4s", "4s", "4s"]
+    assert any("shows ['hand']" in p for p in check_json(frame, viewer, None))
+    html = (
+        '<section class="seat pos-1" data-seat="1">'
+        '<div class="concealed"><span data-tile="5m"></span></div></section>'
+    )
+    assert check_html(html, viewer) == ["html: seat 1's concealed tiles named"]
