@@ -22,9 +22,7 @@ WIND_ZH = {"1z": "东", "2z": "南", "3z": "西", "4z": "北"}
 
 def table_context(table: Table | int, user: AbstractBaseUser | None) -> dict[str, Any]:
     """The render context for `user` (None or anonymous: a spectator)."""
-    if not isinstance(table, Table):
-        table = Table.objects.select_related("owner").get(pk=table)
-    ctx = load(table)
+    ctx = consistent_load(table.pk if isinstance(table, Table) else table)
     seat = ctx.seat_of(user)
     index = seat.index if seat is not None else None
     return {
@@ -33,6 +31,18 @@ def table_context(table: Table | int, user: AbstractBaseUser | None) -> dict[str
         "legal": legal_for(ctx, user),
         "viewer": {"user": user.get_username() if _authenticated(user) else None, "seat": index},
     }
+
+
+def consistent_load(table_id: int, tries: int = 5) -> Loaded:
+    """Load without locking, yet all of one version: every change bumps the version in its own
+    transaction, so when the version did not move while we read, what we read belongs together
+    (a render racing a change would otherwise label a newer hand with an older version)."""
+    for _ in range(tries):
+        table = Table.objects.select_related("owner").get(pk=table_id)
+        ctx = load(table)
+        if Table.objects.filter(pk=table_id).values_list("version", flat=True).first() == table.version:
+            break
+    return ctx  # on a very busy table the next change renders again anyway
 
 
 def json_view(context: dict[str, Any]) -> dict[str, Any]:
