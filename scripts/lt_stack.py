@@ -111,7 +111,9 @@ class Stack:
 
     @property
     def database_url(self) -> str:
-        return f"postgres://{PG_USER}@{HOST}:5432/{self.name}"
+        password = os.environ.get("PGPASSWORD", "")
+        auth = f"{PG_USER}:{password}" if password else PG_USER
+        return f"postgres://{auth}@{HOST}:5432/{self.name}"
 
     @property
     def redis_url(self) -> str:
