@@ -74,6 +74,7 @@ class Stats:
     reconnects: int = 0
     faults: list[tuple[float, str, int | None]] = field(default_factory=list)  # (time, kind, port)
     stopping: bool = False  # answers cut off by the end of the run are nobody's error
+    log_marks: dict[str, int] | None = None
 
     def problem(self, kind: str, port: int | None) -> None:
         """An error, or a fault effect when a fault happened just before (on this port, for kills)."""
@@ -477,6 +478,7 @@ async def drive(drivers: list[TableDriver], stack: Stack, args: argparse.Namespa
     tasks = [asyncio.create_task(d.run(stop, started)) for d in drivers]
     faults = asyncio.create_task(inject_faults(stack, args, stats, stop))
     await asyncio.sleep(args.seconds)
+    stats.log_marks = stack.log_marks()  # sockets closing at the end are not the server's errors
     stats.stopping = True
     stop.set()
     kills = await faults
@@ -508,7 +510,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         elapsed = time.monotonic() - began
         time.sleep(0 if args.echo else 3.0)  # the clock commits claims still in their undo window
         ledger = {"lost": 0, "duplicated": 0, "unconfirmed_applied": 0} if args.echo else account(drivers)
-        server_errors = stack.server_errors()
+        server_errors = stack.server_errors(stats.log_marks)
     finally:
         stack.stop(drop=not args.keep)
     return summary(args, stats, ledger, kills, elapsed, server_errors)

@@ -219,11 +219,18 @@ class Stack:
 
     # --- the server logs --------------------------------------------------------------------
 
-    def server_errors(self) -> list[str]:
+    def log_marks(self) -> dict[str, int]:
+        """How far each log has got (bytes): `server_errors(marks)` looks only before that."""
+        return {path.name: path.stat().st_size for path in self.log_dir.glob("*.log")}
+
+    def server_errors(self, marks: dict[str, int] | None = None) -> list[str]:
         """Unhandled exceptions in the daphne and clock logs (first line of each traceback)."""
         found: list[str] = []
         for path in sorted(self.log_dir.glob("*.log")):
-            lines = path.read_text(errors="replace").splitlines()
+            data = path.read_bytes()
+            if marks is not None:
+                data = data[: marks.get(path.name, 0)]
+            lines = data.decode(errors="replace").splitlines()
             for n, line in enumerate(lines):
                 if any(marker in line for marker in SERVER_ERROR_MARKERS):
                     tail = next((x for x in lines[n + 1 : n + 60] if x and not x.startswith(" ")), line)
