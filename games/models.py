@@ -61,6 +61,9 @@ class Table(models.Model):
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     deadline_version = models.PositiveIntegerField(default=0)
     act_since = models.DateTimeField(null=True, blank=True)  # when the current decision began
+    # the table version at which the current decision began: a hand action sent from any
+    # version since then answers this same decision, so it is not refused as stale
+    decision_version = models.PositiveIntegerField(default=0)
     pause_until = models.DateTimeField(null=True, blank=True)  # minimum pause after a discard
     # Carried between hands.
     dealer = models.PositiveSmallIntegerField(default=0)

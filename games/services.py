@@ -75,6 +75,7 @@ class Loaded:
     now: datetime
     changed: bool = False
     lobby: bool = False
+    new_decision: bool = False  # the hand now waits for something else (see Table.decision_version)
 
     def seat_of(self, user: AbstractBaseUser | None) -> Seat | None:
         if user is None or not user.is_authenticated:
@@ -116,6 +117,8 @@ def locked(table_id: int, now: datetime | None = None) -> Iterator[Loaded]:
 def _commit(ctx: Loaded) -> None:
     table = ctx.table
     table.version += 1
+    if ctx.new_decision:
+        table.decision_version = table.version
     _set_deadline(ctx)
     table.save()
     for seat in ctx.seats:
@@ -215,8 +218,10 @@ def _append(ctx: Loaded, seat: int, action: Action, actor: str) -> None:
         # After EVERY discard play pauses for the same minimum, claimable or not (timing reveals nothing).
         table.pause_until = ctx.now + timedelta(milliseconds=table.min_pause_ms)
         table.act_since = table.pause_until
+        ctx.new_decision = True
     elif _decision(before) != _decision(after):
         table.act_since = ctx.now
+        ctx.new_decision = True
 
 
 def _decision(state: HandState) -> tuple[Any, ...]:
@@ -623,6 +628,7 @@ def _begin_hand(ctx: Loaded) -> None:
     table.act_since = ctx.now
     table.pause_until = None
     ctx.hand, ctx.state = hand, state
+    ctx.new_decision = True
     for s in ctx.seats:
         s.continue_choice = True if s.is_bot else None
         s.pending = s.pending_until = None
@@ -780,18 +786,24 @@ def perform(table_id: int, user: AbstractBaseUser | None, version: Any, action: 
     }
     if kind in table_actions:
         return _checked(table_id, version, table_actions[kind])
-    return _checked(table_id, version, lambda: act(table_id, user, action))
+    return _checked(table_id, version, lambda: act(table_id, user, action), same_decision=True)
 
 
-def _checked(table_id: int, version: int, change: Any) -> Table:
-    """Run a change only if the table is still at `version` (checked again under the lock)."""
+def _checked(table_id: int, version: int, change: Any, same_decision: bool = False) -> Table:
+    """Run a change only if the table is still at `version` (checked again under the lock).
+
+    With `same_decision` (hand actions) a version from since the current decision began is
+    good enough: another seat's pass in the same claim window must not make a player's
+    pong "stale" and force a second click. An action for an earlier decision is refused.
+    """
     with transaction.atomic():
-        current = (
-            Table.objects.select_for_update().filter(pk=table_id).values_list("version", flat=True).first()
-        )
-        if current is None:
+        row = Table.objects.select_for_update().filter(pk=table_id).values_list("version", "decision_version")
+        found = row.first()
+        if found is None:
             raise ServiceError("no_table", "there is no such table")
-        if current != version:
+        current, decided = found
+        fresh = version == current or (same_decision and 0 < decided <= version <= current)
+        if not fresh:
             raise ServiceError("stale_version", f"the table is at version {current}, not {version}")
         return change()
 

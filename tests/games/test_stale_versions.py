@@ -1,0 +1,59 @@
+"""A hand action answers a decision: any version since that decision began is fresh enough."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from django.db.models import F
+
+from games import services
+from games.clock import drive_table_until_idle
+from games.engine.actions import legal_actions
+from games.models import Table
+from games.services import ServiceError
+from tests.games.conftest import bot_table, snapshot, state_of
+from tests.games.test_services import alices_turn
+
+pytestmark = pytest.mark.django_db
+
+
+def _alice_to_move(alice: User) -> tuple[Table, dict]:
+    table = bot_table(alice, "shanghai")
+    services.start_hand(table.pk, alice)
+    services.connect(table.pk, alice)
+    drive_table_until_idle(table.pk, until=alices_turn)
+    table.refresh_from_db()
+    state = state_of(table.pk)
+    assert state is not None
+    return table, next(a for a in legal_actions(state, 0) if a.type == "discard").to_json()
+
+
+def test_a_version_from_the_same_decision_is_accepted(alice: User) -> None:
+    table, discard = _alice_to_move(alice)
+    seen = table.version
+    assert table.decision_version <= seen
+    # something else changed the table meanwhile (another seat's pass in the same window, a
+    # spectator joining…) without starting a new decision: alice's click still counts
+    Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
+    services.perform(table.pk, alice, seen, discard)
+    assert state_of(table.pk).players[0].discard_count == 1
+
+
+def test_a_version_from_an_earlier_decision_is_stale(alice: User) -> None:
+    table, discard = _alice_to_move(alice)
+    seen = table.version
+    # a new decision began after the state alice acted on
+    Table.objects.filter(pk=table.pk).update(version=F("version") + 2, decision_version=F("version") + 1)
+    before = snapshot(table.pk)
+    with pytest.raises(ServiceError) as refused:
+        services.perform(table.pk, alice, seen, discard)
+    assert refused.value.code == "stale_version"
+    assert snapshot(table.pk) == before
+
+
+def test_table_actions_need_the_exact_version(alice: User) -> None:
+    table = bot_table(alice, "shanghai")
+    Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
+    with pytest.raises(ServiceError) as refused:
+        services.perform(table.pk, alice, table.version, {"type": "start"})
+    assert refused.value.code == "stale_version"
