@@ -44,6 +44,8 @@ MAX_BASE = 10_000
 BOT_DELAY = (0.6, 1.5)  # seconds: bots and 托管 act after a short human-like pause
 DISCONNECTED_DELAY = 2.0  # seconds before a disconnected player is auto-played
 SETTLEMENT_SECONDS = 6.0  # an all-bot table shows the settlement this long before the next hand
+CONTINUE_SECONDS = 60.0  # after a settlement, an undecided player is stood up (no penalty) after this
+NOT_CONTINUED = "您没有选择继续，已离开座位 (you did not choose Continue and were stood up)"
 BOT_BALANCE = 10**9  # bots have no account; a large notional balance for the balance floor
 CLAIM_TYPES = frozenset({"chi", "pong", "kong", "win"})
 
@@ -271,8 +273,9 @@ def _set_deadline(ctx: Loaded) -> None:
         when = seat_due(ctx, seat)
         if when is not None:
             due.append(when)
-    if ctx.hand_over and _everyone_continues(ctx) and ctx.hand is not None and ctx.hand.ended:
-        due.append(ctx.hand.ended + timedelta(seconds=SETTLEMENT_SECONDS))
+    if ctx.hand_over and ctx.hand is not None and ctx.hand.ended:
+        wait = SETTLEMENT_SECONDS if _everyone_continues(ctx) else CONTINUE_SECONDS
+        due.append(ctx.hand.ended + timedelta(seconds=wait))
     table.deadline = min(due) if due else None
     table.deadline_version = table.version
 
@@ -828,6 +831,7 @@ def timeout(table_id: int, expected_version: int, now: datetime | None = None) -
         for _ in range(64):  # bounded: each pass applies at most one action per awaited seat
             if not _play_due_seats(ctx):
                 break
+        _stand_up_undecided(ctx)
         if _settlement_shown(ctx) and _ready_to_start(ctx) is None:
             _begin_hand(ctx)
         if not ctx.changed:
@@ -843,6 +847,23 @@ def _settlement_shown(ctx: Loaded) -> bool:
     if not (ctx.hand_over and ctx.hand is not None and ctx.hand.ended and _everyone_continues(ctx)):
         return False
     return ctx.hand.ended + timedelta(seconds=SETTLEMENT_SECONDS) <= ctx.now
+
+
+def _stand_up_undecided(ctx: Loaded) -> None:
+    """Nobody may hold a table hostage: a player who chose neither Continue nor Leave within
+    CONTINUE_SECONDS of the settlement is stood up. The hand is over, so it is no escape."""
+    hand = ctx.hand
+    if not (ctx.hand_over and hand is not None and hand.ended):
+        return
+    if hand.ended + timedelta(seconds=CONTINUE_SECONDS) > ctx.now:
+        return
+    undecided = [s for s in ctx.seats if s.user_id and s.continue_choice is None]
+    for seat in undecided:
+        ctx.table.notices[str(seat.user_id)] = NOT_CONTINUED
+        _free_seat(ctx, seat)
+    if undecided:
+        _after_seat_change(ctx)
+        ctx.changed = ctx.lobby = True
 
 
 def _commit_pending_claims(ctx: Loaded) -> None:

@@ -1,4 +1,4 @@
-"""A hand action answers a decision: any version since that decision began is fresh enough."""
+"""What a table waits for: stale versions within a decision, and the Continue deadline."""
 
 from __future__ import annotations
 
@@ -57,3 +57,21 @@ def test_table_actions_need_the_exact_version(alice: User) -> None:
     with pytest.raises(ServiceError) as refused:
         services.perform(table.pk, alice, table.version, {"type": "start"})
     assert refused.value.code == "stale_version"
+
+
+def test_an_undecided_player_is_stood_up_a_minute_after_the_settlement(alice: User) -> None:
+    from games.models import Hand, Penalty, Seat
+    from tests.games.conftest import play_to_end
+
+    table = bot_table(alice, "shanghai")
+    services.set_auto(table.pk, alice, True)
+    services.start_hand(table.pk, alice)
+    now = play_to_end(table.pk)
+    hand = Hand.objects.filter(table=table).latest("pk")
+    assert Seat.objects.get(table=table, index=0).user_id == alice.pk
+    # the bots chose to continue; alice chose nothing; a minute passes on the table clock
+    drive_table_until_idle(table.pk, now, until=lambda t: Seat.objects.get(table=t, index=0).user_id is None)
+    seat = Seat.objects.get(table=table, index=0)
+    assert seat.user_id is None
+    assert Hand.objects.filter(table=table).latest("pk").pk == hand.pk  # no new hand without her
+    assert not Penalty.objects.filter(user=alice).exists()  # the hand was over: no escape
