@@ -390,8 +390,11 @@ def create_table(port: int, token: str, variant: str) -> int:
 
 def logged_actions(table_ids: list[int]) -> Counter[tuple[int, int, int, str]]:
     """(table, hand number, seat, action) of every human row of the HandAction log."""
+    from django.db import connection
+
     from games.models import HandAction
 
+    connection.close()  # RESET_PG terminated our own connection too: take a fresh one
     rows = HandAction.objects.filter(hand__table_id__in=table_ids, actor=HandAction.Actor.HUMAN).values_list(
         "hand__table_id", "hand__number", "seat", "action"
     )
