@@ -7,12 +7,8 @@ flowers (§3.7) and robbing-kong liability (§3.8). Every hand is rigged with
 
 from __future__ import annotations
 
-import random
-from collections import Counter
-
 import pytest
 
-from games.engine import rulesets
 from games.engine.actions import (
     Action,
     _claim_options,
@@ -20,17 +16,14 @@ from games.engine.actions import (
     _Unrestricted,
     apply,
     legal_actions,
-    new_hand,
     seats_to_act,
 )
-from games.engine.bots import baseline_bot
 from games.engine.errors import IllegalAction
-from games.engine.invariants import violations
 from games.engine.rulesets import get_ruleset
 from games.engine.scenario import scenario
-from games.engine.scoring.context import ScoreResult, WinContext
 from games.engine.state import HandState, evolve
 from games.engine.tiles import name, parse, tile
+from tests.restrictions_in_play import codes_met_in_play
 
 RULES = get_ruleset("yihua")
 T = tile
@@ -584,42 +577,6 @@ def test_robbers_are_paid_three_times_by_the_konger_and_no_lock_stops_them() -> 
 # Every restriction is active in real play: bots meet each of them
 
 
-def _declining_bot(state: HandState, seat: int, rng: random.Random) -> Action:
-    """The baseline bot, except that it never takes a self-draw (it throws the drawn tile,
-    still waiting on it) and takes a discard win only half the time: so the locks arise."""
-    options = legal_actions(state, seat)
-    if any(a.type == "win" for a in options):
-        drawn = state.players[seat].drawn
-        if state.phase == "turn" and drawn is not None and Action("discard", drawn) in options:
-            return Action("discard", drawn)
-        if state.phase == "claim" and rng.random() < 0.5:
-            return Action("pass")
-    return baseline_bot(state, seat, rng)
-
-
 def test_every_restriction_triggers_in_bot_play(monkeypatch: pytest.MonkeyPatch) -> None:
-    seen: Counter[str] = Counter()
-
-    class Recording(type(RULES)):  # type: ignore[misc]
-        def restriction(self, state: HandState, seat: int, action: Action) -> str | None:
-            code = super().restriction(state, seat, action)
-            seen[code or ""] += 1
-            return code
-
-        def win_check(self, state: HandState, seat: int, ctx: WinContext) -> ScoreResult:
-            result = super().win_check(state, seat, ctx)
-            seen[result.reason] += 1
-            return result
-
-    monkeypatch.setitem(rulesets._cache, "yihua", Recording())
     wanted = {"own_discard_lock", "missed_win_lock", "discard_after_chi", "one_flower_minimum"}
-    for seed in range(1500):  # a few hundred hands usually; the cap only bounds a regression
-        rng = random.Random(seed)
-        state = new_hand("yihua", seed, dealer=seed % 4, base=2)
-        while state.phase != "over":
-            seat = seats_to_act(state)[0]
-            state, _ = apply(state, seat, _declining_bot(state, seat, rng))
-        assert violations(state) == []
-        if wanted <= set(seen):
-            break
-    assert wanted <= set(seen), f"never triggered: {wanted - set(seen)}"
+    assert codes_met_in_play("yihua", wanted, monkeypatch) == wanted
