@@ -94,3 +94,9 @@ def test_a_concealed_kong_cannot_be_robbed():
     # seat 1 waits on 8p... and on 1z? no: it cannot rob a concealed kong of 1z whatever it waits on
     state, _ = apply(state, 0, Action("kong", T("1z"), kind="concealed"))
     assert state.phase == "turn" and state.turn == 0 and state.window is None
+
+
+def test_the_missed_win_lock_meets_bots_in_play(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.restrictions_in_play import codes_met_in_play
+
+    assert codes_met_in_play("cantonese", {"missed_win"}, monkeypatch) == {"missed_win"}

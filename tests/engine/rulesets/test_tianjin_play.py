@@ -119,3 +119,9 @@ def test_the_first_four_discards_alike_make_the_dealer_pay_chan_even_in_a_drawn_
         state, _ = apply(state, seats_to_act(state)[0], Action("pass"))
     assert state.result.drawn
     assert ("chan", (-3, 1, 1, 1)) in state.result.extras
+
+
+def test_the_joker_claim_ban_meets_bots_in_play(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.restrictions_in_play import codes_met_in_play
+
+    assert codes_met_in_play("tianjin", {"joker_claim"}, monkeypatch) == {"joker_claim"}
