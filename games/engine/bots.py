@@ -47,7 +47,8 @@ def _isolation(counts: bytes, t: Tile) -> int:
     if t >= HONOR:
         return 6
     r = t % 9
-    near = sum(counts[x] for x in range(max(t - r, t - 2), min(t - r + 8, t + 2) + 1) if x != t)
+    lo, hi = max(t - r, t - 2), min(t - r + 8, t + 2)
+    near = sum(counts[lo : hi + 1]) - counts[t]  # neighbours within two, same suit
     return 4 - min(near, 3) + (1 if r in (0, 8) else 0)
 
 
