@@ -33,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from loadtest import create_table, django_setup, make_players  # noqa: E402
 from lt_stack import HOST, Stack  # noqa: E402
 
+TAKEN: set[Any] = {"leave", "auto"}  # every action type any seat may make now (set at the snapshot)
 RATE = 8.0  # frames per second per socket: under the server's 10/s refill, so nothing is closed
 SAFE_CODES = {"pong", "state"}
 
@@ -233,12 +234,17 @@ def refused_at_version(
 
 
 def guarded(sock: Sock, message: Any, version: int) -> Any:
-    """Never a move this socket may make: an act at the current version whose action type is one
-    of this socket's `legal` types (a shape the server might accept) goes at a wrong version."""
-    if not (isinstance(message, dict) and message.get("type") == "act" and message.get("version") == version):
-        return message
+    """Never a move this socket may make: an act at a version the server may take as current whose
+    action type any seat may make now (a shape the server might accept) goes at a version the
+    table cannot reach."""
+    sent = message.get("version") if isinstance(message, dict) else None
+    # Hand actions are accepted at any version since the current decision began
+    # (services._checked, same_decision): every earlier version may be "current" too.
+    near = isinstance(sent, int | float) and not isinstance(sent, bool) and 0 < sent <= version + 10
+    if not (isinstance(message, dict) and message.get("type") == "act" and near):
+        return message  # not an act, or a version the table cannot reach during the run
     action = message.get("action")
-    taken = {a.get("type") for a in sock.latest().get("legal") or []} | {"leave", "auto"}
+    taken = TAKEN | {a.get("type") for a in sock.latest().get("legal") or []}
     if isinstance(action, dict) and action.get("type") in taken:
         return {**message, "version": version + 1000}
     return message
@@ -283,6 +289,8 @@ async def fuzz(stack: Stack, table_id: int, tokens: list[str], frames: int, seed
         for a in next(s for s in seated if s.seat == dealer).latest()["legal"]
         if a["type"] not in {"auto", "leave"}
     ]
+    for sock in seated:
+        TAKEN.update(a.get("type") for a in sock.latest().get("legal") or [])
     kinds: Counter[str] = Counter()
     sent_per_sock: Counter[str] = Counter()
 
@@ -393,7 +401,11 @@ async def abuse_checks(base: str, origin: str, tokens: list[str], table_id: int)
 
 async def legal_move_works(seated: list[Sock], dealer: int, version: int) -> bool:
     sock = next(s for s in seated if s.seat == dealer)
-    action = next(a for a in sock.latest()["legal"] if a["type"] == "discard")
+    hand_moves = [a for a in sock.latest()["legal"] if a["type"] not in {"auto", "leave"}]
+    if not hand_moves:
+        print(f"[fuzz] the dealer has no move to make: {sock.latest()['legal']}", file=sys.stderr)
+        return False
+    action = next((a for a in hand_moves if a["type"] == "discard"), hand_moves[0])
     await sock.send(json.dumps({"type": "act", "version": version, "action": action}))
     await asyncio.sleep(1.0)
     return any(
@@ -423,6 +435,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--frames", type=int, default=3000)
     parser.add_argument("--procs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
     args = parser.parse_args(argv)
     stack = Stack(f"mahjong_fuzz_{int(time.time())}", procs=args.procs, clock=False).start()
     try:
@@ -433,7 +446,7 @@ def main(argv: list[str] | None = None) -> int:
         result = asyncio.run(fuzz(stack, table_id, tokens, args.frames, args.seed))
         server_errors = stack.server_errors()
     finally:
-        stack.stop()
+        stack.stop(drop=not args.keep)
     result["server_exceptions"] = len(server_errors)
     result["server_errors"] = server_errors[:10]
     result["ok"] = verdict(result, server_errors)
