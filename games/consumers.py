@@ -235,7 +235,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_state()
 
     async def send_state(self, force: bool = False) -> None:
-        context = await database_sync_to_async(table_context)(self.table_id, self._actor())
+        context = await database_sync_to_async(table_context)(self.table_id, self._actor(), True)
         version = context["table"]["version"]
         if version <= self.sent_version and not force:
             return  # already sent (several group messages may arrive for one change)

@@ -7,9 +7,11 @@ what a draw would tell early).
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.utils import timezone
 
 from games.engine.rulesets import get_ruleset
 from games.engine.tiles import name, seat_wind
@@ -20,9 +22,13 @@ from games.services import Loaded, _ready_to_start, hand_state, load, may_set_st
 WIND_ZH = {"1z": "东", "2z": "南", "3z": "西", "4z": "北"}
 
 
-def table_context(table: Table | int, user: AbstractBaseUser | None) -> dict[str, Any]:
-    """The render context for `user` (None or anonymous: a spectator)."""
-    ctx = consistent_load(table.pk if isinstance(table, Table) else table)
+def table_context(table: Table | int, user: AbstractBaseUser | None, shared: bool = False) -> dict[str, Any]:
+    """The render context for `user` (None or anonymous: a spectator).
+
+    With `shared` (the sockets) the loaded rows come from this process's snapshot of the table
+    at its current version (`shared_load`); only the per-viewer part is computed here."""
+    table_id = table.pk if isinstance(table, Table) else table
+    ctx = shared_load(table_id) if shared else consistent_load(table_id)
     seat = ctx.seat_of(user)
     index = seat.index if seat is not None else None
     return {
@@ -37,12 +43,42 @@ def consistent_load(table_id: int, tries: int = 5) -> Loaded:
     """Load without locking, yet all of one version: every change bumps the version in its own
     transaction, so when the version did not move while we read, what we read belongs together
     (a render racing a change would otherwise label a newer hand with an older version)."""
+    return _consistent_load(table_id, tries)[0]
+
+
+def _consistent_load(table_id: int, tries: int = 5) -> tuple[Loaded, bool]:
+    """`consistent_load` and whether the version held still (else the rows may be mixed)."""
     for _ in range(tries):
         table = Table.objects.select_related("owner").get(pk=table_id)
         ctx = load(table)
         if Table.objects.filter(pk=table_id).values_list("version", flat=True).first() == table.version:
-            break
-    return ctx  # on a very busy table the next change renders again anyway
+            return ctx, True
+    return ctx, False  # on a very busy table the next change renders again anyway
+
+
+# table id -> (key, snapshot): the rows and replayed state of a table at one version, shared by
+# every socket of this process on that table (one load per version, not one per viewer).
+_SNAPSHOTS: dict[int, tuple[tuple[Any, ...], Loaded]] = {}
+_SNAPSHOT_LIMIT = 5000
+
+
+def shared_load(table_id: int) -> Loaded:
+    """`consistent_load`, shared per (table, version): one cheap query when another socket of
+    this process already loaded this version. Every change bumps the version (spectators, kept
+    outside it, are part of the key), so a snapshot at the current version is what a fresh,
+    consistent load would read; `now` is taken afresh (the countdown)."""
+    row = Table.objects.filter(pk=table_id).values_list("version", "spectators", "created").first()
+    if row is not None:
+        key = tuple(row)
+        cached = _SNAPSHOTS.get(table_id)
+        if cached is not None and cached[0] == key:
+            return dataclasses.replace(cached[1], now=timezone.now())
+    ctx, consistent = _consistent_load(table_id)
+    if consistent:  # never share a load the version moved under
+        if len(_SNAPSHOTS) >= _SNAPSHOT_LIMIT:
+            _SNAPSHOTS.clear()
+        _SNAPSHOTS[table_id] = ((ctx.table.version, ctx.table.spectators, ctx.table.created), ctx)
+    return ctx
 
 
 def json_view(context: dict[str, Any]) -> dict[str, Any]:
