@@ -14,6 +14,7 @@ import random
 import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -93,13 +94,27 @@ class Loaded:
         return self.hand is not None and self.hand.status == Hand.Status.OVER
 
 
+_SEAT_FIELDS = tuple(f.attname for f in Seat._meta.concrete_fields if not f.primary_key)
+
+
+def _seat_values(seat: Seat) -> tuple[Any, ...]:
+    return tuple(getattr(seat, name) for name in _SEAT_FIELDS)
+
+
 def load(table: Table, now: datetime | None = None) -> Loaded:
     """Seats, hand and replayed state of a table (locked by the caller when it changes them)."""
     seats = list(Seat.objects.filter(table=table).select_related("user__profile").order_by("index"))
+    for seat in seats:
+        seat._loaded_values = _seat_values(seat)  # type: ignore[attr-defined]  # _commit saves only changes
     hand = Hand.objects.get(pk=table.hand_id) if table.hand_id else None
     playing = hand is not None and hand.status == Hand.Status.PLAYING
     state = hand_state(hand, table.variant) if playing else None
     return Loaded(table, seats, hand, state, now or timezone.now())
+
+
+# (version, same_decision) a client acted on, set by `perform` for the change it runs: checked by
+# `locked` under its one lock of the table row (`_checked`).
+_EXPECTED: ContextVar[tuple[int, bool] | None] = ContextVar("expected_version", default=None)
 
 
 @contextmanager
@@ -110,6 +125,10 @@ def locked(table_id: int, now: datetime | None = None) -> Iterator[Loaded]:
             table = Table.objects.select_for_update().get(pk=table_id)
         except Table.DoesNotExist:
             raise ServiceError("no_table", "there is no such table") from None
+        expected = _EXPECTED.get()
+        if expected is not None:
+            _EXPECTED.set(None)  # the first lock of the change only
+            _check_version(table, *expected)
         ctx = load(table, now)
         yield ctx
         if ctx.changed:
@@ -124,7 +143,13 @@ def _commit(ctx: Loaded) -> None:
     _set_deadline(ctx)
     table.save()
     for seat in ctx.seats:
-        seat.save()
+        before = getattr(seat, "_loaded_values", None)
+        after = _seat_values(seat)
+        if before is None:
+            seat.save()
+        elif after != before:
+            seat.save(update_fields=[n for n, a, b in zip(_SEAT_FIELDS, after, before, strict=True) if a != b])
+        seat._loaded_values = after  # type: ignore[attr-defined]
     version, table_id, lobby = table.version, table.pk, ctx.lobby
     transaction.on_commit(lambda: broadcast(table_id, version, lobby))
 
@@ -728,11 +753,11 @@ def disconnect(table_id: int, user: AbstractBaseUser | None) -> None:
 
 def act(table_id: int, user: AbstractBaseUser, action_json: Any) -> Table:
     """A seated person's hand action. A claim is held for the undo window first."""
-    try:
-        action = Action.from_json(action_json)
-    except EngineError as e:
-        raise ServiceError(e.code, e.message) from None
-    with locked(table_id) as ctx:
+    with locked(table_id) as ctx:  # a stale version is told before a malformed action
+        try:
+            action = Action.from_json(action_json)
+        except EngineError as e:
+            raise ServiceError(e.code, e.message) from None
         seat = _require_seat(ctx, user)
         if not ctx.hand_running:
             raise ServiceError("no_hand", "no hand is being played")
@@ -799,16 +824,18 @@ def _checked(table_id: int, version: int, change: Any, same_decision: bool = Fal
     good enough: another seat's pass in the same claim window must not make a player's
     pong "stale" and force a second click. An action for an earlier decision is refused.
     """
-    with transaction.atomic():
-        row = Table.objects.select_for_update().filter(pk=table_id).values_list("version", "decision_version")
-        found = row.first()
-        if found is None:
-            raise ServiceError("no_table", "there is no such table")
-        current, decided = found
-        fresh = version == current or (same_decision and 0 < decided <= version <= current)
-        if not fresh:
-            raise ServiceError("stale_version", f"the table is at version {current}, not {version}")
+    token = _EXPECTED.set((version, same_decision))  # checked by `locked`: one lock per action
+    try:
         return change()
+    finally:
+        _EXPECTED.reset(token)
+
+
+def _check_version(table: Table, version: int, same_decision: bool) -> None:
+    current, decided = table.version, table.decision_version
+    fresh = version == current or (same_decision and 0 < decided <= version <= current)
+    if not fresh:
+        raise ServiceError("stale_version", f"the table is at version {current}, not {version}")
 
 
 # --- the clock ------------------------------------------------------------------------------
