@@ -148,7 +148,8 @@ def _commit(ctx: Loaded) -> None:
         if before is None:
             seat.save()
         elif after != before:
-            seat.save(update_fields=[n for n, a, b in zip(_SEAT_FIELDS, after, before, strict=True) if a != b])
+            changed = [n for n, a, b in zip(_SEAT_FIELDS, after, before, strict=True) if a != b]
+            seat.save(update_fields=changed)
         seat._loaded_values = after  # type: ignore[attr-defined]
     version, table_id, lobby = table.version, table.pk, ctx.lobby
     transaction.on_commit(lambda: broadcast(table_id, version, lobby))
