@@ -23,54 +23,12 @@ from games.engine.rulesets import get_ruleset
 from games.engine.scenario import scenario
 from games.engine.state import HandState, evolve
 from games.engine.tiles import name, parse, tile
+from tests.moves import act, pass_all, run
 from tests.restrictions_in_play import codes_met_in_play
 
 RULES = get_ruleset("yihua")
 T = tile
 B = 2  # base stake: score = (2 + flowers) × 2^fan, capped at 20
-
-
-# ---------------------------------------------------------------------------
-# A small script language for moves: "1: chi 4m 456m", "2: pass", "0: win".
-
-
-def act(text: str) -> Action:
-    """'discard 5m' | 'pong 5m' | 'chi 4m 456m' | 'kong 5m added' | 'win' | 'win 5m' | 'pass'."""
-    words = text.split()
-    kind = words[0]
-    if kind == "pass":
-        return Action("pass")
-    if kind == "win":
-        return Action("win", T(words[1])) if len(words) > 1 else Action("win")
-    if kind == "chi":
-        return Action("chi", T(words[1]), tiles=tuple(parse(words[2])))
-    if kind == "kong":
-        return Action("kong", T(words[1]), kind=words[2])
-    return Action(kind, T(words[1]))
-
-
-def pass_all(state: HandState) -> HandState:
-    while state.phase == "claim":
-        state, _ = apply(state, seats_to_act(state)[0], Action("pass"))
-    return state
-
-
-def _turn_move(action: Action) -> bool:
-    """Moves made on one's own turn (the others answer a claim window)."""
-    if action.type == "win":
-        return action.tile is None
-    return action.type == "discard" or (action.type == "kong" and action.kind != "exposed")
-
-
-def run(state: HandState, *moves: str) -> HandState:
-    """Apply the moves in order; a claim window the next move does not answer is passed by all."""
-    for move in moves:
-        seat_text, text = move.split(":")
-        seat, action = int(seat_text), act(text.strip())
-        if state.phase == "claim" and (seat not in seats_to_act(state) or _turn_move(action)):
-            state = pass_all(state)
-        state, _ = apply(state, seat, action)
-    return state
 
 
 def legal(state: HandState, seat: int) -> list[Action]:
