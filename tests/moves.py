@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.engine.actions import Action, apply, seats_to_act
 from games.engine.state import HandState
 from games.engine.tiles import parse
@@ -45,3 +47,25 @@ def run(state: HandState, *moves: str) -> HandState:
             state = pass_all(state)
         state, _ = apply(state, seat, action)
     return state
+
+
+def bare_state(variant: str, **fields: Any) -> HandState:
+    """A HandState with nothing dealt, for ruleset hooks that read only a few fields."""
+    base: dict[str, Any] = dict(
+        variant=variant,
+        seed=1,
+        num_players=4,
+        dealer=0,
+        round_wind=27,
+        base=1,
+        options=(),
+        wall=(),
+        head=0,
+        tail=0,
+        dice=(2, 3),
+        players=(),
+        phase="turn",
+        turn=0,
+    )
+    base.update(fields)
+    return HandState(**base)

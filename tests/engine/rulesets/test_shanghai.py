@@ -23,6 +23,7 @@ from games.engine.scoring import shanghai as sh
 from games.engine.scoring.context import ScoreResult, WinContext
 from games.engine.state import HandResult, HandState, Meld
 from games.engine.tiles import parse, tile
+from tests.moves import bare_state
 from tests.vectors import assert_matches, vector_cases
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -556,24 +557,7 @@ def test_pong_commitment() -> None:
 
 
 def _state(**kw: Any) -> HandState:
-    base: dict[str, Any] = dict(
-        variant="shanghai",
-        seed=1,
-        num_players=4,
-        dealer=0,
-        round_wind=27,
-        base=1,
-        options=(),
-        wall=(),
-        head=0,
-        tail=0,
-        dice=(2, 3),
-        players=(),
-        phase="turn",
-        turn=0,
-    )
-    base.update(kw)
-    return HandState(**base)
+    return bare_state(**{"variant": "shanghai", **kw})
 
 
 def test_ruleset_data() -> None:

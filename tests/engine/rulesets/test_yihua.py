@@ -19,6 +19,7 @@ from games.engine.scoring import yihua as yh
 from games.engine.scoring.context import WinContext
 from games.engine.state import HandResult, HandState, Meld
 from games.engine.tiles import parse, tile
+from tests.moves import bare_state
 from tests.vectors import assert_matches, vector_cases
 
 CHICKEN = {"concealed": "123m456m789p234s5s", "win_tile": "5s"}
@@ -371,24 +372,7 @@ def test_false_win_penalty() -> None:
 
 
 def _state(**kw: Any) -> HandState:
-    base: dict[str, Any] = dict(
-        variant="yihua",
-        seed=1,
-        num_players=4,
-        dealer=0,
-        round_wind=27,
-        base=10,
-        options=(),
-        wall=(),
-        head=0,
-        tail=0,
-        dice=(2, 3),
-        players=(),
-        phase="turn",
-        turn=0,
-    )
-    base.update(kw)
-    return HandState(**base)
+    return bare_state(**{"variant": "yihua", "base": 10, **kw})
 
 
 def test_ruleset_data() -> None:
