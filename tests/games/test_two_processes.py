@@ -9,10 +9,12 @@ import asyncio
 import importlib.util
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -120,9 +122,13 @@ def _create(url: str, token: str) -> int:
         method="POST",
         headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
     )
-    with urllib.request.urlopen(request, timeout=10) as response:
-        assert response.status == 201
-        return json.loads(response.read())["id"]
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            assert response.status == 201
+            return json.loads(response.read())["id"]
+    except urllib.error.HTTPError as e:  # say why: the server's own error page (DEBUG=1)
+        text = re.sub(r"<[^>]+>|\s+", " ", e.read().decode(errors="replace"))
+        raise AssertionError(f"POST /api/tables/ answered {e.code}: {text[:2000]}") from None
 
 
 async def test_two_processes_serve_one_table(alice: User, bob: User, stack: list[str]) -> None:
