@@ -4,6 +4,7 @@ Run with `daphne mahjong_site.asgi:application` (or `python manage.py runserver`
 """
 
 import os
+from typing import Any
 
 from django.core.asgi import get_asgi_application
 
@@ -13,6 +14,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mahjong_site.settings")
 django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.db import database_sync_to_async  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
@@ -21,7 +23,24 @@ from games.clock_task import ClockStarter  # noqa: E402
 from games.penalties import record_server_start  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
-record_server_start()  # disconnects from before a restart are nobody's fault (games.penalties)
+
+class RecordsServerStart:
+    """Records this server process's start (games.penalties: disconnects from before a
+    restart are nobody's fault) on its first request or socket — not at import, because
+    importing the application (tests do, before any database is set up) must not touch one.
+    After a restart the first reconnecting client comes within seconds (`make run` and a
+    proxy's health check ping at once)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.recorded = False
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if not self.recorded:
+            self.recorded = True
+            await database_sync_to_async(record_server_start)()
+        await self.app(scope, receive, send)
+
 
 application = ProtocolTypeRouter(
     {
@@ -32,3 +51,4 @@ application = ProtocolTypeRouter(
 
 if settings.CLOCK_IN_PROCESS:  # the embedded default: see games/clock_task.py
     application = ClockStarter(application)
+application = RecordsServerStart(application)
