@@ -101,21 +101,6 @@ class ShanghaiRuleset(Ruleset):
     def score(self, ctx: WinContext) -> ScoreResult:
         return scoring.score(ctx)
 
-    def finish(self, state: HandState, result: HandResult) -> HandResult:
-        """§2.8: several winners on one discard are each paid by the discarder
-        only; score them again as such (`multi_win`)."""
-        if len(result.winners) < 2 or result.win_tile is None:
-            return result
-        from games.engine.actions import win_context  # the machine imports the rulesets
-
-        scores = tuple(
-            self.win_check(
-                state, s, win_context(state, s, result.win_tile, result.by, result.from_seat, multi=True)
-            )
-            for s in result.winners
-        )
-        return replace(result, scores=scores)
-
     # -- the table between hands (§2.1, §2.7, §2.8) ----------------------------
     def setup(self, state: HandState, rng: random.Random | None = None) -> HandState:
         """§2.7: the dealer's dice add to the table's 荒番 counter H before play;
