@@ -32,6 +32,16 @@ def bot_table(owner: User, variant: str = "shanghai", base: int = 2, bots: int |
     return Table.objects.get(pk=table.pk)
 
 
+def two_seated(owner: User, other: User, variant: str = "two_player", base: int = 1) -> Table:
+    """`owner` in seat 0 sets the stake, `other` sits in seat 1 and accepts it."""
+    table = services.create_table(owner, variant)
+    services.sit(table.pk, owner, 0)
+    services.set_stake(table.pk, owner, base)
+    services.sit(table.pk, other, 1)
+    services.accept_stake(table.pk, other)
+    return Table.objects.get(pk=table.pk)
+
+
 def state_of(table_id: int) -> HandState | None:
     table = Table.objects.get(pk=table_id)
     return services.load(table).state

@@ -11,7 +11,7 @@ from accounts.models import LedgerEntry
 from games import moderation, services
 from games.models import AdminAuditLog, Ban, Hand, Penalty, PenaltyReversal, Rating, Seat, Table
 from tests.conftest import logged_in_client
-from tests.games.conftest import balance, bot_table
+from tests.games.conftest import balance, bot_table, two_seated
 
 pytestmark = pytest.mark.django_db
 
@@ -79,11 +79,7 @@ def test_close_a_table_mid_hand_settles_it_as_drawn_without_blame(staff_client: 
 def test_kick_mid_hand_frees_the_seat_after_the_hand_without_penalty(
     staff_client: Client, alice: User, bob: User
 ) -> None:
-    table = services.create_table(alice, "two_player")
-    services.sit(table.pk, alice, 0)
-    services.set_stake(table.pk, alice, 1)
-    services.sit(table.pk, bob, 1)
-    services.accept_stake(table.pk, bob)
+    table = two_seated(alice, bob)
     services.start_hand(table.pk, alice)
     seat = Seat.objects.get(table=table, user=bob)
     action(staff_client, "seat", "kick_players", [seat.pk])

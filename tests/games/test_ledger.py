@@ -11,7 +11,7 @@ from accounts.models import LedgerEntry
 from games import penalties, services
 from games.models import Penalty, SiteSettings, Table
 from tests.conftest import make_user
-from tests.games.conftest import balance, play_to_end
+from tests.games.conftest import balance, play_to_end, two_seated
 
 pytestmark = pytest.mark.django_db
 
@@ -29,11 +29,7 @@ def test_the_admins_starting_balance_is_used_for_new_users(db: None) -> None:
 
 
 def test_balances_equal_their_ledger_after_a_played_match_with_penalties(alice: User, bob: User) -> None:
-    table = services.create_table(alice, "shanghai")
-    services.sit(table.pk, alice, 0)
-    services.set_stake(table.pk, alice, 2)
-    services.sit(table.pk, bob, 1)
-    services.accept_stake(table.pk, bob)
+    table = two_seated(alice, bob, "shanghai", 2)
     services.add_bot(table.pk, alice, 2)
     services.add_bot(table.pk, alice, 3)
     services.start_hand(table.pk, bob)

@@ -14,7 +14,16 @@ from games.engine.actions import legal_actions
 from games.models import Hand, HandAction, Penalty, ScoreEntry, Seat, Table
 from games.presenters import table_context
 from games.services import INSUFFICIENT_POINTS, ServiceError
-from tests.games.conftest import balance, bot_table, hand_over, play_to_end, set_balance, snapshot, state_of
+from tests.games.conftest import (
+    balance,
+    bot_table,
+    hand_over,
+    play_to_end,
+    set_balance,
+    snapshot,
+    state_of,
+    two_seated,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -216,11 +225,7 @@ def test_insufficient_points_removes_the_player(alice: User) -> None:
 
 
 def test_escape_penalty_once_shared_and_seat_freed_after_the_hand(alice: User, bob: User) -> None:
-    table = services.create_table(alice, "shanghai")
-    services.sit(table.pk, alice, 0)
-    services.set_stake(table.pk, alice, 2)
-    services.sit(table.pk, bob, 1)
-    services.accept_stake(table.pk, bob)
+    table = two_seated(alice, bob, "shanghai", 2)
     services.add_bot(table.pk, alice, 2)
     services.add_bot(table.pk, alice, 3)
     services.start_hand(table.pk, bob)
@@ -244,11 +249,7 @@ def test_escape_penalty_once_shared_and_seat_freed_after_the_hand(alice: User, b
 
 
 def test_disconnect_past_grace_is_an_escape(alice: User, bob: User) -> None:
-    table = services.create_table(alice, "two_player")
-    services.sit(table.pk, alice, 0)
-    services.set_stake(table.pk, alice, 1)
-    services.sit(table.pk, bob, 1)
-    services.accept_stake(table.pk, bob)
+    table = two_seated(alice, bob)
     services.start_hand(table.pk, alice)
     services.connect(table.pk, bob)
     services.disconnect(table.pk, bob)
@@ -262,11 +263,7 @@ def test_disconnect_past_grace_is_an_escape(alice: User, bob: User) -> None:
 
 
 def test_reconnect_within_grace_is_no_escape(alice: User, bob: User) -> None:
-    table = services.create_table(alice, "two_player")
-    services.sit(table.pk, alice, 0)
-    services.set_stake(table.pk, alice, 1)
-    services.sit(table.pk, bob, 1)
-    services.accept_stake(table.pk, bob)
+    table = two_seated(alice, bob)
     services.start_hand(table.pk, alice)
     services.connect(table.pk, bob)
     services.disconnect(table.pk, bob)
