@@ -29,9 +29,20 @@ class MatchAdmin(admin.ModelAdmin):
 
 @admin.register(Hand)
 class HandAdmin(admin.ModelAdmin):
+    """Read-only: a hand changes only through the services (under its table's lock, bumping
+    the version that processes' snapshots rely on); a table is closed from the table admin."""
+
     list_display = ["id", "table", "match", "number", "status", "actions_count", "started", "ended"]
     list_filter = ["status"]
-    readonly_fields = ["seed", "setup", "result", "settlement", "actions_count"]
+
+    def has_add_permission(self, request: object) -> bool:
+        return False
+
+    def has_change_permission(self, request: object, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: object, obj: object = None) -> bool:
+        return False
 
 
 @admin.register(HandAction)

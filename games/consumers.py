@@ -15,14 +15,14 @@ import time
 from typing import Any
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 from django.contrib.auth.models import AnonymousUser
 
 from accounts.services import user_for_token
-from games import services
+from games import services, snapshots
+from games.db_threads import db
 from games.models import Table
-from games.presenters import json_view, table_context
+from games.presenters import json_view, snapshot_context, table_context
 
 MAX_FRAME = 4096  # bytes; a legal client never needs more
 BURST = 20  # messages
@@ -74,7 +74,7 @@ class VersionWatcher:
             await asyncio.sleep(WATCH_INTERVAL)
             ids = list(self.sockets)
             try:
-                versions = await database_sync_to_async(_versions)(ids)
+                versions = await db(_versions)(ids)
             except Exception:  # the database restarting: try again on the next round
                 continue
             for table_id, version in versions.items():
@@ -144,7 +144,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.json_mode = bool(token) or (query.get("format") or [""])[0] == "json"
         await self.accept()
         if token:
-            self.user = await database_sync_to_async(user_for_token)(token)
+            self.user = await db(user_for_token)(token)
             if self.user is None:
                 await self.send_error("bad_token", "unknown or revoked API token")
                 await self.close(code=CLOSE_BAD_TOKEN)
@@ -152,12 +152,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         else:
             self.user = self.scope.get("user") or AnonymousUser()
         invite = (query.get("invite") or [""])[0]
-        if not await database_sync_to_async(self._allowed)(invite):
+        if not await db(self._allowed)(invite):
             await self.send_error("no_table", "there is no such table (or it is private)")
             await self.close(code=CLOSE_NO_TABLE)
             return
         await self.channel_layer.group_add(services.group_name(self.table_id), self.channel_name)
-        await database_sync_to_async(services.connect)(self.table_id, self._actor())
+        await db(services.connect)(self.table_id, self._actor())
         self.counted = True
         await self.send_state(force=True)
         WATCHER.add(self)
@@ -178,7 +178,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         WATCHER.remove(self)
         await self.channel_layer.group_discard(services.group_name(self.table_id), self.channel_name)
-        await database_sync_to_async(services.disconnect)(self.table_id, self._actor())
+        await db(services.disconnect)(self.table_id, self._actor())
 
     # --- incoming ---------------------------------------------------------------------------
 
@@ -218,7 +218,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def act(self, message: dict[str, Any]) -> None:
         try:
-            await database_sync_to_async(services.perform)(
+            table = await db(services.perform)(
                 self.table_id, self._actor(), message.get("version"), message.get("action")
             )
         except services.ServiceError as e:
@@ -226,16 +226,27 @@ class TableConsumer(AsyncWebsocketConsumer):
             if e.code == "stale_version":
                 await self.send_state(force=True)  # the client is behind: give it the full state
             return
-        await self.send_state()
+        snapshot = snapshots.at(self.table_id, table.version)  # the change's own, kept on commit
+        await self.send_state(context=snapshot_context(snapshot, self._actor()) if snapshot else None)
 
     # --- outgoing ---------------------------------------------------------------------------
 
     async def table_changed(self, event: dict[str, Any]) -> None:
-        if event.get("version", 0) > self.sent_version:
-            await self.send_state()
+        version = event.get("version", 0)
+        if version <= self.sent_version:
+            return
+        blob = event.get("snapshot")
+        snapshot = snapshots.at(self.table_id, version)
+        if snapshot is None and isinstance(blob, bytes):
+            snapshot = snapshots.keep(blob)  # once per process: the other sockets find it kept
+        context = snapshot_context(snapshot, self._actor()) if snapshot is not None else None
+        await self.send_state(context=context)
 
-    async def send_state(self, force: bool = False) -> None:
-        context = await database_sync_to_async(table_context)(self.table_id, self._actor(), True)
+    async def send_state(self, force: bool = False, context: dict[str, Any] | None = None) -> None:
+        """Send this viewer's state: from `context` when given (rendered from a snapshot without
+        the database), else loaded."""
+        if context is None:
+            context = await db(table_context)(self.table_id, self._actor(), True)
         version = context["table"]["version"]
         if version <= self.sent_version and not force:
             return  # already sent (several group messages may arrive for one change)

@@ -7,17 +7,16 @@ what a draw would tell early).
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.utils import timezone
 
+from games import snapshots
 from games.engine.rulesets import get_ruleset
 from games.engine.tiles import name, seat_wind
 from games.engine.view import legal_json, view_for
 from games.models import Hand, Table
-from games.services import Loaded, _ready_to_start, hand_state, load, may_set_stake, remaining_ms
+from games.services import Loaded, _ready_to_start, hand_state, load, loaded_from, may_set_stake, remaining_ms
 
 WIND_ZH = {"1z": "东", "2z": "南", "3z": "西", "4z": "北"}
 
@@ -28,7 +27,16 @@ def table_context(table: Table | int, user: AbstractBaseUser | None, shared: boo
     With `shared` (the sockets) the loaded rows come from this process's snapshot of the table
     at its current version (`shared_load`); only the per-viewer part is computed here."""
     table_id = table.pk if isinstance(table, Table) else table
-    ctx = shared_load(table_id) if shared else consistent_load(table_id)
+    return context_for(shared_load(table_id) if shared else consistent_load(table_id), user)
+
+
+def snapshot_context(snapshot: snapshots.Snapshot, user: AbstractBaseUser | None) -> dict[str, Any] | None:
+    """The render context from a snapshot, with no database work; None when it cannot be."""
+    ctx = loaded_from(snapshot)
+    return context_for(ctx, user) if ctx is not None else None
+
+
+def context_for(ctx: Loaded, user: AbstractBaseUser | None) -> dict[str, Any]:
     seat = ctx.seat_of(user)
     index = seat.index if seat is not None else None
     return {
@@ -56,28 +64,30 @@ def _consistent_load(table_id: int, tries: int = 5) -> tuple[Loaded, bool]:
     return ctx, False  # on a very busy table the next change renders again anyway
 
 
-# table id -> (key, snapshot): the rows and replayed state of a table at one version, shared by
-# every socket of this process on that table (one load per version, not one per viewer).
-_SNAPSHOTS: dict[int, tuple[tuple[Any, ...], Loaded]] = {}
-_SNAPSHOT_LIMIT = 5000
-
-
 def shared_load(table_id: int) -> Loaded:
-    """`consistent_load`, shared per (table, version): one cheap query when another socket of
-    this process already loaded this version. Every change bumps the version (spectators, kept
-    outside it, are part of the key), so a snapshot at the current version is what a fresh,
-    consistent load would read; `now` is taken afresh (the countdown)."""
+    """`consistent_load`, shared per (table, version) through this process's snapshot: one
+    cheap query when the snapshot is at the current version (a change made here or announced
+    with its snapshot, or another socket's load). Every change bumps the version, so a snapshot
+    at the current version is what a fresh, consistent load would read; `now` is taken afresh
+    (the countdown) and the spectator count, kept outside the version, from the query."""
     row = Table.objects.filter(pk=table_id).values_list("version", "spectators", "created").first()
     if row is not None:
-        key = tuple(row)
-        cached = _SNAPSHOTS.get(table_id)
-        if cached is not None and cached[0] == key:
-            return dataclasses.replace(cached[1], now=timezone.now())
+        version, spectators, created = row
+        snapshot = snapshots.at(table_id, version, created)
+        ctx = loaded_from(snapshot) if snapshot is not None else None
+        if ctx is not None:
+            ctx.spectators = spectators
+            return ctx
     ctx, consistent = _consistent_load(table_id)
     if consistent:  # never share a load the version moved under
-        if len(_SNAPSHOTS) >= _SNAPSHOT_LIMIT:
-            _SNAPSHOTS.clear()
-        _SNAPSHOTS[table_id] = ((ctx.table.version, ctx.table.spectators, ctx.table.created), ctx)
+        states = {}
+        hand = ctx.hand
+        if hand is not None:
+            states[(hand.pk, hand.actions_count)] = _state_at(ctx, hand.actions_count)
+            if ctx.table.pause_until is not None and hand.actions_count > 0:
+                before = hand.actions_count - 1
+                states[(hand.pk, before)] = _state_at(ctx, before)
+        snapshots.keep(snapshots.pack(ctx.table, ctx.seats, ctx.hand, states, fresh_balances=False))
     return ctx
 
 
@@ -145,7 +155,7 @@ def table_info(ctx: Loaded, user: AbstractBaseUser | None) -> dict[str, Any]:
         "deadline_ms": min(deadline, limit) if deadline is not None else None,
         "paused": table.pause_until is not None,
         "seats": [_seat_info(ctx, s, me, dealer, rules.players) for s in ctx.seats],
-        "spectators": table.spectators,
+        "spectators": table.spectators if ctx.spectators is None else ctx.spectators,
         "message": table.notices.get(str(user.pk)) if _authenticated(user) else None,
         "last_result": last_result(ctx),
     }
@@ -191,7 +201,7 @@ def hand_view(ctx: Loaded, seat: int | None) -> dict[str, Any] | None:
     if hand is None:
         return None
     if state is None:  # over: the final state, every hand opened
-        state = hand_state(hand, ctx.table.variant)
+        state = _state_at(ctx, hand.actions_count)
     view = view_for(state, seat)
     if seat is not None and ctx.seats[seat].pending is not None:
         view["my_move"] = False  # the claim is made, only held for its undo window
@@ -199,7 +209,7 @@ def hand_view(ctx: Loaded, seat: int | None) -> dict[str, Any] | None:
         return view
     # The minimum pause after a discard: nobody may tell yet whether a claim window opened.
     if state.phase == "turn" and hand.actions_count > 0:
-        before = view_for(_state_at(hand, ctx.table.variant, hand.actions_count - 1), seat)
+        before = view_for(_state_at(ctx, hand.actions_count - 1), seat)
         view["seats"][state.turn] = before["seats"][state.turn]
         view["wall_left"] = before["wall_left"]
     view["phase"] = "claim"
@@ -208,8 +218,14 @@ def hand_view(ctx: Loaded, seat: int | None) -> dict[str, Any] | None:
     return view
 
 
-def _state_at(hand: Hand, variant: str, count: int) -> Any:
-    """The state after the first `count` actions (a cached replay)."""
+def _state_at(ctx: Loaded, count: int) -> Any:
+    """The hand's state after its first `count` actions: the snapshot's, else a cached replay."""
+    hand = ctx.hand
+    assert hand is not None
+    known = ctx.states.get((hand.pk, count)) if ctx.states else None
+    if known is not None:
+        return known
+    variant = ctx.table.variant
     ghost = Hand(pk=hand.pk, seed=hand.seed, setup=hand.setup, actions_count=count)
     return hand_state(ghost, variant)
 

@@ -26,7 +26,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.services import balance_of, change_balance
-from games import settings_store
+from games import settings_store, snapshots
 from games.engine.actions import Action, apply, auto_action, legal_actions, new_hand, replay, seats_to_act
 from games.engine.bots import BOTS
 from games.engine.errors import EngineError
@@ -79,6 +79,9 @@ class Loaded:
     changed: bool = False
     lobby: bool = False
     new_decision: bool = False  # the hand now waits for something else (see Table.decision_version)
+    fresh_balances: bool = False  # balances changed (settlement, penalty): the snapshot reads them again
+    spectators: int | None = None  # a fresher count than table.spectators (kept outside the version)
+    states: dict[tuple[int, int], HandState] | None = None  # a snapshot's states of the hand, if any
 
     def seat_of(self, user: AbstractBaseUser | None) -> Seat | None:
         if user is None or not user.is_authenticated:
@@ -101,12 +104,18 @@ def _seat_values(seat: Seat) -> tuple[Any, ...]:
     return tuple(getattr(seat, name) for name in _SEAT_FIELDS)
 
 
-def load(table: Table, now: datetime | None = None) -> Loaded:
-    """Seats, hand and replayed state of a table (locked by the caller when it changes them)."""
-    seats = list(Seat.objects.filter(table=table).select_related("user__profile").order_by("index"))
+def load(
+    table: Table, now: datetime | None = None, seats: list[Seat] | None = None, hand: Hand | None = None
+) -> Loaded:
+    """Seats, hand and replayed state of a table (locked by the caller when it changes them).
+
+    `seats` and `hand`: already known (a snapshot at the table's version), not read again."""
+    if seats is None:
+        seats = list(Seat.objects.filter(table=table).select_related("user__profile").order_by("index"))
     for seat in seats:
         seat._loaded_values = _seat_values(seat)  # type: ignore[attr-defined]  # _commit saves only changes
-    hand = Hand.objects.get(pk=table.hand_id) if table.hand_id else None
+    if hand is None and table.hand_id:
+        hand = Hand.objects.get(pk=table.hand_id)
     playing = hand is not None and hand.status == Hand.Status.PLAYING
     state = hand_state(hand, table.variant) if playing else None
     return Loaded(table, seats, hand, state, now or timezone.now())
@@ -122,17 +131,34 @@ def locked(table_id: int, now: datetime | None = None) -> Iterator[Loaded]:
     """Lock and load a table; save, bump the version and broadcast if `changed` was set."""
     with transaction.atomic():
         try:
-            table = Table.objects.select_for_update().get(pk=table_id)
+            # Only the owner is joined: under READ COMMITTED a joined row that is not locked may
+            # be older than the locked row (PostgreSQL re-reads only locked rows after waiting),
+            # which is harmless for a name but not for the hand.
+            rows = Table.objects.select_for_update(of=("self",)).select_related("owner")
+            table = rows.get(pk=table_id)
         except Table.DoesNotExist:
             raise ServiceError("no_table", "there is no such table") from None
         expected = _EXPECTED.get()
         if expected is not None:
             _EXPECTED.set(None)  # the first lock of the change only
             _check_version(table, *expected)
-        ctx = load(table, now)
+        ctx = _load_locked(table, now)
         yield ctx
         if ctx.changed:
             _commit(ctx)
+
+
+def _load_locked(table: Table, now: datetime | None) -> Loaded:
+    """`load` for a locked table row. When this process's snapshot is at the row's version, its
+    seats and hand are what the database holds (every change bumps the version), so a private
+    copy of them is used instead of reading them again."""
+    snapshot = snapshots.at(table.pk, table.version, table.created)
+    if snapshot is None:
+        return load(table, now)
+    _table, seats, hand, states = snapshots.unpack(snapshot.blob)
+    for key, state in states.items():
+        _remember(key, state)
+    return load(table, now, seats, hand)
 
 
 def _commit(ctx: Loaded) -> None:
@@ -152,14 +178,50 @@ def _commit(ctx: Loaded) -> None:
             seat.save(update_fields=changed)
         seat._loaded_values = after  # type: ignore[attr-defined]
     version, table_id, lobby = table.version, table.pk, ctx.lobby
-    transaction.on_commit(lambda: broadcast(table_id, version, lobby))
+    blob = snapshots.pack(table, ctx.seats, ctx.hand, _states_of(ctx), ctx.fresh_balances)
+
+    def announce() -> None:
+        snapshots.keep(blob)
+        broadcast(table_id, version, lobby, blob)
+
+    transaction.on_commit(announce)
 
 
-def broadcast(table_id: int, version: int, lobby: bool = True) -> None:
+def loaded_from(snapshot: snapshots.Snapshot) -> Loaded | None:
+    """A read-only Loaded for rendering a snapshot without the database; None when a state
+    it needs is missing (then render from a load)."""
+    table, hand = snapshot.table, snapshot.hand
+    state = None
+    if hand is not None:
+        key = (hand.pk, hand.actions_count)
+        state = snapshot.states.get(key)
+        if state is None:
+            return None
+        paused_turn = table.pause_until is not None and state.phase == "turn" and hand.actions_count > 0
+        if paused_turn and (hand.pk, hand.actions_count - 1) not in snapshot.states:
+            return None
+        if hand.status != Hand.Status.PLAYING:
+            state = None
+    return Loaded(table, snapshot.seats, hand, state, timezone.now(), states=snapshot.states)
+
+
+def _states_of(ctx: Loaded) -> dict[tuple[int, int], HandState]:
+    """The hand's states a renderer needs: now and one action before (the pause after a discard
+    shows the board as it was before the draw)."""
+    hand = ctx.hand
+    if hand is None:
+        return {}
+    keys = [(hand.pk, hand.actions_count), (hand.pk, hand.actions_count - 1)]
+    return {key: _STATE_CACHE[key] for key in keys if key in _STATE_CACHE}
+
+
+def broadcast(table_id: int, version: int, lobby: bool = True, snapshot: bytes | None = None) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    message = {"type": "table.changed", "table": table_id, "version": version}
+    message: dict[str, Any] = {"type": "table.changed", "table": table_id, "version": version}
+    if snapshot is not None:
+        message["snapshot"] = snapshot
     try:
         async_to_sync(layer.group_send)(group_name(table_id), message)
         if lobby:
@@ -713,7 +775,7 @@ def _escape(ctx: Loaded, seat: Seat, reason: str) -> None:
     assert hand is not None and seat.user is not None
     seat.left = True
     seat.pending = seat.pending_until = None
-    ctx.changed = True
+    ctx.changed = ctx.fresh_balances = True
     others = [s.user for s in _humans(ctx) if s is not seat and not s.left]
     # Once per hand, shared, in the ledger, with the ban policy; nobody's fault after a restart.
     charge_escape(table, hand, seat.user, reason, others, seat.disconnected_at, ctx.now)
@@ -950,6 +1012,7 @@ def _finish_hand(ctx: Loaded) -> None:
     """Settle with the balance floor, write scores, carry dealer/wind/counters, apply §1.6."""
     table, hand, state = ctx.table, ctx.hand, ctx.state
     assert hand is not None and state is not None and state.result is not None
+    ctx.fresh_balances = True
     result = state.result
     rules = get_ruleset(table.variant)
     balances = [balance_of(s.user) if s.user_id else BOT_BALANCE for s in ctx.seats]

@@ -78,6 +78,10 @@ TEMPLATES = [
 ]
 
 DATABASES = {"default": database_config(env_str("DATABASE_URL"), BASE_DIR)}
+# Threads a socket process runs database work on (games/db_threads.py): several with
+# PostgreSQL (round trips of different tables overlap), one with SQLite (one writer anyway).
+_POSTGRES = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+DB_THREADS = env_int("DB_THREADS", 4 if _POSTGRES else 1)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CHANNEL_LAYERS = channel_layers(env_str("REDIS_URL"))

@@ -30,6 +30,7 @@ from asgiref.sync import sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser, User
+from django.db import transaction
 
 from games import services
 from games.engine.view import view_for
@@ -200,10 +201,32 @@ def _truth(table_id: int) -> tuple[int, list[list[str]] | None, bool]:
     return table.version, hands, over
 
 
-def _step(table_id: int) -> None:
-    table = Table.objects.get(pk=table_id)
-    if table.deadline is not None:
-        services.timeout(table_id, table.deadline_version, table.deadline)
+def _step(table_id: int) -> tuple[int, list[list[str]] | None, bool]:
+    """One step of the clock, and the truth at the version it made."""
+
+    def step() -> None:
+        table = Table.objects.get(pk=table_id)
+        if table.deadline is not None:
+            services.timeout(table_id, table.deadline_version, table.deadline)
+
+    return _changed(table_id, step)
+
+
+def _changed(table_id: int, change: Any) -> tuple[int, list[list[str]] | None, bool]:
+    """Run a change and read the truth in the same transaction: a socket's connect or disconnect
+    (which changes no hand) cannot slip a version in between, so the version read is the
+    change's own and the truth is exactly the hands at it."""
+    with transaction.atomic():
+        change()
+        return _truth(table_id)
+
+
+def _continue_all(table_id: int, players: list[User]) -> tuple[int, list[list[str]] | None, bool]:
+    def change() -> None:
+        for user in players:
+            services.continue_play(table_id, user)
+
+    return _changed(table_id, change)
 
 
 def _setup(owner: User, others: list[User], variant: str) -> int:
@@ -232,8 +255,8 @@ Truths = dict[int, "list[list[str]] | None"]
 
 
 def _truth_at(truths: Truths, version: int) -> list[list[str]] | None:
-    """The concealed hands at `version`: the latest recorded at or before it (only steps of the
-    clock change hands, and the truth is recorded after every step)."""
+    """The concealed hands at `version`: the latest recorded at or before it (only the clock's
+    steps and the continues change hands, and each records the truth at its own version)."""
     known = [v for v in truths if v <= version]
     return truths[max(known)] if known else None
 
@@ -270,8 +293,8 @@ async def audit_table(
         await _open(table_id, viewer)
     played = 0
     truths: Truths = {}
+    version, truth, over = await sync_to_async(_changed)(table_id, lambda: None)
     for step in range(max_steps):
-        version, truth, over = await sync_to_async(_truth)(table_id)
         truths[version] = truth
         for viewer in viewers:
             await _drain(viewer, truths, report)
@@ -279,8 +302,7 @@ async def audit_table(
             played += 1
             if played >= hands:
                 break
-            for user in players:  # continue to the next hand
-                await sync_to_async(services.continue_play)(table_id, user)
+            version, truth, over = await sync_to_async(_continue_all)(table_id, players)  # the next hand
             continue
         if step % 17 == 5:  # the reconnect path: a fresh socket gets the full state
             victim = rng.choice(viewers)
@@ -293,7 +315,7 @@ async def audit_table(
             assert victim.comm is not None
             await victim.comm.send_to(text_data='{"type":"sync"}')
             report.syncs += 1
-        await sync_to_async(_step)(table_id)
+        version, truth, over = await sync_to_async(_step)(table_id)
     report.hands = played
     for viewer in viewers:
         await _drain(viewer, truths, report, wait=0.2)
