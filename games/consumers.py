@@ -36,6 +36,7 @@ CLOSE_TOO_BIG = 4009
 
 
 WATCH_INTERVAL = 0.25  # seconds between the watcher's version checks
+PAUSE_SLACK = 0.005  # seconds: render the end of a pause just after it, never just before
 
 
 class VersionWatcher:
@@ -138,6 +139,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.bucket = TokenBucket()
         self.refused = 0
         self.sent_version = -1
+        self.sent: tuple[int, bool] = (-1, False)  # (version, shown after its pause) last sent
+        self.pause_task: asyncio.Task[None] | None = None
         self.counted = False
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         token = (query.get("token") or [""])[0]
@@ -174,6 +177,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         return self.user if self.user is not None and self.user.is_authenticated else None
 
     async def disconnect(self, code: int) -> None:
+        task = getattr(self, "pause_task", None)
+        if task is not None:
+            task.cancel()
         if not getattr(self, "counted", False):
             return
         WATCHER.remove(self)
@@ -248,15 +254,35 @@ class TableConsumer(AsyncWebsocketConsumer):
         if context is None:
             context = await db(table_context)(self.table_id, self._actor(), True)
         version = context["table"]["version"]
-        if version <= self.sent_version and not force:
+        pause_ms = context["table"]["pause_ms"]
+        if pause_ms:
+            self._show_after_pause(version, pause_ms)
+        shown = (version, not pause_ms)  # a version is shown paused, then as the pause ends
+        if shown <= self.sent and not force:
             return  # already sent (several group messages may arrive for one change)
-        self.sent_version = version
+        self.sent, self.sent_version = shown, version
         if self.json_mode:
             await self.send_json(
                 {"type": "state", "version": version, "view": json_view(context), "legal": context["legal"]}
             )
         else:
             await self.send(text_data=render_html(context))
+
+    def _show_after_pause(self, version: int, pause_ms: int) -> None:
+        """The pause after a discard ends without a change (nothing is written): render this
+        version again when it has passed, unless a newer one went out meanwhile."""
+        if self.pause_task is not None:
+            self.pause_task.cancel()
+        self.pause_task = asyncio.get_running_loop().create_task(self._after_pause(version, pause_ms))
+
+    async def _after_pause(self, version: int, pause_ms: int) -> None:
+        await asyncio.sleep(pause_ms / 1000 + PAUSE_SLACK)
+        self.pause_task = None
+        if self.sent_version != version:
+            return
+        snapshot = snapshots.at(self.table_id, version)
+        context = snapshot_context(snapshot, self._actor()) if snapshot is not None else None
+        await self.send_state(context=context)
 
     async def send_error(self, code: str, message: str) -> None:
         if self.json_mode:

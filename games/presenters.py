@@ -16,7 +16,17 @@ from games.engine.rulesets import get_ruleset
 from games.engine.tiles import name, seat_wind
 from games.engine.view import legal_json, view_for
 from games.models import Hand, Table
-from games.services import Loaded, _ready_to_start, hand_state, load, loaded_from, may_set_stake, remaining_ms
+from games.services import (
+    Loaded,
+    _ready_to_start,
+    hand_state,
+    load,
+    loaded_from,
+    may_set_stake,
+    pause_left_ms,
+    paused,
+    remaining_ms,
+)
 
 WIND_ZH = {"1z": "东", "2z": "南", "3z": "西", "4z": "北"}
 
@@ -124,7 +134,8 @@ def table_info(ctx: Loaded, user: AbstractBaseUser | None) -> dict[str, Any]:
     index_of = {s.user_id: s.index for s in ctx.seats if s.user_id}
     dealer = ctx.state.dealer if ctx.state is not None else table.dealer
     may_invite = me is not None or (_authenticated(user) and table.owner_id == user.pk)
-    deadline = remaining_ms(ctx) if table.pause_until is None else None
+    pause_ms = pause_left_ms(table, ctx.now)
+    deadline = remaining_ms(ctx) if not pause_ms else None
     limit = 1000 * (table.claim_seconds if ctx.state and ctx.state.phase == "claim" else table.turn_seconds)
     return {
         "id": table.pk,
@@ -153,7 +164,8 @@ def table_info(ctx: Loaded, user: AbstractBaseUser | None) -> dict[str, Any]:
             "grace": table.grace_seconds,
         },
         "deadline_ms": min(deadline, limit) if deadline is not None else None,
-        "paused": table.pause_until is not None,
+        "paused": bool(pause_ms),
+        "pause_ms": pause_ms or None,  # the board is shown again when it passes
         "seats": [_seat_info(ctx, s, me, dealer, rules.players) for s in ctx.seats],
         "spectators": table.spectators if ctx.spectators is None else ctx.spectators,
         "message": table.notices.get(str(user.pk)) if _authenticated(user) else None,
@@ -205,7 +217,7 @@ def hand_view(ctx: Loaded, seat: int | None) -> dict[str, Any] | None:
     view = view_for(state, seat)
     if seat is not None and ctx.seats[seat].pending is not None:
         view["my_move"] = False  # the claim is made, only held for its undo window
-    if ctx.table.pause_until is None or state.phase == "over":
+    if not paused(ctx.table, ctx.now) or state.phase == "over":
         return view
     # The minimum pause after a discard: nobody may tell yet whether a claim window opened.
     if state.phase == "turn" and hand.actions_count > 0:
@@ -262,7 +274,7 @@ def legal_for(ctx: Loaded, user: AbstractBaseUser | None) -> list[dict[str, Any]
         return out
     if seat.left or ctx.state is None:
         return out
-    if table.pause_until is not None and ctx.state.phase != "claim":
+    if paused(table, ctx.now) and ctx.state.phase != "claim":
         return out
     return legal_json(ctx.state, seat.index) + out
 

@@ -10,6 +10,7 @@ ServiceError before anything is written. The seat always comes from the user pas
 from __future__ import annotations
 
 import logging
+import math
 import random
 import secrets
 from collections.abc import Iterator
@@ -342,16 +343,30 @@ def seat_due(ctx: Loaded, seat: Seat) -> datetime | None:
 
 
 def awaited(ctx: Loaded) -> list[Seat]:
-    if ctx.state is None or ctx.table.pause_until is not None:
+    """The seats the hand waits for (their timers start when the pause ends: `act_since`)."""
+    if ctx.state is None:
         return []
     return [ctx.seats[i] for i in seats_to_act(ctx.state)]
+
+
+def paused(table: Table, now: datetime) -> bool:
+    """Within the minimum pause after a discard. The pause ends by itself: nothing is written
+    when it ends (one write and one version fewer per discard); checks and renderers compare
+    `pause_until` with the time, and sockets render again when it passes (games.consumers)."""
+    return table.pause_until is not None and table.pause_until > now
+
+
+def pause_left_ms(table: Table, now: datetime) -> int:
+    """Milliseconds of the pause still to run (0: none)."""
+    if not paused(table, now):
+        return 0
+    assert table.pause_until is not None
+    return max(1, math.ceil((table.pause_until - now).total_seconds() * 1000))
 
 
 def _set_deadline(ctx: Loaded) -> None:
     table = ctx.table
     due: list[datetime] = []
-    if table.pause_until is not None:
-        due.append(table.pause_until)
     for seat in ctx.seats:
         if seat.pending_until is not None:
             due.append(seat.pending_until)
@@ -814,9 +829,11 @@ def disconnect(table_id: int, user: AbstractBaseUser | None) -> None:
 # --- hand actions -------------------------------------------------------------------------
 
 
-def act(table_id: int, user: AbstractBaseUser, action_json: Any) -> Table:
-    """A seated person's hand action. A claim is held for the undo window first."""
-    with locked(table_id) as ctx:  # a stale version is told before a malformed action
+def act(table_id: int, user: AbstractBaseUser, action_json: Any, now: datetime | None = None) -> Table:
+    """A seated person's hand action. A claim is held for the undo window first.
+
+    `now`: the time of the action (tests on a fake clock; else the real time)."""
+    with locked(table_id, now) as ctx:  # a stale version is told before a malformed action
         try:
             action = Action.from_json(action_json)
         except EngineError as e:
@@ -830,7 +847,7 @@ def act(table_id: int, user: AbstractBaseUser, action_json: Any) -> Table:
             raise ServiceError("claim_pending", "your claim is pending; undo it first")
         state = ctx.state
         assert state is not None
-        if ctx.table.pause_until is not None and state.phase != "claim":
+        if paused(ctx.table, ctx.now) and state.phase != "claim":
             raise ServiceError("paused", "wait for the pause after the discard")
         if state.phase == "claim" and action.type in CLAIM_TYPES and ctx.table.undo_ms:
             if action not in legal_actions(state, seat.index):
@@ -853,8 +870,10 @@ def undo(table_id: int, user: AbstractBaseUser) -> Table:
     return ctx.table
 
 
-def perform(table_id: int, user: AbstractBaseUser | None, version: Any, action: Any) -> Table:
-    """Route one `legal` entry sent back by a client to its service function."""
+def perform(
+    table_id: int, user: AbstractBaseUser | None, version: Any, action: Any, now: datetime | None = None
+) -> Table:
+    """Route one `legal` entry sent back by a client to its service function (`now`: see `act`)."""
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise ServiceError("bad_action", "an action is an object with a 'type'")
     if isinstance(version, bool) or not isinstance(version, int):
@@ -877,7 +896,7 @@ def perform(table_id: int, user: AbstractBaseUser | None, version: Any, action: 
     }
     if kind in table_actions:
         return _checked(table_id, version, table_actions[kind])
-    return _checked(table_id, version, lambda: act(table_id, user, action), same_decision=True)
+    return _checked(table_id, version, lambda: act(table_id, user, action, now), same_decision=True)
 
 
 def _checked(table_id: int, version: int, change: Any, same_decision: bool = False) -> Table:
@@ -914,9 +933,6 @@ def timeout(table_id: int, expected_version: int, now: datetime | None = None) -
         if table.version != expected_version:
             return False
         _commit_pending_claims(ctx)
-        if table.pause_until is not None and table.pause_until <= ctx.now:
-            table.pause_until = None
-            ctx.changed = True
         _expire_disconnected(ctx)
         for _ in range(64):  # bounded: each pass applies at most one action per awaited seat
             if not _play_due_seats(ctx):

@@ -7,6 +7,7 @@ from datetime import datetime
 
 import pytest
 from django.contrib.auth.models import User
+from django.utils import timezone
 
 from accounts.models import Profile
 from games import services
@@ -70,3 +71,9 @@ def balance(user: User) -> int:
 
 
 Until = Callable[[Table], bool]
+
+
+def after_pause(table: Table) -> datetime:
+    """A moment on the fake clock when the pause after the last discard is over (it ends by
+    itself: nothing is written then)."""
+    return max(timezone.now(), table.pause_until or timezone.now())

@@ -11,7 +11,7 @@ from games.clock import drive_table_until_idle
 from games.engine.actions import legal_actions
 from games.models import Table
 from games.services import ServiceError
-from tests.games.conftest import bot_table, snapshot, state_of
+from tests.games.conftest import after_pause, bot_table, snapshot, state_of
 from tests.games.test_services import alices_turn
 
 pytestmark = pytest.mark.django_db
@@ -35,7 +35,7 @@ def test_a_version_from_the_same_decision_is_accepted(alice: User) -> None:
     # something else changed the table meanwhile (another seat's pass in the same window, a
     # spectator joining…) without starting a new decision: alice's click still counts
     Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
-    services.perform(table.pk, alice, seen, discard)
+    services.perform(table.pk, alice, seen, discard, after_pause(table))
     assert state_of(table.pk).players[0].discard_count == 1
 
 
@@ -46,7 +46,7 @@ def test_a_version_from_an_earlier_decision_is_stale(alice: User) -> None:
     Table.objects.filter(pk=table.pk).update(version=F("version") + 2, decision_version=F("version") + 1)
     before = snapshot(table.pk)
     with pytest.raises(ServiceError) as refused:
-        services.perform(table.pk, alice, seen, discard)
+        services.perform(table.pk, alice, seen, discard, after_pause(table))
     assert refused.value.code == "stale_version"
     assert snapshot(table.pk) == before
 

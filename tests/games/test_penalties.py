@@ -14,7 +14,7 @@ from games.clock import drive_table_until_idle
 from games.engine.actions import Action, legal_actions
 from games.models import Ban, Penalty, PenaltyReversal, ServerStart, Table
 from games.services import ServiceError
-from tests.games.conftest import balance, bot_table, hand_over, play_to_end, state_of
+from tests.games.conftest import after_pause, balance, bot_table, hand_over, play_to_end, state_of
 
 pytestmark = pytest.mark.django_db
 
@@ -71,13 +71,13 @@ def test_false_win_is_recorded_once_with_its_hand(alice: User) -> None:
 
     def alices_turn(t: Table) -> bool:
         state = state_of(t.pk)
-        return state is not None and state.phase == "turn" and state.turn == 0 and t.pause_until is None
+        return state is not None and state.phase == "turn" and state.turn == 0
 
     drive_table_until_idle(table.pk, until=lambda t: alices_turn(t) or hand_over(t))
     state = state_of(table.pk)
     if state is None or Action("win") in legal_actions(state, 0):
         pytest.skip("the hand ended first, or she really can win")
-    services.act(table.pk, alice, {"type": "win"})
+    services.act(table.pk, alice, {"type": "win"}, after_pause(Table.objects.get(pk=table.pk)))
     assert state_of(table.pk).penalties[0][0] == "false_win"
     services.set_auto(table.pk, alice, True)
     play_to_end(table.pk)

@@ -15,6 +15,7 @@ from games.models import Hand, HandAction, Penalty, ScoreEntry, Seat, Table
 from games.presenters import table_context
 from games.services import INSUFFICIENT_POINTS, ServiceError
 from tests.games.conftest import (
+    after_pause,
     balance,
     bot_table,
     hand_over,
@@ -296,7 +297,7 @@ def test_refused_actions_change_nothing(alice: User, bob: User) -> None:
 
 def alices_turn(table: Table) -> bool:
     state = state_of(table.pk)
-    return state is not None and state.phase == "turn" and state.turn == 0 and table.pause_until is None
+    return state is not None and state.phase == "turn" and state.turn == 0
 
 
 def test_illegal_hand_action_is_refused(alice: User) -> None:
@@ -314,7 +315,9 @@ def test_illegal_hand_action_is_refused(alice: User) -> None:
 
     before = snapshot(table.pk)
     with pytest.raises(ServiceError) as e:
-        services.perform(table.pk, alice, table.version, {"type": "discard", "tile": name(missing)})
+        services.perform(
+            table.pk, alice, table.version, {"type": "discard", "tile": name(missing)}, after_pause(table)
+        )
     assert e.value.code in {"illegal_action", "not_in_hand"}
     assert snapshot(table.pk) == before
 
@@ -384,9 +387,11 @@ def test_every_discard_pauses_and_hides_the_next_draw(alice: User, bob: User) ->
     table.refresh_from_db()
     state = state_of(table.pk)
     discard = next(a for a in legal_actions(state, 0) if a.type == "discard")
-    services.perform(table.pk, alice, table.version, discard.to_json())
+    services.perform(table.pk, alice, table.version, discard.to_json(), after_pause(table))
     table.refresh_from_db()
-    assert table.pause_until is not None and table.deadline == table.pause_until
+    # paused now; its end is written nowhere: nothing is due before it is over
+    assert services.paused(table, timezone.now())
+    assert table.deadline is not None and table.deadline > table.pause_until
     for viewer in (alice, bob, None):
         view = table_context(table.pk, viewer)["view"]
         assert view["phase"] == "claim" and view["turn"] is None
