@@ -67,6 +67,7 @@ def percentile(values: list[float], q: float) -> float:
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)
+    by_type: dict[str, list[float]] = field(default_factory=dict)  # latencies per action type
     actions: int = 0
     errors: Counter[str] = field(default_factory=Counter)
     fault_effects: Counter[str] = field(default_factory=Counter)
@@ -316,15 +317,17 @@ class TableDriver:
         self.stats.actions += 1
         if action.get("type") in HAND_TYPES:
             self.confirmed.append(entry)
-        await self._measure(version + 1, sent, generations)
+        await self._measure(version + 1, sent, generations, str(action.get("type")))
 
-    async def _measure(self, version: int, sent: float, generations: list[int]) -> None:
+    async def _measure(self, version: int, sent: float, generations: list[int], kind: str) -> None:
         deadline = sent + VIEW_TIMEOUT
         while True:
             times = [c.arrived(version) for c in self.clients]
             if all(t is not None for t in times):
                 if [c.generation for c in self.clients] == generations:  # no reconnect in between
-                    self.stats.latencies.append(max(t for t in times if t is not None) - sent)
+                    latency = max(t for t in times if t is not None) - sent
+                    self.stats.latencies.append(latency)
+                    self.stats.by_type.setdefault(kind, []).append(latency)
                 return
             if time.monotonic() > deadline:
                 for c, t in zip(self.clients, times, strict=True):
@@ -548,6 +551,10 @@ def summary(
         "reconnects": stats.reconnects,
         "latency_samples": len(lat),
         "max_ms": round(max(lat), 1) if lat else 0.0,
+        "by_type": {  # action type: [samples, p50 ms, p99 ms]
+            kind: [len(v), round(1000 * percentile(v, 50), 1), round(1000 * percentile(v, 99), 1)]
+            for kind, v in sorted(stats.by_type.items())
+        },
         **ledger,
         "mode": "echo" if args.echo else "tables",
         "loadavg": Path("/proc/loadavg").read_text().split()[:3],
