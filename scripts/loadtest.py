@@ -236,6 +236,7 @@ class TableDriver:
         self.unconfirmed: list[Confirmed] = []  # answer cut off by a fault: may or may not be applied
 
     async def run(self, stop: asyncio.Event, started: float) -> None:
+        await asyncio.sleep(max(0.0, started - time.monotonic()))  # this table's turn to arrive
         readers = [asyncio.create_task(c.run(stop)) for c in self.clients]
         next_slot = started + self.rng.uniform(0, self.interval)
         try:
@@ -481,7 +482,10 @@ async def drive(drivers: list[TableDriver], stack: Stack, args: argparse.Namespa
     stop = asyncio.Event()
     started = time.monotonic()
     _STARTS[id(stats)] = started
-    tasks = [asyncio.create_task(d.run(stop, started)) for d in drivers]
+    # Tables arrive spread over the first `ramp` seconds (players do not all click in the same
+    # instant); every table then acts at its rate until the end.
+    step = args.ramp / len(drivers) if drivers else 0.0
+    tasks = [asyncio.create_task(d.run(stop, started + i * step)) for i, d in enumerate(drivers)]
     faults = asyncio.create_task(inject_faults(stack, args, stats, stop))
     await asyncio.sleep(args.seconds)
     stats.log_marks = stack.log_marks()  # sockets closing at the end are not the server's errors
@@ -585,6 +589,12 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--seconds", type=float, default=float(env.get("SECONDS", 30)))
     parser.add_argument("--procs", type=int, default=int(env.get("PROCS", 2)))
     parser.add_argument("--rate", type=float, default=1.0, help="actions per second per table")
+    parser.add_argument(
+        "--ramp",
+        type=float,
+        default=float(env.get("RAMP", 5)),
+        help="seconds over which the tables arrive (part of the run; 0: all at once)",
+    )
     parser.add_argument("--variant", default=env.get("VARIANT", "shanghai"))
     parser.add_argument("--kill", action="store_true", default=env.get("KILL", "0") == "1")
     parser.add_argument("--restart-redis", action="store_true", default=env.get("RESTART_REDIS", "0") == "1")
