@@ -19,7 +19,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocke
 from django.contrib.auth.models import AnonymousUser
 
 from accounts.services import user_for_token
-from games import services, snapshots
+from games import broadcaster, services, snapshots
 from games.db_threads import db
 from games.models import Table
 from games.presenters import json_view, snapshot_context, table_context
@@ -135,6 +135,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     counted: bool
 
     async def connect(self) -> None:
+        broadcaster.use_loop(asyncio.get_running_loop())  # changes made here announce through it
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.bucket = TokenBucket()
         self.refused = 0

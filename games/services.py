@@ -20,14 +20,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
 from accounts.services import balance_of, change_balance
-from games import settings_store, snapshots
+from games import broadcaster, settings_store, snapshots
 from games.engine.actions import Action, apply, auto_action, legal_actions, new_hand, replay, seats_to_act
 from games.engine.bots import BOTS
 from games.engine.errors import EngineError
@@ -217,18 +215,13 @@ def _states_of(ctx: Loaded) -> dict[tuple[int, int], HandState]:
 
 
 def broadcast(table_id: int, version: int, lobby: bool = True, snapshot: bytes | None = None) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
+    """Tell the table's sockets (and the lobby) the new version, without waiting (broadcaster)."""
     message: dict[str, Any] = {"type": "table.changed", "table": table_id, "version": version}
     if snapshot is not None:
         message["snapshot"] = snapshot
-    try:
-        async_to_sync(layer.group_send)(group_name(table_id), message)
-        if lobby:
-            async_to_sync(layer.group_send)(LOBBY_GROUP, {"type": "lobby.changed", "table": table_id})
-    except Exception:  # the log is the truth: a lost message is healed by the next one or a sync
-        log.exception("broadcast of table %s v%s failed", table_id, version)
+    broadcaster.send(group_name(table_id), message)
+    if lobby:
+        broadcaster.send(LOBBY_GROUP, {"type": "lobby.changed", "table": table_id})
 
 
 # --- the hand log --------------------------------------------------------------------------

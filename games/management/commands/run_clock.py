@@ -3,7 +3,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from games import clock
+from games import broadcaster, clock
 from games.penalties import record_server_start
 
 
@@ -15,5 +15,6 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         record_server_start()  # disconnects from before a restart are nobody's fault
+        broadcaster.start_own_loop()  # announcements go out without holding up the ticks
         with contextlib.suppress(KeyboardInterrupt):
             clock.run(options["interval"])

@@ -1,0 +1,69 @@
+"""Group messages from synchronous code (the services), sent without waiting for them.
+
+A change announces its new version after commit. `async_to_sync(group_send)` would hold the
+database thread that made the change until the main loop had published the message (under load,
+tens of milliseconds per change, with the thread unavailable to every other socket). So the
+message is handed to an event loop and the thread moves on: in a server process, the loop the
+sockets run on (`use_loop`, called by the first socket); in a process without one (the clock
+worker), a loop of its own on a daemon thread (`start_own_loop`). Elsewhere (tests calling the
+services directly, scripts) it is sent synchronously as before. A message that fails is logged:
+the log is the truth, and the next change, the version watcher or a `sync` heals a lost one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import threading
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+log = logging.getLogger(__name__)
+
+_LOOP: asyncio.AbstractEventLoop | None = None
+
+
+def use_loop(loop: asyncio.AbstractEventLoop) -> None:
+    global _LOOP
+    _LOOP = loop
+
+
+def start_own_loop() -> asyncio.AbstractEventLoop:
+    loop = asyncio.new_event_loop()
+    threading.Thread(target=loop.run_forever, name="broadcaster", daemon=True).start()
+    use_loop(loop)
+    return loop
+
+
+def send(group: str, message: dict[str, Any]) -> None:
+    """Send `message` to `group`; returns before it is sent when a loop is available."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    loop = _LOOP
+    if loop is not None and loop.is_running() and not _inside(loop):
+        future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
+        future.add_done_callback(lambda f: _report(f, group))
+        return
+    try:
+        async_to_sync(layer.group_send)(group, message)
+    except Exception:
+        log.exception("message to %s failed", group)
+
+
+def _inside(loop: asyncio.AbstractEventLoop) -> bool:
+    try:
+        return asyncio.get_running_loop() is loop
+    except RuntimeError:
+        return False
+
+
+def _report(future: concurrent.futures.Future[Any], group: str) -> None:
+    if future.cancelled():
+        return
+    error = future.exception()
+    if error is not None:
+        log.warning("message to %s failed: %r", group, error)
