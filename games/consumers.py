@@ -15,6 +15,7 @@ import time
 from typing import Any
 from urllib.parse import parse_qs
 
+from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 from django.contrib.auth.models import AnonymousUser
 
@@ -133,6 +134,17 @@ class TableConsumer(AsyncWebsocketConsumer):
     json_mode: bool
     sent_version: int
     counted: bool
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch without its `aclose_old_connections()` before every message: that
+        hops to channels' one shared sync thread for each frame and each group message of every
+        socket (a queue all sockets of the process wait in under load), to tidy connections of
+        the loop's thread, which never holds one here (database work runs through `db`, which
+        tidies its own threads' connections before and after each call)."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def connect(self) -> None:
         broadcaster.use_loop(asyncio.get_running_loop())  # changes made here announce through it
