@@ -173,9 +173,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_NO_TABLE)
             return
         await self.channel_layer.group_add(services.group_name(self.table_id), self.channel_name)
-        await db(services.connect)(self.table_id, self._actor())
+        version = await db(services.connect)(self.table_id, self._actor())
         self.counted = True
-        await self.send_state(force=True)
+        snapshot = snapshots.at(self.table_id, version)  # the connect's own change, when it made one
+        context = snapshot_context(snapshot, self._actor()) if snapshot is not None else None
+        await self.send_state(force=True, context=context)
         WATCHER.add(self)
 
     def _allowed(self, invite: str) -> bool:

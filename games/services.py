@@ -792,18 +792,20 @@ def _escape(ctx: Loaded, seat: Seat, reason: str) -> None:
 # --- connections --------------------------------------------------------------------------
 
 
-def connect(table_id: int, user: AbstractBaseUser | None) -> None:
-    """A socket opened: a seated player is back (托管 ends); anyone else is a spectator."""
+def connect(table_id: int, user: AbstractBaseUser | None) -> int:
+    """A socket opened: a seated player is back (托管 ends); anyone else is a spectator.
+    Returns the table's version after it."""
     with locked(table_id) as ctx:
         seat = ctx.seat_of(user)
         if seat is None:
             ctx.table.spectators += 1
             ctx.table.save(update_fields=["spectators"])
             ctx.lobby = True
-            return
-        seat.connections += 1
-        seat.disconnected_at = None
-        ctx.changed = True
+        else:
+            seat.connections += 1
+            seat.disconnected_at = None
+            ctx.changed = True
+    return ctx.table.version
 
 
 def disconnect(table_id: int, user: AbstractBaseUser | None) -> None:

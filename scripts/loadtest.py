@@ -52,7 +52,9 @@ TABLE_STEPS = ("accept_stake", "start", "continue")
 REPLY_TIMEOUT = 10.0
 VIEW_TIMEOUT = 5.0
 FAULT_WINDOW = 15.0
-BACKOFF = (0.05, 2.0)  # first and largest reconnect delay, seconds
+# Reconnect like the browser (htmx's ws extension, "full-jitter"): after the n-th failure wait a
+# random time in [0, BASE * 2**n), capped: a killed process's sockets come back spread out.
+BACKOFF = (1.0, 4.0)  # base and largest reconnect window, seconds
 MAX_FRAME = 2**22
 
 
@@ -164,7 +166,7 @@ class Client:
             if stop.is_set():
                 return
             self.port_index = (self.port_index + 1) % len(self.ports)  # try the next process
-            await asyncio.sleep(delay * random.uniform(0.5, 1.0))
+            await asyncio.sleep(random.uniform(0.0, delay))
             delay = min(BACKOFF[1], delay * 2)
 
     async def _read(self, ws: Any, stop: asyncio.Event) -> None:
@@ -297,16 +299,17 @@ class TableDriver:
     async def _act(self, client: Client, version: int, action: dict[str, Any]) -> None:
         entry = Confirmed(self.table_id, self._hand_number(client), client.seat, action)
         generations = [c.generation for c in self.clients]
+        port = client.port  # the process it is sent to (a reconnect moves the client on)
         sent = time.monotonic()
         try:
             codes = await client.act(version, action)
         except (ConnectionError, TimeoutError) as e:
             self.unconfirmed.append(entry)
-            self.stats.problem(f"no_answer:{type(e).__name__}", client.port)
+            self.stats.problem(f"no_answer:{type(e).__name__}", port)
             return
         except Exception as e:  # the socket closed while sending
             self.unconfirmed.append(entry)
-            self.stats.problem(f"send:{type(e).__name__}", client.port)
+            self.stats.problem(f"send:{type(e).__name__}", port)
             return
         if codes:
             for code in codes:
