@@ -15,6 +15,7 @@ import time
 from typing import Any
 from urllib.parse import parse_qs
 
+from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 from django.contrib.auth.models import AnonymousUser
@@ -304,6 +305,14 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_json({"type": "error", "code": code, "message": message})
         else:
             await self.send(text_data=render_error(code, message))
+
+    async def send(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
+    ) -> None:
+        """A frame for a socket the peer already closed is dropped (its disconnect is on the way),
+        not raised out of the consumer as an application error."""
+        with contextlib.suppress(Disconnected):
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
 
     async def send_json(self, content: dict[str, Any]) -> None:
         await self.send(text_data=json.dumps(content, ensure_ascii=False, separators=(",", ":")))

@@ -54,6 +54,7 @@ VIEW_TIMEOUT = 5.0
 FAULT_WINDOW = 15.0
 # Reconnect like the browser (htmx's ws extension, "full-jitter"): after the n-th failure wait a
 # random time in [0, BASE * 2**n), capped: a killed process's sockets come back spread out.
+WINDOW = 10.0  # seconds per window of the latency time line
 BACKOFF = (1.0, 4.0)  # base and largest reconnect window, seconds
 MAX_FRAME = 2**22
 
@@ -70,6 +71,7 @@ def percentile(values: list[float], q: float) -> float:
 class Stats:
     latencies: list[float] = field(default_factory=list)
     by_type: dict[str, list[float]] = field(default_factory=dict)  # latencies per action type
+    by_window: dict[int, list[float]] = field(default_factory=dict)  # latencies per 10 s of the run
     actions: int = 0
     errors: Counter[str] = field(default_factory=Counter)
     fault_effects: Counter[str] = field(default_factory=Counter)
@@ -124,6 +126,7 @@ class Client:
         self.ws: Any = None
         self.frame: dict[str, Any] | None = None
         self.version = -1
+        self.live_port: int | None = None  # the process of the current (or last) socket
         self.seen: list[tuple[int, float]] = []  # (version, arrival) of recent state frames
         self.reply: asyncio.Future[list[str]] | None = None
         self.reply_errors: list[str] = []
@@ -150,6 +153,7 @@ class Client:
                     ping_interval=None,
                 ) as ws:
                     self.ws, delay = ws, BACKOFF[0]
+                    self.live_port = self.port
                     self.generation += 1
                     if not first:
                         self.stats.reconnects += 1
@@ -299,7 +303,7 @@ class TableDriver:
     async def _act(self, client: Client, version: int, action: dict[str, Any]) -> None:
         entry = Confirmed(self.table_id, self._hand_number(client), client.seat, action)
         generations = [c.generation for c in self.clients]
-        port = client.port  # the process it is sent to (a reconnect moves the client on)
+        port = client.live_port  # its socket's process (a reconnect moves `port` on at once)
         sent = time.monotonic()
         try:
             codes = await client.act(version, action)
@@ -331,6 +335,8 @@ class TableDriver:
                 if [c.generation for c in self.clients] == generations:  # no reconnect in between
                     latency = max(t for t in times if t is not None) - sent
                     self.stats.latencies.append(latency)
+                    window = int((sent - stats_start(self.stats)) // WINDOW)
+                    self.stats.by_window.setdefault(window, []).append(latency)
                     self.stats.by_type.setdefault(kind, []).append(latency)
                 return
             if time.monotonic() > deadline:
@@ -558,6 +564,10 @@ def summary(
         "reconnects": stats.reconnects,
         "latency_samples": len(lat),
         "max_ms": round(max(lat), 1) if lat else 0.0,
+        "p99_by_window": {  # seconds into the run: p99 ms of the acts sent then (faults show here)
+            f"{WINDOW * w:.0f}s": round(1000 * percentile(v, 99), 1)
+            for w, v in sorted(stats.by_window.items())
+        },
         "by_type": {  # action type: [samples, p50 ms, p99 ms]
             kind: [len(v), round(1000 * percentile(v, 50), 1), round(1000 * percentile(v, 99), 1)]
             for kind, v in sorted(stats.by_type.items())
