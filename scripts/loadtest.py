@@ -169,7 +169,9 @@ class Client:
                 self._fail_reply("closed")
             if stop.is_set():
                 return
-            self.port_index = (self.port_index + 1) % len(self.ports)  # try the next process
+            # Reconnect where a port-balancing proxy would send it: any process, at random (so
+            # the sockets of a killed process spread back over all of them once it is restarted).
+            self.port_index = random.randrange(len(self.ports))
             await asyncio.sleep(random.uniform(0.0, delay))
             delay = min(BACKOFF[1], delay * 2)
 
