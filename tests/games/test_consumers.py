@@ -13,11 +13,13 @@ from django.contrib.auth.models import AnonymousUser, User
 
 from accounts.services import create_api_token
 from games import consumers, services
+from games.clock import drive_table_until_idle
 from games.engine.view import view_for
 from games.models import Table
 from games.routing import websocket_urlpatterns
 from tests.conftest import make_user
 from tests.games.conftest import bot_table, snapshot, state_of
+from tests.games.test_services import alices_turn
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -306,3 +308,27 @@ async def test_no_frame_shows_another_seats_concealed_tiles(alice: User) -> None
     assert checked > 40
     for comm in sockets.values():
         await comm.disconnect()
+
+
+async def test_the_end_of_a_pause_is_shown_without_a_new_version(alice: User) -> None:
+    """Nothing is written when the pause after a discard ends: the socket renders the same
+    version again once it has passed, now unpaused (docs/protocol.md)."""
+    table = await setup_table(alice)
+    await sync_to_async(lambda: Table.objects.filter(pk=table.pk).update(min_pause_ms=300))()
+    await sync_to_async(services.start_hand)(table.pk, alice)
+    await sync_to_async(services.connect)(table.pk, alice)  # so the fake clock waits for her turn
+    await sync_to_async(drive_table_until_idle)(table.pk, None, alices_turn)
+    # the fake clock ran ahead of the real one: let the bots' last pause be over now
+    await sync_to_async(lambda: Table.objects.filter(pk=table.pk).update(pause_until=None))()
+    comm = await open_socket(table.pk, alice)
+    first = await receive(comm)
+    discard = next(a for a in first["legal"] if a["type"] == "discard")
+    await comm.send_json_to({"type": "act", "version": first["version"], "action": discard})
+    paused = await state_at(comm, first["version"] + 1)
+    assert paused["view"]["table"]["paused"] and 0 < paused["view"]["table"]["pause_ms"] <= 300
+    assert not any(a["type"] == "discard" for a in paused["legal"])
+    after = await receive(comm)
+    assert after["type"] == "state" and after["version"] == paused["version"]
+    assert not after["view"]["table"]["paused"] and after["view"]["table"]["pause_ms"] is None
+    assert await sync_to_async(lambda: Table.objects.get(pk=table.pk).version)() == paused["version"]
+    await comm.disconnect()

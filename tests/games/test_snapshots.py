@@ -1,0 +1,116 @@
+"""Snapshots (games/snapshots.py): what a change announces, what a socket renders from, and the
+seats a change reuses — always what the database holds at that version, and nothing private."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from accounts.services import change_balance
+from games import services, snapshots
+from games.models import Table
+from games.presenters import snapshot_context, table_context
+from tests.games.conftest import balance, bot_table
+
+pytestmark = pytest.mark.django_db(transaction=True)  # snapshots are kept on commit
+
+
+@pytest.fixture(autouse=True)
+def _fresh_snapshots() -> None:
+    snapshots.forget()
+
+
+def _started(alice: User) -> Table:
+    table = bot_table(alice, "shanghai")
+    services.start_hand(table.pk, alice)
+    return Table.objects.get(pk=table.pk)
+
+
+def test_a_change_keeps_a_snapshot_of_its_own_version(alice: User) -> None:
+    table = _started(alice)
+    snapshot = snapshots.at(table.pk, table.version, table.created)
+    assert snapshot is not None and snapshot.version == table.version
+    assert snapshots.at(table.pk, table.version - 1) is None
+    assert snapshots.at(table.pk, table.version, table.created.replace(year=2000)) is None
+
+
+def test_users_in_a_snapshot_carry_id_name_and_balance_only(alice: User) -> None:
+    table = _started(alice)
+    snapshot = snapshots.at(table.pk, table.version)
+    assert snapshot is not None
+    owner = snapshot.table.owner
+    assert (owner.pk, owner.username, owner.password, owner.email) == (alice.pk, "alice", "", "")
+    seat = snapshot.seats[0]
+    assert (seat.user.pk, seat.user.username, seat.user.password) == (alice.pk, "alice", "")
+    assert seat.user.profile.balance == alice.profile.balance
+    assert b"pbkdf2" not in snapshot.blob and alice.password.encode() not in snapshot.blob
+
+
+def test_a_snapshot_renders_what_a_load_renders(alice: User, bob: User) -> None:
+    table = _started(alice)
+    snapshot = snapshots.at(table.pk, table.version)
+    assert snapshot is not None
+    for viewer in (alice, bob, None):
+        fresh = table_context(table.pk, viewer)
+        kept = snapshot_context(snapshot, viewer)
+        assert kept is not None
+        for part in ("table", "view"):
+            fresh[part].pop("deadline_ms", None), kept[part].pop("deadline_ms", None)  # the time moves on
+        assert kept == fresh
+
+
+def test_unpacking_gives_a_private_copy(alice: User) -> None:
+    table = _started(alice)
+    snapshot = snapshots.at(table.pk, table.version)
+    assert snapshot is not None
+    _table, seats, _hand, _states = snapshots.unpack(snapshot.blob)
+    seats[0].accepted = not seats[0].accepted
+    assert snapshot.seats[0].accepted != seats[0].accepted
+
+
+def test_the_next_change_reuses_the_seats_and_hand_of_the_snapshot(alice: User) -> None:
+    table = _started(alice)
+    with CaptureQueriesContext(connection) as queries:
+        services.set_auto(table.pk, alice, True)
+    reads = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("SELECT")]
+    assert not any('FROM "games_seat"' in sql or 'FROM "games_hand"' in sql for sql in reads), reads
+    snapshots.forget(table.pk)
+    with CaptureQueriesContext(connection) as queries:
+        services.set_auto(table.pk, alice, False)
+    assert any('FROM "games_seat"' in q["sql"] for q in queries.captured_queries)
+
+
+def test_a_snapshot_at_another_version_is_not_used(alice: User) -> None:
+    table = _started(alice)
+    Table.objects.filter(pk=table.pk).update(version=table.version + 1)  # a change it did not see
+    with CaptureQueriesContext(connection) as queries:
+        services.set_auto(table.pk, alice, True)
+    assert any('FROM "games_seat"' in q["sql"] for q in queries.captured_queries)
+
+
+def test_balances_are_read_again_after_they_change(alice: User) -> None:
+    table = _started(alice)
+    ctx = services.load(Table.objects.get(pk=table.pk))
+    change_balance(alice, -5, "hand")  # e.g. a settlement in the same transaction
+    believed = pickle.loads(snapshots.pack(ctx.table, ctx.seats, ctx.hand, {}, fresh_balances=False))
+    fresh = pickle.loads(snapshots.pack(ctx.table, ctx.seats, ctx.hand, {}, fresh_balances=True))
+    assert fresh[1][0].user.profile.balance == balance(alice)
+    assert believed[1][0].user.profile.balance == balance(alice) + 5
+
+
+def test_keep_prefers_the_newer_version_and_a_rebuilt_table(alice: User) -> None:
+    table = _started(alice)
+    newest = snapshots.at(table.pk, table.version)
+    assert newest is not None
+    ctx = services.load(Table.objects.get(pk=table.pk))
+    ctx.table.version -= 1
+    older = snapshots.pack(ctx.table, ctx.seats, ctx.hand, {}, fresh_balances=False)
+    snapshots.keep(older)
+    assert snapshots.at(table.pk, table.version) is newest
+    ctx.table.created = ctx.table.created.replace(year=2000)  # the same id, another table
+    snapshots.keep(snapshots.pack(ctx.table, ctx.seats, ctx.hand, {}, fresh_balances=False))
+    assert snapshots.at(table.pk, table.version - 1) is not None
