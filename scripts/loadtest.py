@@ -45,16 +45,15 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from api_player import HAND_TYPES, choose  # noqa: E402  (one way to pick from `legal`)
 from lt_stack import HOST, ROOT, Stack  # noqa: E402
 
-HAND_TYPES = {"discard", "chi", "pong", "kong", "win", "pass", "choose"}
-TABLE_STEPS = ("accept_stake", "start", "continue")
 REPLY_TIMEOUT = 10.0
 VIEW_TIMEOUT = 5.0
 FAULT_WINDOW = 15.0
+WINDOW = 10.0  # seconds per window of the latency time line
 # Reconnect like the browser (htmx's ws extension, "full-jitter"): after the n-th failure wait a
 # random time in [0, BASE * 2**n), capped: a killed process's sockets come back spread out.
-WINDOW = 10.0  # seconds per window of the latency time line
 BACKOFF = (1.0, 4.0)  # base and largest reconnect window, seconds
 MAX_FRAME = 2**22
 
@@ -99,22 +98,6 @@ class Confirmed:
     hand: int
     seat: int
     action: dict[str, Any]
-
-
-def choose(frame: dict[str, Any], rng: random.Random, seat: int) -> dict[str, Any] | None:
-    """One entry of `legal`, unchanged: a win if offered, else a random hand action, else a table step."""
-    legal = frame.get("legal") or []
-    hand = [a for a in legal if a.get("type") in HAND_TYPES]
-    if hand:
-        wins = [a for a in hand if a["type"] == "win"]
-        return wins[0] if wins else rng.choice(hand)
-    for kind in TABLE_STEPS:
-        for action in legal:
-            if action.get("type") == kind:
-                return action
-    if {"type": "sit", "seat": seat} in legal:
-        return {"type": "sit", "seat": seat}
-    return None
 
 
 class Client:
