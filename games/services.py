@@ -9,6 +9,7 @@ ServiceError before anything is written. The seat always comes from the user pas
 
 from __future__ import annotations
 
+import copy
 import logging
 import math
 import random
@@ -35,6 +36,7 @@ from games.engine.view import view_for
 from games.models import EAST, Hand, HandAction, Match, Penalty, ScoreEntry, Seat, Table
 from games.penalties import active_ban, ban_message, charge_escape, record_false_wins
 from games.ratings import record_hand_ratings
+from games.rows import RowSql
 
 log = logging.getLogger(__name__)
 
@@ -96,11 +98,29 @@ class Loaded:
         return self.hand is not None and self.hand.status == Hand.Status.OVER
 
 
+TABLE_ROWS = RowSql(Table)
+SEAT_ROWS = RowSql(Seat)
+HAND_ROWS = RowSql(Hand)
+ACTION_ROWS = RowSql(HandAction)
+_TABLE_FIELDS = tuple(f.attname for f in Table._meta.concrete_fields if not f.primary_key)
 _SEAT_FIELDS = tuple(f.attname for f in Seat._meta.concrete_fields if not f.primary_key)
 
 
+def _values(row: Any, names: tuple[str, ...]) -> tuple[Any, ...]:
+    """A row's field values as loaded; dicts and lists copied (services change them in place)."""
+    return tuple(_frozen(getattr(row, name)) for name in names)
+
+
+def _frozen(value: Any) -> Any:
+    return copy.deepcopy(value) if isinstance(value, dict | list) else value
+
+
 def _seat_values(seat: Seat) -> tuple[Any, ...]:
-    return tuple(getattr(seat, name) for name in _SEAT_FIELDS)
+    return _values(seat, _SEAT_FIELDS)
+
+
+def _changed(names: tuple[str, ...], before: tuple[Any, ...], after: tuple[Any, ...]) -> list[str]:
+    return [n for n, a, b in zip(names, after, before, strict=True) if a != b]
 
 
 def load(
@@ -133,10 +153,12 @@ def locked(table_id: int, now: datetime | None = None) -> Iterator[Loaded]:
             # Only the owner is joined: under READ COMMITTED a joined row that is not locked may
             # be older than the locked row (PostgreSQL re-reads only locked rows after waiting),
             # which is harmless for a name but not for the hand.
-            rows = Table.objects.select_for_update(of=("self",)).select_related("owner")
-            table = rows.get(pk=table_id)
-        except Table.DoesNotExist:
-            raise ServiceError("no_table", "there is no such table") from None
+            table = TABLE_ROWS.lock(int(table_id))  # the same statement the ORM would send, precompiled
+        except (TypeError, ValueError):
+            table = None
+        if table is None:
+            raise ServiceError("no_table", "there is no such table")
+        table._loaded_values = _values(table, _TABLE_FIELDS)  # type: ignore[attr-defined]  # _commit writes changes only
         expected = _EXPECTED.get()
         if expected is not None:
             _EXPECTED.set(None)  # the first lock of the change only
@@ -153,7 +175,11 @@ def _load_locked(table: Table, now: datetime | None) -> Loaded:
     copy of them is used instead of reading them again."""
     snapshot = snapshots.at(table.pk, table.version, table.created)
     if snapshot is None:
+        if table.owner_id is not None:
+            table.owner  # noqa: B018 - cached now: the snapshot of the change names the owner
         return load(table, now)
+    if table.owner_id is not None and table.owner_id == snapshot.table.owner_id:
+        table.owner = snapshots.owner_copy(snapshot)
     _table, seats, hand, states = snapshots.unpack(snapshot.blob)
     for key, state in states.items():
         _remember(key, state)
@@ -166,16 +192,9 @@ def _commit(ctx: Loaded) -> None:
     if ctx.new_decision:
         table.decision_version = table.version
     _set_deadline(ctx)
-    table.save()
+    _save_changes(table, _TABLE_FIELDS, TABLE_ROWS)
     for seat in ctx.seats:
-        before = getattr(seat, "_loaded_values", None)
-        after = _seat_values(seat)
-        if before is None:
-            seat.save()
-        elif after != before:
-            changed = [n for n, a, b in zip(_SEAT_FIELDS, after, before, strict=True) if a != b]
-            seat.save(update_fields=changed)
-        seat._loaded_values = after  # type: ignore[attr-defined]
+        _save_changes(seat, _SEAT_FIELDS, SEAT_ROWS)
     version, table_id, lobby = table.version, table.pk, ctx.lobby
     blob = snapshots.pack(table, ctx.seats, ctx.hand, _states_of(ctx), ctx.fresh_balances)
 
@@ -184,6 +203,17 @@ def _commit(ctx: Loaded) -> None:
         broadcast(table_id, version, lobby, blob)
 
     transaction.on_commit(announce)
+
+
+def _save_changes(row: Any, names: tuple[str, ...], sql: RowSql[Any]) -> None:
+    """Write the fields changed since the row was loaded (all of them when it was not)."""
+    before = getattr(row, "_loaded_values", None)
+    after = _values(row, names)
+    if before is None:
+        row.save()
+    elif after != before:
+        sql.update(row, _changed(names, before, after))
+    row._loaded_values = after
 
 
 def loaded_from(snapshot: snapshots.Snapshot) -> Loaded | None:
@@ -284,10 +314,9 @@ def _append(ctx: Loaded, seat: int, action: Action, actor: str) -> None:
         raise ServiceError(e.code, e.message) from None
     hand = ctx.hand
     hand.actions_count += 1
-    HandAction.objects.create(
-        hand=hand, seq=hand.actions_count, seat=seat, action=action.to_json(), actor=actor
-    )
-    hand.save(update_fields=["actions_count"])
+    logged = HandAction(hand=hand, seq=hand.actions_count, seat=seat, action=action.to_json(), actor=actor)
+    ACTION_ROWS.insert(logged)
+    HAND_ROWS.update(hand, ["actions_count"])
     _remember((hand.pk, hand.actions_count), after)
     ctx.state = after
     ctx.changed = True
@@ -939,7 +968,7 @@ def timeout(table_id: int, expected_version: int, now: datetime | None = None) -
             _set_deadline(ctx)  # nothing was due after all: move the deadline on, quietly
             if table.deadline is not None and table.deadline <= ctx.now:
                 table.deadline = ctx.now + timedelta(seconds=1)  # never spin on a stuck deadline
-            table.save(update_fields=["deadline", "deadline_version"])
+            TABLE_ROWS.update(table, ["deadline", "deadline_version"])
         return ctx.changed
 
 

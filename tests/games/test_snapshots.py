@@ -3,8 +3,6 @@ seats a change reuses — always what the database holds at that version, and no
 
 from __future__ import annotations
 
-import pickle
-
 import pytest
 from django.contrib.auth.models import User
 from django.db import connection
@@ -96,8 +94,8 @@ def test_balances_are_read_again_after_they_change(alice: User) -> None:
     table = _started(alice)
     ctx = services.load(Table.objects.get(pk=table.pk))
     change_balance(alice, -5, "hand")  # e.g. a settlement in the same transaction
-    believed = pickle.loads(snapshots.pack(ctx.table, ctx.seats, ctx.hand, {}, fresh_balances=False))
-    fresh = pickle.loads(snapshots.pack(ctx.table, ctx.seats, ctx.hand, {}, fresh_balances=True))
+    believed = snapshots.unpack(snapshots.pack(ctx.table, ctx.seats, ctx.hand, {}, fresh_balances=False))
+    fresh = snapshots.unpack(snapshots.pack(ctx.table, ctx.seats, ctx.hand, {}, fresh_balances=True))
     assert fresh[1][0].user.profile.balance == balance(alice)
     assert believed[1][0].user.profile.balance == balance(alice) + 5
 

@@ -1,0 +1,95 @@
+"""The few statements every hand action runs, in SQL written once per model.
+
+Django compiles each ORM query from scratch: on the 2-core test machine about 2 ms of CPU for
+the locked read of a table and 1–1.5 ms for each save or create, and one action ran five of
+them (docs/benchmarks.md, "Session 3"). `RowSql` builds the statements of one model once, from
+the model's own metadata (a migration that adds a field changes them too), and converts values
+with the fields' own methods both ways — what the ORM would send and read, without the
+compiling. Everything else keeps using the ORM.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Generic, TypeVar
+
+from django.db import connections
+from django.db.models import Model
+
+M = TypeVar("M", bound=Model)
+
+
+class RowSql(Generic[M]):
+    """Locked read, insert and partial update of single rows of `model`."""
+
+    def __init__(self, model: type[M]) -> None:
+        self.model = model
+        meta = model._meta
+        self.fields = list(meta.concrete_fields)
+        self.attnames = [f.attname for f in self.fields]
+        self.by_attname = {f.attname: f for f in self.fields}
+        self.pk = meta.pk
+        self.table = meta.db_table
+        self._converters: dict[str, dict[int, Any]] = {}  # per database alias
+
+    def lock(self, pk: Any, using: str = "default") -> M | None:
+        """`SELECT … FOR UPDATE` of one row (None when there is none), as a model instance."""
+        connection = connections[using]
+        q = connection.ops.quote_name
+        columns = ", ".join(q(f.column) for f in self.fields)
+        lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+        sql = f"SELECT {columns} FROM {q(self.table)} WHERE {q(self.pk.column)} = %s{lock}"
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [pk])
+            row = cursor.fetchone()
+        if row is None:
+            return None
+        values = self._convert(row, using)
+        return self.model.from_db(using, self.attnames, values)
+
+    def update(self, obj: M, attnames: list[str] | tuple[str, ...], using: str = "default") -> None:
+        """`UPDATE … SET` the given fields of `obj`'s row to `obj`'s values."""
+        if not attnames:
+            return
+        connection = connections[using]
+        q = connection.ops.quote_name
+        fields = [self.by_attname[name] for name in attnames]
+        assignments = ", ".join(f"{q(f.column)} = %s" for f in fields)
+        params = [f.get_db_prep_save(getattr(obj, f.attname), connection) for f in fields]
+        sql = f"UPDATE {q(self.table)} SET {assignments} WHERE {q(self.pk.column)} = %s"
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [*params, obj.pk])
+
+    def insert(self, obj: M, using: str = "default") -> M:
+        """`INSERT` `obj` (auto fields such as `auto_now_add` filled as the ORM would); sets its pk."""
+        connection = connections[using]
+        q = connection.ops.quote_name
+        fields = [f for f in self.fields if f is not self.pk]
+        params = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
+        columns = ", ".join(q(f.column) for f in fields)
+        marks = ", ".join(["%s"] * len(fields))
+        sql = f"INSERT INTO {q(self.table)} ({columns}) VALUES ({marks}) RETURNING {q(self.pk.column)}"
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            row = cursor.fetchone()
+        assert row is not None
+        obj.pk = row[0]
+        obj._state.adding = False
+        obj._state.db = using
+        return obj
+
+    def _convert(self, row: tuple[Any, ...], using: str) -> list[Any]:
+        converters = self._converters.get(using)
+        if converters is None:
+            converters = self._converters[using] = self._build_converters(using)
+        values = list(row)
+        for index, (functions, column) in converters.items():
+            for convert in functions:
+                values[index] = convert(values[index], column, connections[using])
+        return values
+
+    def _build_converters(self, using: str) -> dict[int, Any]:
+        """The ORM's own converters for these columns (JSON text → objects and the like)."""
+        query = self.model._default_manager.none().query
+        compiler = query.get_compiler(using=using)
+        columns = [f.get_col(self.table) for f in self.fields]
+        return compiler.get_converters(columns)
