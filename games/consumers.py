@@ -38,6 +38,7 @@ CLOSE_TOO_BIG = 4009
 
 
 WATCH_INTERVAL = 0.25  # seconds between the watcher's version checks
+WATCH_GRACE = 1.0  # seconds a version may take through the channel layer before the watcher steps in
 PAUSE_SLACK = 0.005  # seconds: render the end of a pause just after it, never just before
 
 
@@ -48,13 +49,16 @@ class VersionWatcher:
     shared (Redis). With the in-memory layer (`make run`: daphne plus a separate clock worker)
     the clock's changes would go unseen, and even Redis may drop a message under load; so every
     process also checks, a few times a second and in one query, the versions of the tables its
-    own sockets watch, and nudges those sockets when one moved on. The log is the truth: a
-    socket always renders from the database, whatever woke it.
+    own sockets watch, and nudges a socket still behind a version seen WATCH_GRACE ago. The
+    grace matters under load: a nudge renders from the database, while the announcement on its
+    way carries the snapshot; nudging every socket a round behind made busy processes busier.
     """
 
     def __init__(self) -> None:
         self.sockets: dict[int, set[TableConsumer]] = {}
         self.task: asyncio.Task[None] | None = None
+        # table -> (version, when first seen) for versions some socket has not shown yet
+        self.seen: dict[int, list[tuple[int, float]]] = {}
 
     def add(self, consumer: TableConsumer) -> None:
         self.sockets.setdefault(consumer.table_id, set()).add(consumer)
@@ -68,6 +72,7 @@ class VersionWatcher:
             group.discard(consumer)
             if not group:
                 del self.sockets[consumer.table_id]
+                self.seen.pop(consumer.table_id, None)
         if not self.sockets and self.task is not None:
             self.task.cancel()
             self.task = None
@@ -80,11 +85,24 @@ class VersionWatcher:
                 versions = await db(_versions)(ids)
             except Exception:  # the database restarting: try again on the next round
                 continue
+            now = time.monotonic()
             for table_id, version in versions.items():
-                for consumer in list(self.sockets.get(table_id, ())):
-                    if version > consumer.sent_version:
+                consumers = list(self.sockets.get(table_id, ()))
+                due = self._overdue(table_id, version, consumers, now)
+                for consumer in consumers:
+                    if due is not None and consumer.sent_version < due:
                         with contextlib.suppress(Exception):
                             await consumer.table_changed({"version": version})
+
+    def _overdue(self, table_id: int, version: int, consumers: list[TableConsumer], now: float) -> int | None:
+        """The newest version of the table first seen at least WATCH_GRACE ago that some socket
+        has not shown yet (None: every socket is at most a grace behind)."""
+        history = self.seen.setdefault(table_id, [])
+        if not history or history[-1][0] < version:
+            history.append((version, now))
+        shown = min((c.sent_version for c in consumers), default=version)
+        history[:] = [(v, t) for v, t in history if v > shown]
+        return max((v for v, t in history if t <= now - WATCH_GRACE), default=None)
 
 
 def _versions(ids: list[int]) -> dict[int, int]:
@@ -297,6 +315,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.sent_version != version:
             return
         snapshot = snapshots.at(self.table_id, version)
+        if snapshot is None and snapshots.newest_version(self.table_id) > version:
+            return  # a newer version reached this process: its announcement renders it here too
         context = snapshot_context(snapshot, self._actor()) if snapshot is not None else None
         await self.send_state(context=context)
 

@@ -114,6 +114,12 @@ def at(table_id: int, version: int | None, created: Any = None) -> Snapshot | No
     return snapshot
 
 
+def newest_version(table_id: int) -> int:
+    """The version of the newest snapshot of `table_id` this process has (-1: none)."""
+    snapshot = _LATEST.get(table_id)
+    return snapshot.version if snapshot is not None else -1
+
+
 def forget(table_id: int | None = None) -> None:
     """Drop one table's snapshot (or all: tests)."""
     if table_id is None:

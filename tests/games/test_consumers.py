@@ -332,3 +332,23 @@ async def test_the_end_of_a_pause_is_shown_without_a_new_version(alice: User) ->
     assert not after["view"]["table"]["paused"] and after["view"]["table"]["pause_ms"] is None
     assert await sync_to_async(lambda: Table.objects.get(pk=table.pk).version)() == paused["version"]
     await comm.disconnect()
+
+
+def test_the_watcher_steps_in_only_for_a_version_seen_a_grace_ago() -> None:
+    """The announcement of a change is usually on its way when the watcher sees the new
+    version: it nudges a socket only when a version it saw WATCH_GRACE ago is still not shown."""
+    from types import SimpleNamespace
+
+    watcher = consumers.VersionWatcher()
+    grace = consumers.WATCH_GRACE
+    a, b = SimpleNamespace(sent_version=5), SimpleNamespace(sent_version=6)
+    sockets: Any = [a, b]
+    assert watcher._overdue(1, 6, sockets, now=100.0) is None  # just seen
+    assert watcher._overdue(1, 7, sockets, now=100.0 + grace / 2) is None
+    assert watcher._overdue(1, 7, sockets, now=100.0 + grace) == 6  # a is still at 5
+    a.sent_version, b.sent_version = 6, 7
+    assert watcher._overdue(1, 7, sockets, now=100.0 + grace + 0.1) is None  # 7 is younger
+    assert watcher._overdue(1, 7, sockets, now=100.0 + grace * 1.5) == 7
+    a.sent_version = 7
+    assert watcher._overdue(1, 7, sockets, now=100.0 + grace * 2) is None  # all shown
+    assert watcher.seen[1] == []
