@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from types import FunctionType
 from typing import Any
 
 from channels.db import DatabaseSyncToAsync
@@ -22,8 +23,22 @@ _POOL: ThreadPoolExecutor | None = None
 
 
 def db(function: Callable[..., Any]) -> DatabaseSyncToAsync:
-    """`database_sync_to_async(function)`, on the database threads."""
+    """`database_sync_to_async(function)`, on the database threads (made once per plain
+    function: building the wrapper costs as much as handing the call to a thread)."""
     threads = int(getattr(settings, "DB_THREADS", 1))
+    if not isinstance(function, FunctionType):  # a bound method: one per object, not kept
+        return _wrap(function, threads)
+    key = (function, threads)
+    wrapper = _WRAPPERS.get(key)
+    if wrapper is None:
+        wrapper = _WRAPPERS[key] = _wrap(function, threads)
+    return wrapper
+
+
+_WRAPPERS: dict[tuple[Callable[..., Any], int], DatabaseSyncToAsync] = {}
+
+
+def _wrap(function: Callable[..., Any], threads: int) -> DatabaseSyncToAsync:
     if threads <= 1:
         return DatabaseSyncToAsync(function)
     return DatabaseSyncToAsync(function, thread_sensitive=False, executor=_pool(threads))

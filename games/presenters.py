@@ -214,19 +214,39 @@ def hand_view(ctx: Loaded, seat: int | None) -> dict[str, Any] | None:
         return None
     if state is None:  # over: the final state, every hand opened
         state = _state_at(ctx, hand.actions_count)
-    view = view_for(state, seat)
+    view = dict(_view(hand, hand.actions_count, state, seat))  # the top level is changed below
+    view["seats"] = list(view["seats"])
     if seat is not None and ctx.seats[seat].pending is not None:
         view["my_move"] = False  # the claim is made, only held for its undo window
     if not paused(ctx.table, ctx.now) or state.phase == "over":
         return view
     # The minimum pause after a discard: nobody may tell yet whether a claim window opened.
     if state.phase == "turn" and hand.actions_count > 0:
-        before = view_for(_state_at(ctx, hand.actions_count - 1), seat)
+        count = hand.actions_count - 1
+        before = _view(hand, count, _state_at(ctx, count), seat)
         view["seats"][state.turn] = before["seats"][state.turn]
         view["wall_left"] = before["wall_left"]
     view["phase"] = "claim"
     view["turn"] = None
     view["my_move"] = bool(state.phase == "claim" and view["my_move"])
+    return view
+
+
+# (hand id, seed, actions applied, seat) -> the engine's view: the log is append-only, so the key
+# fixes it (the seed too: SQLite may give a rolled-back hand's id again). A board is rendered for
+# each viewer paused, then unpaused, and the state before a discard again for the pause: each
+# view is computed once. Shared: read, never changed.
+_VIEWS: dict[tuple[int, int, int, int | None], dict[str, Any]] = {}
+_VIEWS_LIMIT = 4000
+
+
+def _view(hand: Hand, count: int, state: Any, seat: int | None) -> dict[str, Any]:
+    key = (hand.pk, hand.seed, count, seat)
+    view = _VIEWS.get(key)
+    if view is None:
+        if len(_VIEWS) >= _VIEWS_LIMIT:
+            _VIEWS.clear()
+        view = _VIEWS[key] = view_for(state, seat)
     return view
 
 

@@ -180,8 +180,8 @@ def _load_locked(table: Table, now: datetime | None) -> Loaded:
         return load(table, now)
     if table.owner_id is not None and table.owner_id == snapshot.table.owner_id:
         table.owner = snapshots.owner_copy(snapshot)
-    _table, seats, hand, states = snapshots.unpack(snapshot.blob)
-    for key, state in states.items():
+    _table, seats, hand = snapshots.unpack_rows(snapshot.blob)
+    for key, state in snapshot.states.items():
         _remember(key, state)
     return load(table, now, seats, hand)
 
@@ -196,10 +196,11 @@ def _commit(ctx: Loaded) -> None:
     for seat in ctx.seats:
         _save_changes(seat, _SEAT_FIELDS, SEAT_ROWS)
     version, table_id, lobby = table.version, table.pk, ctx.lobby
-    blob = snapshots.pack(table, ctx.seats, ctx.hand, _states_of(ctx), ctx.fresh_balances)
+    states = _states_of(ctx)
+    blob = snapshots.pack(table, ctx.seats, ctx.hand, states, ctx.fresh_balances)
 
     def announce() -> None:
-        snapshots.keep(blob)
+        snapshots.keep(blob, states)
         broadcast(table_id, version, lobby, blob)
 
     transaction.on_commit(announce)

@@ -13,6 +13,7 @@ users in a snapshot carry their id, name and balance and nothing else.
 
 from __future__ import annotations
 
+import functools
 import pickle
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -65,35 +66,62 @@ def pack(
     if table.owner_id is not None:
         known = table.owner if Table.owner.is_cached(table) else None
         owner = (table.owner_id, known.get_username() if known else "")
-    payload = (
+    rows = (
         _field_values(table),
         owner,
         [(_field_values(seat), _seat_user(seat, balances)) for seat in seats],
         _field_values(hand) if hand is not None else None,
-        states,
     )
-    return pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL)
+    # The states pickled apart: loading them is most of the unpacking, and a process that
+    # already holds them (the one that made the change, or a change reusing a kept snapshot)
+    # never needs to.
+    states_blob = pickle.dumps(states, protocol=pickle.HIGHEST_PROTOCOL)
+    return pickle.dumps((rows, states_blob), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+Rows = tuple[Table, list[Seat], Hand | None]
 
 
 def unpack(blob: bytes) -> tuple[Table, list[Seat], Hand | None, dict[StateKey, HandState]]:
     """A fresh, private copy: the caller may change it."""
-    table_values, owner, seat_rows, hand_values, states = pickle.loads(blob)  # noqa: S301 - our own processes' bytes, never a client's
+    rows, states_blob = pickle.loads(blob)  # noqa: S301 - our own processes' bytes, never a client's
+    return (*_build_rows(rows), pickle.loads(states_blob))  # noqa: S301
+
+
+def unpack_rows(blob: bytes) -> Rows:
+    """The table, seats and hand of a snapshot, a fresh private copy (states are immutable: a
+    change takes them from the kept snapshot)."""
+    rows, _states = pickle.loads(blob)  # noqa: S301 - our own processes' bytes, never a client's
+    return _build_rows(rows)
+
+
+def _build_rows(rows: tuple[Any, ...]) -> Rows:
+    table_values, owner, seat_rows, hand_values = rows
     table = _row(Table, table_values)
     if owner is not None:
-        table.owner = _light_user(owner[0], owner[1], None)
+        _cache(table, "owner", _light_user(owner[0], owner[1], None))
     seats = []
     for values, user in seat_rows:
         seat = _row(Seat, values)
         if user is not None:
-            seat.user = _light_user(*user)
+            _cache(seat, "user", _light_user(*user))
         seats.append(seat)
     hand = _row(Hand, hand_values) if hand_values is not None else None
-    return table, seats, hand, states
+    return table, seats, hand
 
 
-def keep(blob: bytes) -> Snapshot:
-    """Remember a snapshot as this process's newest for its table (unless a newer one is known)."""
-    table, seats, hand, states = unpack(blob)
+def _cache(row: Model, name: str, related: Model) -> None:
+    """Set a loaded foreign-key object (its id field is already set from the row's values)."""
+    row._state.fields_cache[name] = related
+
+
+def keep(blob: bytes, states: dict[StateKey, HandState] | None = None) -> Snapshot:
+    """Remember a snapshot as this process's newest for its table (unless a newer one is known);
+    `states`: the ones it was packed with, when the caller holds them."""
+    if states is None:
+        table, seats, hand, states = unpack(blob)
+    else:
+        table, seats, hand = unpack_rows(blob)
     snapshot = Snapshot(table, seats, hand, states, blob)
     known = _LATEST.get(table.pk)
     if known is None or known.version < snapshot.version or known.table.created != table.created:
@@ -176,10 +204,15 @@ def _default(field: Any) -> Any:
     return None if field.has_default() and callable(field.default) else field.get_default()
 
 
+@functools.cache
+def _user_model() -> type[Model]:
+    return get_user_model()  # looked up once: a light user is made for every seat of every snapshot
+
+
 def _light_user(pk: int, username: str, balance: int | None) -> Any:
     """A user with an id, a name and (cached) a profile with a balance: every other field at its
     default, never the password hash or the e-mail address."""
-    model = get_user_model()
+    model = _user_model()
     user = _row(model, {**_defaults(model), "id": pk, model.USERNAME_FIELD: username})
     # Cached either way, so reading `user.profile` never queries (None: no profile; the
     # accessor then raises RelatedObjectDoesNotExist, an AttributeError, as a real user would).

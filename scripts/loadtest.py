@@ -43,6 +43,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from api_player import HAND_TYPES, choose  # noqa: E402  (one way to pick from `legal`)
@@ -98,6 +100,11 @@ class Confirmed:
     hand: int
     seat: int
     action: dict[str, Any]
+
+
+async def _close_when(stop: asyncio.Event, ws: Any) -> None:
+    await stop.wait()
+    await ws.close()
 
 
 class Client:
@@ -159,12 +166,19 @@ class Client:
             delay = min(BACKOFF[1], delay * 2)
 
     async def _read(self, ws: Any, stop: asyncio.Event) -> None:
-        while not stop.is_set():
-            try:
-                raw = await asyncio.wait_for(ws.recv(), 1.0)
-            except TimeoutError:
-                continue
-            frame = json.loads(raw)
+        # No timeout per frame (a timer per frame is CPU the servers on this machine would miss):
+        # the end of the run closes the socket instead.
+        closer = asyncio.create_task(_close_when(stop, ws))
+        try:
+            await self._frames(ws)
+        finally:
+            closer.cancel()
+        if not stop.is_set():
+            raise ConnectionError("closed by the server")
+
+    async def _frames(self, ws: Any) -> None:
+        async for raw in ws:
+            frame = orjson.loads(raw)  # the load generator shares the machine: decode cheaply
             kind = frame.get("type")
             if kind == "state":
                 self.frame, self.version = frame, frame["version"]
@@ -175,7 +189,6 @@ class Client:
                 self.reply_errors.append(frame.get("code", "?"))
             elif kind == "pong" and self.reply is not None and not self.reply.done():
                 self.reply.set_result(list(self.reply_errors))
-        await ws.close()
 
     def _fail_reply(self, why: str) -> None:
         if self.reply is not None and not self.reply.done():

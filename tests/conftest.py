@@ -31,6 +31,18 @@ def _plain_static_storage() -> Iterator[None]:
         yield
 
 
+@pytest.fixture(autouse=True)
+def _fresh_process_caches() -> Iterator[None]:
+    """Each test starts like a fresh process: no kept snapshots, hand states or views (a test
+    database rolled back may give an id again)."""
+    from games import presenters, services, snapshots
+
+    snapshots.forget()
+    services._STATE_CACHE.clear()
+    presenters._VIEWS.clear()
+    yield
+
+
 def make_user(username: str) -> User:
     return User.objects.create_user(username=username, password=PASSWORD)
 
