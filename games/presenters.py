@@ -11,7 +11,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from games import snapshots
+from games import caches, snapshots
 from games.engine.rulesets import get_ruleset
 from games.engine.tiles import name, seat_wind
 from games.engine.view import legal_json, view_for
@@ -237,16 +237,14 @@ def hand_view(ctx: Loaded, seat: int | None) -> dict[str, Any] | None:
 # each viewer paused, then unpaused, and the state before a discard again for the pause: each
 # view is computed once. Shared: read, never changed.
 _VIEWS: dict[tuple[int, int, int, int | None], dict[str, Any]] = {}
-_VIEWS_LIMIT = 4000
+_VIEWS_LIMIT = 2000  # ~10 per busy table; each view is needed for about a second
 
 
 def _view(hand: Hand, count: int, state: Any, seat: int | None) -> dict[str, Any]:
     key = (hand.pk, hand.seed, count, seat)
     view = _VIEWS.get(key)
     if view is None:
-        if len(_VIEWS) >= _VIEWS_LIMIT:
-            _VIEWS.clear()
-        view = _VIEWS[key] = view_for(state, seat)
+        view = caches.put(_VIEWS, key, view_for(state, seat), _VIEWS_LIMIT)
     return view
 
 

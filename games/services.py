@@ -26,7 +26,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.services import balance_of, change_balance
-from games import broadcaster, settings_store, snapshots
+from games import broadcaster, caches, settings_store, snapshots
 from games.engine.actions import Action, apply, auto_action, legal_actions, new_hand, replay, seats_to_act
 from games.engine.bots import BOTS
 from games.engine.errors import EngineError
@@ -300,9 +300,7 @@ def _extend(hand: Hand, variant: str) -> HandState | None:
 
 
 def _remember(key: tuple[int, int], state: HandState) -> None:
-    if len(_STATE_CACHE) >= _CACHE_LIMIT:
-        _STATE_CACHE.clear()
-    _STATE_CACHE[key] = state
+    caches.put(_STATE_CACHE, key, state, _CACHE_LIMIT)
 
 
 def _append(ctx: Loaded, seat: int, action: Action, actor: str) -> None:

@@ -23,6 +23,7 @@ from django.db.models import Model
 from django.db.models.base import ModelState
 
 from accounts.models import Profile
+from games import caches
 from games.engine.state import HandState
 from games.models import Hand, Seat, Table
 
@@ -125,9 +126,7 @@ def keep(blob: bytes, states: dict[StateKey, HandState] | None = None) -> Snapsh
     snapshot = Snapshot(table, seats, hand, states, blob)
     known = _LATEST.get(table.pk)
     if known is None or known.version < snapshot.version or known.table.created != table.created:
-        if len(_LATEST) >= _LIMIT:
-            _LATEST.clear()
-        _LATEST[table.pk] = snapshot
+        caches.put(_LATEST, table.pk, snapshot, _LIMIT)
     return snapshot
 
 

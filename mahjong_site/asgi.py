@@ -3,6 +3,7 @@
 Run with `daphne mahjong_site.asgi:application` (or `python manage.py runserver`).
 """
 
+import gc
 import os
 from typing import Any
 
@@ -52,3 +53,7 @@ application = ProtocolTypeRouter(
 if settings.CLOCK_IN_PROCESS:  # the embedded default: see games/clock_task.py
     application = ClockStarter(application)
 application = RecordsServerStart(application)
+
+# What is imported by now lives as long as the process: take it out of the collector's sight,
+# or every full collection walks it again (pauses of 60–140 ms under load, docs/benchmarks.md).
+gc.freeze()
