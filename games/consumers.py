@@ -175,6 +175,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.sent: tuple[int, bool] = (-1, False)  # (version, shown after its pause) last sent
         self.pause_task: asyncio.Task[None] | None = None
         self.counted = False
+        self.counted_seated: bool | None = None  # counted for a seat or as a spectator (first frame)
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         token = (query.get("token") or [""])[0]
         self.json_mode = bool(token) or (query.get("format") or [""])[0] == "json"
@@ -219,7 +220,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         WATCHER.remove(self)
         await self.channel_layer.group_discard(services.group_name(self.table_id), self.channel_name)
-        await db(services.disconnect)(self.table_id, self._actor())
+        await db(services.disconnect)(self.table_id, self._actor(), self.counted_seated)
 
     # --- incoming ---------------------------------------------------------------------------
 
@@ -302,6 +303,18 @@ class TableConsumer(AsyncWebsocketConsumer):
             )
         else:
             await self.send(text_data=render_html(context))
+        await self._follow_role(context["viewer"]["seat"] is not None)
+
+    async def _follow_role(self, seated: bool) -> None:
+        """Count this socket for its user's seat once they sit down (or as a spectator once they
+        stand up) while it stays open."""
+        if not self.counted or self._actor() is None:
+            return
+        if self.counted_seated is None:
+            self.counted_seated = seated
+        elif seated != self.counted_seated:
+            moved = await db(services.move_presence)(self.table_id, self._actor(), self.counted_seated)
+            self.counted_seated = moved
 
     def _show_after_pause(self, version: int, pause_ms: int) -> None:
         """The pause after a discard ends without a change (nothing is written): render this

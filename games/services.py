@@ -827,7 +827,7 @@ def connect(table_id: int, user: AbstractBaseUser | None) -> int:
         seat = ctx.seat_of(user)
         if seat is None:
             ctx.table.spectators += 1
-            ctx.table.save(update_fields=["spectators"])
+            TABLE_ROWS.update(ctx.table, ["spectators"])
             ctx.lobby = True
         else:
             seat.connections += 1
@@ -836,17 +836,41 @@ def connect(table_id: int, user: AbstractBaseUser | None) -> int:
     return ctx.table.version
 
 
-def disconnect(table_id: int, user: AbstractBaseUser | None) -> None:
+def disconnect(table_id: int, user: AbstractBaseUser | None, counted_seated: bool | None = None) -> None:
+    """A socket closed; `counted_seated`: whether it was counted for a seat (None: as its user's
+    role is now)."""
     with locked(table_id) as ctx:
         seat = ctx.seat_of(user)
-        if seat is None:
+        as_seat = seat is not None if counted_seated is None else counted_seated
+        if not as_seat:
             ctx.table.spectators = max(0, ctx.table.spectators - 1)
-            ctx.table.save(update_fields=["spectators"])
+            TABLE_ROWS.update(ctx.table, ["spectators"])
             return
+        if seat is None:
+            return  # its seat was freed meanwhile, and its count with it
         seat.connections = max(0, seat.connections - 1)
         if seat.connections == 0:
             seat.disconnected_at = ctx.now
         ctx.changed = True
+
+
+def move_presence(table_id: int, user: AbstractBaseUser | None, counted_seated: bool) -> bool:
+    """A socket stayed open while its user sat down or stood up: count it for the user's role
+    now (sitting down over a socket used to leave the seat "disconnected", auto-played, until a
+    reload). Returns whether the socket is now counted for a seat."""
+    with locked(table_id) as ctx:
+        seat = ctx.seat_of(user)
+        if (seat is not None) == counted_seated:
+            return counted_seated
+        if seat is not None:
+            ctx.table.spectators = max(0, ctx.table.spectators - 1)
+            seat.connections += 1
+            seat.disconnected_at = None
+            ctx.changed = True
+        else:
+            ctx.table.spectators += 1
+            TABLE_ROWS.update(ctx.table, ["spectators"])
+        return seat is not None
 
 
 # --- hand actions -------------------------------------------------------------------------

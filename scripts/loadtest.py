@@ -339,8 +339,8 @@ class TableDriver:
                 return
             if time.monotonic() > deadline:
                 for c, t in zip(self.clients, times, strict=True):
-                    if t is None:
-                        self.stats.problem("view_not_updated", c.port)
+                    if t is None:  # blamed on its socket's process (still down after a kill: the kill)
+                        self.stats.problem("view_not_updated", c.live_port)
                 return
             await self._wait_change(0.2)
 

@@ -15,7 +15,7 @@ from accounts.services import create_api_token
 from games import consumers, services
 from games.clock import drive_table_until_idle
 from games.engine.view import view_for
-from games.models import Table
+from games.models import Seat, Table
 from games.routing import websocket_urlpatterns
 from tests.conftest import make_user
 from tests.games.conftest import bot_table, snapshot, state_of
@@ -352,3 +352,28 @@ def test_the_watcher_steps_in_only_for_a_version_seen_a_grace_ago() -> None:
     a.sent_version = 7
     assert watcher._overdue(1, 7, sockets, now=100.0 + grace * 2) is None  # all shown
     assert watcher.seen[1] == []
+
+
+async def test_a_socket_open_while_its_user_sits_down_and_stands_up_follows_the_role(
+    alice: User, bob: User
+) -> None:
+    """Sitting down over an open socket counts that socket for the seat (it used to stay a
+    spectator's, and the seat looked disconnected and was auto-played); standing up gives it
+    back to the spectators; closing it then leaves nothing counted."""
+    table = await sync_to_async(services.create_table)(alice, "shanghai")
+    comm = await open_socket(table.pk, bob)
+    frame = await receive(comm)
+    sit = {"type": "sit", "seat": 1}
+    await comm.send_json_to({"type": "act", "version": frame["version"], "action": sit})
+    frame = await latest_state(comm)
+
+    def counts() -> tuple[int, int]:
+        seat = Seat.objects.get(table_id=table.pk, index=1)
+        return seat.connections, Table.objects.get(pk=table.pk).spectators
+
+    assert await sync_to_async(counts)() == (1, 0)
+    await comm.send_json_to({"type": "act", "version": frame["version"], "action": {"type": "stand"}})
+    await latest_state(comm)
+    assert await sync_to_async(counts)() == (0, 1)
+    await comm.disconnect()
+    assert await sync_to_async(counts)() == (0, 0)
