@@ -1,0 +1,156 @@
+"""CPU per hand action in the service layer, and per viewer for its frame, on one thread.
+
+    make bench-service            # 600 actions on a fresh PostgreSQL database `mahjong_svcbench`
+    PROFILE=1 make bench-service  # the same under pyinstrument (the tree is printed)
+
+Four players at one shanghai table (no pause, no undo window, so every action is applied at
+once); each action is one `services.perform`, and before it the four viewers' frames are built
+the way the sockets build them (`snapshot_context` + the JSON encoding). It isolates what the
+load test mixes together (docs/benchmarks.md, "Session 3"): the figures are CPU time of this
+process (`time.process_time`), the database round trips excluded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+
+def setup(database: str) -> None:
+    subprocess.run(
+        ["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc", f'DROP DATABASE IF EXISTS "{database}"'],
+        check=True,
+    )
+    subprocess.run(
+        ["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc", f'CREATE DATABASE "{database}"'], check=True
+    )
+    os.environ.update(
+        DJANGO_SETTINGS_MODULE="mahjong_site.settings",
+        DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{database}",
+        DEBUG="0",
+        REDIS_URL="",
+    )
+    os.environ.setdefault("SECRET_KEY", "service-bench-" + "x" * 40)
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+class Bench:
+    def __init__(self) -> None:
+        from django.contrib.auth.models import User
+
+        from accounts.models import Profile
+        from games import broadcaster
+
+        broadcaster.start_own_loop()  # announcements handed to a loop, as in daphne
+        self.users = [User.objects.create_user(username=f"bench{i}") for i in range(4)]
+        for user in self.users:
+            Profile.objects.get_or_create(user=user)
+        self.rng = random.Random(1)
+        self.table_id = self.new_table()
+        self.perform_s = self.render_s = 0.0
+        self.actions = self.frames = 0
+
+    def new_table(self) -> int:
+        from games import services
+
+        table = services.create_table(self.users[0], "shanghai", undo_ms=0, min_pause_ms=0)
+        for index, user in enumerate(self.users):
+            services.sit(table.pk, user, index)
+        services.set_stake(table.pk, self.users[0], 1)
+        for user in self.users[1:]:
+            services.accept_stake(table.pk, user)
+        services.start_hand(table.pk, self.users[0])
+        return table.pk
+
+    def frames_of(self, version: int) -> list[dict[str, Any]]:
+        from games import snapshots
+        from games.presenters import json_view, snapshot_context, table_context
+
+        snapshot = snapshots.at(self.table_id, version)
+        out = []
+        for user in self.users:
+            context = snapshot_context(snapshot, user) if snapshot is not None else None
+            if context is None:
+                context = table_context(self.table_id, user, True)
+            out.append(
+                {"type": "state", "version": version, "view": json_view(context), "legal": context["legal"]}
+            )
+        return out
+
+    def run(self, count: int) -> None:
+        import orjson
+        from api_player import choose
+
+        from games import services
+        from games.models import Table
+
+        version = Table.objects.get(pk=self.table_id).version
+        while self.actions < count:
+            started = time.process_time()
+            frames = self.frames_of(version)
+            for frame in frames:
+                orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS)
+            self.render_s += time.process_time() - started
+            self.frames += len(frames)
+            picked = next(
+                ((seat, a) for seat, f in enumerate(frames) if (a := choose(f, self.rng, seat)) is not None),
+                None,
+            )
+            if picked is None or picked[1]["type"] == "continue":  # the hand is over: a new table
+                self.table_id = self.new_table()
+                version = Table.objects.get(pk=self.table_id).version
+                continue
+            started = time.process_time()
+            version = services.perform(self.table_id, self.users[picked[0]], version, picked[1]).version
+            self.perform_s += time.process_time() - started
+            self.actions += 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--actions", type=int, default=600)
+    parser.add_argument("--database", default="mahjong_svcbench")
+    args = parser.parse_args(argv)
+    setup(args.database)
+    bench = Bench()
+    bench.run(50)  # warm: imports, caches, the first tables
+    bench.perform_s = bench.render_s = 0.0
+    bench.actions = bench.frames = 0
+    profiler = None
+    if os.environ.get("PROFILE"):
+        from pyinstrument import Profiler
+
+        profiler = Profiler(interval=0.0005)
+        profiler.start()
+    bench.run(args.actions)
+    if profiler is not None:
+        profiler.stop()
+        print(profiler.output_text(color=False))
+    perform_ms = 1000 * bench.perform_s / bench.actions
+    frame_ms = 1000 * bench.render_s / bench.frames
+    print(
+        f"CPU per action: perform {perform_ms:.2f} ms; per viewer frame {frame_ms:.3f} ms "
+        f"({bench.actions} actions)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
