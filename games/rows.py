@@ -59,6 +59,21 @@ class RowSql(Generic[M]):
         with connection.cursor() as cursor:
             cursor.execute(sql, [*params, obj.pk])
 
+    def add(self, obj: M, attname: str, delta: int, using: str = "default") -> int:
+        """Add `delta` to an integer field of `obj`'s row in the database (never below 0), in one
+        atomic statement, and return the new value (the database's, whatever `obj` held)."""
+        connection = connections[using]
+        q = connection.ops.quote_name
+        column = q(self.by_attname[attname].column)
+        value = f"CASE WHEN {column} + %s < 0 THEN 0 ELSE {column} + %s END"
+        where = f"WHERE {q(self.pk.column)} = %s"
+        sql = f"UPDATE {q(self.table)} SET {column} = {value} {where} RETURNING {column}"
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [delta, delta, obj.pk])
+            row = cursor.fetchone()
+        assert row is not None
+        return int(row[0])
+
     def insert(self, obj: M, using: str = "default") -> M:
         """`INSERT` `obj` (auto fields such as `auto_now_add` filled as the ORM would); sets its pk."""
         connection = connections[using]

@@ -820,6 +820,25 @@ def _escape(ctx: Loaded, seat: Seat, reason: str) -> None:
 # --- connections --------------------------------------------------------------------------
 
 
+def _count_sockets(ctx: Loaded, seat: Seat, delta: int) -> None:
+    """Add `delta` to a seat's open sockets. The count is kept exactly in the database by atomic
+    updates, not written back from a loaded copy; only its sign (connected or not) is shown or
+    decided on, so only a change of sign is a change of the table (a new version). A second
+    tab, or a socket coming back while the dead one of a killed process still counts, changes
+    nothing anybody sees: no version, no broadcast, no re-render of the table's sockets."""
+    was_connected = seat.connected
+    count = SEAT_ROWS.add(seat, "connections", delta)
+    seat.connections = count
+    loaded = getattr(seat, "_loaded_values", None)
+    if loaded is not None:  # the database has it already: `_commit` must not write it back
+        position = _SEAT_FIELDS.index("connections")
+        seat._loaded_values = (*loaded[:position], count, *loaded[position + 1 :])  # type: ignore[attr-defined]
+    connected = seat.connected
+    if connected != was_connected or (connected and seat.disconnected_at is not None):
+        seat.disconnected_at = None if connected else ctx.now  # back within the grace: no escape
+        ctx.changed = True
+
+
 def connect(table_id: int, user: AbstractBaseUser | None) -> int:
     """A socket opened: a seated player is back (托管 ends); anyone else is a spectator.
     Returns the table's version after it."""
@@ -830,9 +849,7 @@ def connect(table_id: int, user: AbstractBaseUser | None) -> int:
             TABLE_ROWS.update(ctx.table, ["spectators"])
             ctx.lobby = True
         else:
-            seat.connections += 1
-            seat.disconnected_at = None
-            ctx.changed = True
+            _count_sockets(ctx, seat, +1)
     return ctx.table.version
 
 
@@ -848,10 +865,7 @@ def disconnect(table_id: int, user: AbstractBaseUser | None, counted_seated: boo
             return
         if seat is None:
             return  # its seat was freed meanwhile, and its count with it
-        seat.connections = max(0, seat.connections - 1)
-        if seat.connections == 0:
-            seat.disconnected_at = ctx.now
-        ctx.changed = True
+        _count_sockets(ctx, seat, -1)
 
 
 def move_presence(table_id: int, user: AbstractBaseUser | None, counted_seated: bool) -> bool:
@@ -864,9 +878,8 @@ def move_presence(table_id: int, user: AbstractBaseUser | None, counted_seated: 
             return counted_seated
         if seat is not None:
             ctx.table.spectators = max(0, ctx.table.spectators - 1)
-            seat.connections += 1
-            seat.disconnected_at = None
-            ctx.changed = True
+            TABLE_ROWS.update(ctx.table, ["spectators"])
+            _count_sockets(ctx, seat, +1)
         else:
             ctx.table.spectators += 1
             TABLE_ROWS.update(ctx.table, ["spectators"])

@@ -6,6 +6,9 @@ the other processes render the new version for their sockets without reading the
 keeps it for its own sockets and for the next change at that table (`services.locked` reuses
 the seats instead of reading them again). Everything a change writes bumps the version, so a
 snapshot at the version the database holds is what a fresh load would read (docs/benchmarks.md).
+One exception: a seat's count of open sockets is kept exactly in the database by atomic
+updates and only its sign (connected or not) is shown or decided on; a change of sign is a
+new version, so a snapshot's copy always has the right sign (`services._count_sockets`).
 
 The bytes travel only between server processes (through the private Redis), never to a client;
 users in a snapshot carry their id, name and balance and nothing else.

@@ -1,0 +1,67 @@
+"""games/rows.py: the hot path's statements read and write what the ORM would."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from games import services
+from games.models import Hand, HandAction, Seat, Table
+from games.rows import RowSql
+from tests.games.conftest import bot_table
+
+pytestmark = pytest.mark.django_db
+
+TABLES, SEATS, ACTIONS = RowSql(Table), RowSql(Seat), RowSql(HandAction)
+
+
+def _fields(row: object, model: type) -> dict[str, object]:
+    return {f.attname: getattr(row, f.attname) for f in model._meta.concrete_fields}
+
+
+def test_lock_reads_every_field_as_the_orm_does(alice: User) -> None:
+    table = bot_table(alice)
+    Table.objects.filter(pk=table.pk).update(notices={"7": "消息"}, pause_until=timezone.now())
+    with transaction.atomic():
+        locked = TABLES.lock(table.pk)
+    assert locked is not None and not locked._state.adding
+    assert _fields(locked, Table) == _fields(Table.objects.get(pk=table.pk), Table)
+    assert TABLES.lock(10**9) is None
+
+
+def test_update_writes_the_named_fields_only(alice: User) -> None:
+    table = bot_table(alice)
+    stale = Table.objects.get(pk=table.pk)
+    Table.objects.filter(pk=table.pk).update(spectators=5)  # someone else's change
+    stale.version += 1
+    stale.notices = {"1": "a"}
+    stale.deadline = timezone.now() + timedelta(seconds=3)
+    TABLES.update(stale, ["version", "notices", "deadline"])
+    fresh = Table.objects.get(pk=table.pk)
+    assert (fresh.version, fresh.notices, fresh.deadline) == (stale.version, {"1": "a"}, stale.deadline)
+    assert fresh.spectators == 5
+
+
+def test_insert_fills_automatic_fields_and_the_key(alice: User) -> None:
+    table = bot_table(alice)
+    services.start_hand(table.pk, alice)
+    hand = Hand.objects.get(table=table)
+    before = timezone.now()
+    row = ACTIONS.insert(HandAction(hand=hand, seq=999, seat=1, action={"type": "pass"}, actor="human"))
+    stored = HandAction.objects.get(pk=row.pk)
+    assert (stored.seq, stored.action, stored.actor) == (999, {"type": "pass"}, "human")
+    assert stored.created >= before
+
+
+def test_add_is_atomic_and_never_below_zero(alice: User) -> None:
+    table = bot_table(alice)
+    seat = Seat.objects.get(table=table, index=0)
+    stale = Seat.objects.get(pk=seat.pk)
+    assert SEATS.add(seat, "connections", 2) == 2
+    assert SEATS.add(stale, "connections", 1) == 3  # counts from the database, not the copy
+    assert SEATS.add(seat, "connections", -5) == 0
+    assert Seat.objects.get(pk=seat.pk).connections == 0
