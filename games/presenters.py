@@ -97,7 +97,7 @@ def shared_load(table_id: int) -> Loaded:
             if ctx.table.pause_until is not None and hand.actions_count > 0:
                 before = hand.actions_count - 1
                 states[(hand.pk, before)] = _state_at(ctx, before)
-        snapshots.keep(snapshots.pack(ctx.table, ctx.seats, ctx.hand, states, fresh_balances=False))
+        snapshots.keep(snapshots.pack(ctx.table, ctx.seats, ctx.hand, states, fresh_balances=False), states)
     return ctx
 
 
@@ -128,16 +128,47 @@ def phase_of(ctx: Loaded) -> str:
 
 
 def table_info(ctx: Loaded, user: AbstractBaseUser | None) -> dict[str, Any]:
+    """The table part of a frame: what every viewer sees at this version (built once per
+    version, `_public_info`), the countdowns at this instant, and this viewer's own bits."""
     table = ctx.table
-    rules = get_ruleset(table.variant)
     me = ctx.seat_of(user)
-    index_of = {s.user_id: s.index for s in ctx.seats if s.user_id}
-    dealer = ctx.state.dealer if ctx.state is not None else table.dealer
     may_invite = me is not None or (_authenticated(user) and table.owner_id == user.pk)
     pause_ms = pause_left_ms(table, ctx.now)
     deadline = remaining_ms(ctx) if not pause_ms else None
     limit = 1000 * (table.claim_seconds if ctx.state and ctx.state.phase == "claim" else table.turn_seconds)
-    return {
+    info = dict(_public_info(ctx))
+    mine = me.index if me is not None else None
+    info["seats"] = [
+        {**seat, "is_you": seat["index"] == mine, "pending": ctx.seats[seat["index"]].pending}
+        if seat["index"] == mine
+        else seat
+        for seat in info["seats"]
+    ]
+    info["invite"] = table.invite_token if may_invite else None
+    info["deadline_ms"] = min(deadline, limit) if deadline is not None else None
+    info["paused"] = bool(pause_ms)
+    info["pause_ms"] = pause_ms or None  # the board is shown again when it passes
+    info["message"] = table.notices.get(str(user.pk)) if _authenticated(user) else None
+    return info
+
+
+# (table id, created, version, spectators) -> the part of `table_info` every viewer shares.
+# Only for a snapshot's rows (always of one version); read, never changed.
+_INFOS: dict[tuple[int, Any, int, int], dict[str, Any]] = {}
+_INFOS_LIMIT = 1000
+
+
+def _public_info(ctx: Loaded) -> dict[str, Any]:
+    table = ctx.table
+    spectators = table.spectators if ctx.spectators is None else ctx.spectators
+    key = (table.pk, table.created, table.version, spectators)
+    known = _INFOS.get(key) if ctx.states is not None else None
+    if known is not None:
+        return known
+    rules = get_ruleset(table.variant)
+    index_of = {s.user_id: s.index for s in ctx.seats if s.user_id}
+    dealer = ctx.state.dealer if ctx.state is not None else table.dealer
+    info = {
         "id": table.pk,
         "variant": table.variant,
         "variant_name_zh": rules.name_zh,
@@ -149,7 +180,7 @@ def table_info(ctx: Loaded, user: AbstractBaseUser | None) -> dict[str, Any]:
         "stake_setter": index_of.get(table.stake_setter_id),
         "owner": table.owner.get_username() if table.owner else None,
         "public": table.public,
-        "invite": table.invite_token if may_invite else None,
+        "invite": None,
         "status": table.status,
         "phase": phase_of(ctx),
         "version": table.version,
@@ -163,17 +194,21 @@ def table_info(ctx: Loaded, user: AbstractBaseUser | None) -> dict[str, Any]:
             "undo_ms": table.undo_ms,
             "grace": table.grace_seconds,
         },
-        "deadline_ms": min(deadline, limit) if deadline is not None else None,
-        "paused": bool(pause_ms),
-        "pause_ms": pause_ms or None,  # the board is shown again when it passes
-        "seats": [_seat_info(ctx, s, me, dealer, rules.players) for s in ctx.seats],
-        "spectators": table.spectators if ctx.spectators is None else ctx.spectators,
-        "message": table.notices.get(str(user.pk)) if _authenticated(user) else None,
+        "deadline_ms": None,
+        "paused": False,
+        "pause_ms": None,
+        "seats": [_seat_info(s, dealer, rules.players) for s in ctx.seats],
+        "spectators": spectators,
+        "message": None,
         "last_result": last_result(ctx),
     }
+    if ctx.states is not None:
+        caches.put(_INFOS, key, info, _INFOS_LIMIT)
+    return info
 
 
-def _seat_info(ctx: Loaded, seat: Any, me: Any, dealer: int, players: int) -> dict[str, Any]:
+def _seat_info(seat: Any, dealer: int, players: int) -> dict[str, Any]:
+    """A seat as everybody sees it (`table_info` marks the viewer's own: is_you, pending)."""
     wind = name(seat_wind(seat.index, dealer, players))
     balance = None
     if seat.user_id:
@@ -188,14 +223,14 @@ def _seat_info(ctx: Loaded, seat: Any, me: Any, dealer: int, players: int) -> di
         "wind_zh": WIND_ZH[wind],
         "name": label,
         "is_bot": seat.is_bot,
-        "is_you": me is not None and seat.index == me.index,
+        "is_you": False,
         "accepted": seat.accepted,
         "connected": seat.connected,
         "balance": balance,
         "continue": seat.continue_choice,
         "auto": bool(seat.user_id) and (seat.auto or seat.left or not seat.connected),
         "left": seat.left,
-        "pending": seat.pending if me is not None and seat.index == me.index else None,
+        "pending": None,
     }
 
 

@@ -78,8 +78,14 @@ def pack(
     )
     # The states pickled apart: loading them is most of the unpacking, and a process that
     # already holds them (the one that made the change, or a change reusing a kept snapshot)
-    # never needs to.
-    states_blob = pickle.dumps(states, protocol=pickle.HIGHEST_PROTOCOL)
+    # never needs to. Only the newest travels: a process receiving it has the one before in
+    # its previous snapshot of the table (`keep`).
+    newest = {
+        key: state
+        for key, state in states.items()
+        if hand is not None and key == (hand.pk, hand.actions_count)
+    }
+    states_blob = pickle.dumps(newest, protocol=pickle.HIGHEST_PROTOCOL)
     return pickle.dumps((rows, states_blob), protocol=pickle.HIGHEST_PROTOCOL)
 
 
@@ -124,6 +130,7 @@ def keep(blob: bytes, states: dict[StateKey, HandState] | None = None) -> Snapsh
     `states`: the ones it was packed with, when the caller holds them."""
     if states is None:
         table, seats, hand, states = unpack(blob)
+        _add_state_before(table.pk, hand, states)
     else:
         table, seats, hand = unpack_rows(blob)
     snapshot = Snapshot(table, seats, hand, states, blob)
@@ -131,6 +138,18 @@ def keep(blob: bytes, states: dict[StateKey, HandState] | None = None) -> Snapsh
     if known is None or known.version < snapshot.version or known.table.created != table.created:
         caches.put(_LATEST, table.pk, snapshot, _LIMIT)
     return snapshot
+
+
+def _add_state_before(table_id: int, hand: Hand | None, states: dict[StateKey, HandState]) -> None:
+    """The state one action before the newest, from this process's previous snapshot of the
+    table, when it has it (the pause after a discard shows the board as it was then)."""
+    previous = _LATEST.get(table_id)
+    if hand is None or previous is None:
+        return
+    key = (hand.pk, hand.actions_count - 1)
+    state = previous.states.get(key)
+    if state is not None:
+        states.setdefault(key, state)
 
 
 def at(table_id: int, version: int | None, created: Any = None) -> Snapshot | None:

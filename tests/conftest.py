@@ -40,6 +40,7 @@ def _fresh_process_caches() -> Iterator[None]:
     snapshots.forget()
     services._STATE_CACHE.clear()
     presenters._VIEWS.clear()
+    presenters._INFOS.clear()
     yield
 
 
