@@ -259,10 +259,14 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_error("unknown_type", "type must be one of act, sync, ping")
 
     async def act(self, message: dict[str, Any]) -> None:
+        action = message.get("action")
+        sits = isinstance(action, dict) and action.get("type") == "sit" and self.counted_seated is False
         try:
             table = await db(services.perform)(
-                self.table_id, self._actor(), message.get("version"), message.get("action")
+                self.table_id, self._actor(), message.get("version"), action, None, sits
             )
+            if sits:
+                self.counted_seated = True  # the sit moved this socket to the seat
         except services.ServiceError as e:
             await self.send_error(e.code, e.message)
             if e.code == "stale_version":

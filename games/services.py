@@ -525,7 +525,9 @@ def _stake_fix_if_ready(ctx: Loaded) -> None:
         table.stake_state = Table.Stake.FIXED
 
 
-def sit(table_id: int, user: AbstractBaseUser, index: int) -> Table:
+def sit(table_id: int, user: AbstractBaseUser, index: int, from_socket: bool = False) -> Table:
+    """`from_socket`: asked over a socket of this table counted as a spectator's, which from now
+    on counts for the seat (no second change to move it: see `move_presence`)."""
     with locked(table_id) as ctx:
         if user is None or not user.is_authenticated:
             raise ServiceError("login_required", "log in to sit down")
@@ -551,6 +553,10 @@ def sit(table_id: int, user: AbstractBaseUser, index: int) -> Table:
             table.stake_chooser = user
         table.notices.pop(str(user.pk), None)
         ctx.changed = ctx.lobby = True
+        if from_socket:
+            table.spectators = max(0, table.spectators - 1)
+            TABLE_ROWS.update(table, ["spectators"])
+            _count_sockets(ctx, seat, +1)
     return ctx.table
 
 
@@ -931,9 +937,15 @@ def undo(table_id: int, user: AbstractBaseUser) -> Table:
 
 
 def perform(
-    table_id: int, user: AbstractBaseUser | None, version: Any, action: Any, now: datetime | None = None
+    table_id: int,
+    user: AbstractBaseUser | None,
+    version: Any,
+    action: Any,
+    now: datetime | None = None,
+    from_socket: bool = False,
 ) -> Table:
-    """Route one `legal` entry sent back by a client to its service function (`now`: see `act`)."""
+    """Route one `legal` entry sent back by a client to its service function (`now`: see `act`;
+    `from_socket`: see `sit`)."""
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise ServiceError("bad_action", "an action is an object with a 'type'")
     if isinstance(version, bool) or not isinstance(version, int):
@@ -942,7 +954,7 @@ def perform(
         raise ServiceError("login_required", "log in to play")
     kind = action["type"]
     table_actions = {
-        "sit": lambda: sit(table_id, user, action.get("seat")),
+        "sit": lambda: sit(table_id, user, action.get("seat"), from_socket),
         "stand": lambda: stand(table_id, user),
         "add_bot": lambda: add_bot(table_id, user, action.get("seat")),
         "remove_bot": lambda: remove_bot(table_id, user, action.get("seat")),
