@@ -317,8 +317,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.counted_seated is None:
             self.counted_seated = seated
         elif seated != self.counted_seated:
-            moved = await db(services.move_presence)(self.table_id, self._actor(), self.counted_seated)
-            self.counted_seated = moved
+            with contextlib.suppress(services.ServiceError):  # the table is gone: nothing to count
+                self.counted_seated = await db(services.move_presence)(
+                    self.table_id, self._actor(), self.counted_seated
+                )
 
     def _show_after_pause(self, version: int, pause_ms: int) -> None:
         """The pause after a discard ends without a change (nothing is written): render this
