@@ -30,14 +30,26 @@ class RowSql(Generic[M]):
         self.pk = meta.pk
         self.table = meta.db_table
         self._converters: dict[str, dict[int, Any]] = {}  # per database alias
+        self._statements: dict[tuple[Any, ...], str] = {}  # (alias, kind, fields) -> SQL text
+
+    def _sql(self, key: tuple[Any, ...], build: Any) -> str:
+        """The statement for `key`, built once (quoting some thirty names each call was measurable)."""
+        sql = self._statements.get(key)
+        if sql is None:
+            sql = self._statements[key] = build()
+        return sql
 
     def lock(self, pk: Any, using: str = "default") -> M | None:
         """`SELECT … FOR UPDATE` of one row (None when there is none), as a model instance."""
         connection = connections[using]
-        q = connection.ops.quote_name
-        columns = ", ".join(q(f.column) for f in self.fields)
-        lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-        sql = f"SELECT {columns} FROM {q(self.table)} WHERE {q(self.pk.column)} = %s{lock}"
+
+        def build() -> str:
+            q = connection.ops.quote_name
+            columns = ", ".join(q(f.column) for f in self.fields)
+            lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+            return f"SELECT {columns} FROM {q(self.table)} WHERE {q(self.pk.column)} = %s{lock}"
+
+        sql = self._sql((using, "lock"), build)
         with connection.cursor() as cursor:
             cursor.execute(sql, [pk])
             row = cursor.fetchone()
@@ -51,11 +63,15 @@ class RowSql(Generic[M]):
         if not attnames:
             return
         connection = connections[using]
-        q = connection.ops.quote_name
         fields = [self.by_attname[name] for name in attnames]
-        assignments = ", ".join(f"{q(f.column)} = %s" for f in fields)
         params = [f.get_db_prep_save(getattr(obj, f.attname), connection) for f in fields]
-        sql = f"UPDATE {q(self.table)} SET {assignments} WHERE {q(self.pk.column)} = %s"
+
+        def build() -> str:
+            q = connection.ops.quote_name
+            assignments = ", ".join(f"{q(f.column)} = %s" for f in fields)
+            return f"UPDATE {q(self.table)} SET {assignments} WHERE {q(self.pk.column)} = %s"
+
+        sql = self._sql((using, "update", tuple(attnames)), build)
         with connection.cursor() as cursor:
             cursor.execute(sql, [*params, obj.pk])
 
@@ -77,12 +93,16 @@ class RowSql(Generic[M]):
     def insert(self, obj: M, using: str = "default") -> M:
         """`INSERT` `obj` (auto fields such as `auto_now_add` filled as the ORM would); sets its pk."""
         connection = connections[using]
-        q = connection.ops.quote_name
         fields = [f for f in self.fields if f is not self.pk]
         params = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
-        columns = ", ".join(q(f.column) for f in fields)
-        marks = ", ".join(["%s"] * len(fields))
-        sql = f"INSERT INTO {q(self.table)} ({columns}) VALUES ({marks}) RETURNING {q(self.pk.column)}"
+
+        def build() -> str:
+            q = connection.ops.quote_name
+            columns = ", ".join(q(f.column) for f in fields)
+            marks = ", ".join(["%s"] * len(fields))
+            return f"INSERT INTO {q(self.table)} ({columns}) VALUES ({marks}) RETURNING {q(self.pk.column)}"
+
+        sql = self._sql((using, "insert"), build)
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
             row = cursor.fetchone()
