@@ -554,9 +554,7 @@ def sit(table_id: int, user: AbstractBaseUser, index: int, from_socket: bool = F
         table.notices.pop(str(user.pk), None)
         ctx.changed = ctx.lobby = True
         if from_socket:
-            table.spectators = max(0, table.spectators - 1)
-            TABLE_ROWS.update(table, ["spectators"])
-            _count_sockets(ctx, seat, +1)
+            _socket_to_seat(ctx, seat)
     return ctx.table
 
 
@@ -845,14 +843,25 @@ def _count_sockets(ctx: Loaded, seat: Seat, delta: int) -> None:
         ctx.changed = True
 
 
+def _count_spectators(ctx: Loaded, delta: int) -> None:
+    """The spectator count of the locked row, written at once (kept outside the version)."""
+    ctx.table.spectators = max(0, ctx.table.spectators + delta)
+    TABLE_ROWS.update(ctx.table, ["spectators"])
+
+
+def _socket_to_seat(ctx: Loaded, seat: Seat) -> None:
+    """A socket counted as a spectator's now counts for `seat`."""
+    _count_spectators(ctx, -1)
+    _count_sockets(ctx, seat, +1)
+
+
 def connect(table_id: int, user: AbstractBaseUser | None) -> int:
     """A socket opened: a seated player is back (托管 ends); anyone else is a spectator.
     Returns the table's version after it."""
     with locked(table_id) as ctx:
         seat = ctx.seat_of(user)
         if seat is None:
-            ctx.table.spectators += 1
-            TABLE_ROWS.update(ctx.table, ["spectators"])
+            _count_spectators(ctx, +1)
             ctx.lobby = True
         else:
             _count_sockets(ctx, seat, +1)
@@ -866,8 +875,7 @@ def disconnect(table_id: int, user: AbstractBaseUser | None, counted_seated: boo
         seat = ctx.seat_of(user)
         as_seat = seat is not None if counted_seated is None else counted_seated
         if not as_seat:
-            ctx.table.spectators = max(0, ctx.table.spectators - 1)
-            TABLE_ROWS.update(ctx.table, ["spectators"])
+            _count_spectators(ctx, -1)
             return
         if seat is None:
             return  # its seat was freed meanwhile, and its count with it
@@ -883,12 +891,9 @@ def move_presence(table_id: int, user: AbstractBaseUser | None, counted_seated: 
         if (seat is not None) == counted_seated:
             return counted_seated
         if seat is not None:
-            ctx.table.spectators = max(0, ctx.table.spectators - 1)
-            TABLE_ROWS.update(ctx.table, ["spectators"])
-            _count_sockets(ctx, seat, +1)
+            _socket_to_seat(ctx, seat)
         else:
-            ctx.table.spectators += 1
-            TABLE_ROWS.update(ctx.table, ["spectators"])
+            _count_spectators(ctx, +1)
         return seat is not None
 
 
