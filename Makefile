@@ -43,7 +43,7 @@ bench: $(STAMP)
 	$(BIN)/python -m games.engine bench
 
 # --- load test and socket fuzzer (docs/benchmarks.md; need PostgreSQL and redis-server here) ---
-# make loadtest TABLES=100 SECONDS=60 KILL=1 PROCS=2   (also RAMP=5 RESTART_REDIS=1 RESET_PG=1 ECHO=1)
+# make loadtest TABLES=100 SECONDS=60 KILL=1 PROCS=2   (also RAMP=5 SPREAD=seat RESTART_REDIS=1 RESET_PG=1 ECHO=1)
 TABLES ?= 10
 SECONDS ?= 30
 KILL ?= 0

@@ -48,7 +48,7 @@ import orjson
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from api_player import HAND_TYPES, choose  # noqa: E402  (one way to pick from `legal`)
-from lt_stack import HOST, ROOT, Stack  # noqa: E402
+from lt_stack import HOST, ROOT, Stack, cpu_seconds  # noqa: E402
 
 REPLY_TIMEOUT = 10.0
 VIEW_TIMEOUT = 5.0
@@ -57,6 +57,7 @@ WINDOW = 10.0  # seconds per window of the latency time line
 # Reconnect like the browser (htmx's ws extension, "full-jitter"): after the n-th failure wait a
 # random time in [0, BASE * 2**n), capped: a killed process's sockets come back spread out.
 BACKOFF = (1.0, 4.0)  # base and largest reconnect window, seconds
+HOME_TRIES = 3  # failed connections to a socket's home process before it fails over to the next
 MAX_FRAME = 2**22
 
 
@@ -78,6 +79,7 @@ class Stats:
     fault_effects: Counter[str] = field(default_factory=Counter)
     stale: int = 0
     reconnects: int = 0
+    cpu: dict[str, float] = field(default_factory=dict)  # CPU seconds of the run, by process kind
     faults: list[tuple[float, str, int | None]] = field(default_factory=list)  # (time, kind, port)
     stopping: bool = False  # answers cut off by the end of the run are nobody's error
     log_marks: dict[str, int] | None = None
@@ -110,9 +112,17 @@ async def _close_when(stop: asyncio.Event, ws: Any) -> None:
 class Client:
     """One seat's socket: reads frames, remembers when each version arrived, reconnects."""
 
-    def __init__(self, table: TableDriver, seat: int, token: str, ports: list[int], stats: Stats) -> None:
+    def __init__(
+        self, table: TableDriver, seat: int, token: str, ports: list[int], stats: Stats, spread: str
+    ) -> None:
         self.table, self.seat, self.token, self.ports, self.stats = table, seat, token, ports, stats
-        self.port_index = (table.table_id * 4 + seat) % len(ports)
+        # The home process, as the entry point would pick it: by table (every socket of a table
+        # on one process, like a proxy hashing the table id) or by seat (a table's sockets on
+        # different processes, each change crossing the channel layer).
+        by = table.table_id if spread == "table" else table.table_id * 4 + seat
+        self.home = by % len(ports)
+        self.port_index = self.home
+        self.failures = 0  # connections refused in a row
         self.ws: Any = None
         self.frame: dict[str, Any] | None = None
         self.version = -1
@@ -142,7 +152,7 @@ class Client:
                     open_timeout=10,
                     ping_interval=None,
                 ) as ws:
-                    self.ws, delay = ws, BACKOFF[0]
+                    self.ws, delay, self.failures = ws, BACKOFF[0], 0
                     self.live_port = self.port
                     self.generation += 1
                     if not first:
@@ -153,15 +163,18 @@ class Client:
             except Exception as e:  # refused, reset, closed by the server: reconnect with backoff
                 if not stop.is_set():
                     self.stats.problem(f"socket:{type(e).__name__}", self.port)
+                if self.ws is None:  # not even connected: the process is down
+                    self.failures += 1
             finally:
                 self.connected.clear()
                 self.ws = None
                 self._fail_reply("closed")
             if stop.is_set():
                 return
-            # Reconnect where a port-balancing proxy would send it: any process, at random (so
-            # the sockets of a killed process spread back over all of them once it is restarted).
-            self.port_index = random.randrange(len(self.ports))
+            # Reconnect where the entry point would send it: home while home answers (a killed
+            # process is restarted within seconds, and its tables come back to it), else the next
+            # process (the proxy's fail-over).
+            self.port_index = (self.home + self.failures // HOME_TRIES) % len(self.ports)
             await asyncio.sleep(random.uniform(0.0, delay))
             delay = min(BACKOFF[1], delay * 2)
 
@@ -230,11 +243,12 @@ class TableDriver:
         stats: Stats,
         rate: float,
         echo: bool = False,
+        spread: str = "table",
     ) -> None:
         self.table_id, self.stats, self.interval = table_id, stats, 1.0 / rate
         self.path = f"/ws/bench/echo/{table_id}/" if echo else f"/ws/tables/{table_id}/"
         self.changed = asyncio.Event()
-        self.clients = [Client(self, seat, token, ports, stats) for seat, token in enumerate(tokens)]
+        self.clients = [Client(self, seat, token, ports, stats, spread) for seat, token in enumerate(tokens)]
         self.rng = random.Random(table_id)
         self.confirmed: list[Confirmed] = []
         self.unconfirmed: list[Confirmed] = []  # answer cut off by a fault: may or may not be applied
@@ -494,7 +508,10 @@ async def drive(drivers: list[TableDriver], stack: Stack, args: argparse.Namespa
     step = args.ramp / len(drivers) if drivers else 0.0
     tasks = [asyncio.create_task(d.run(stop, started + i * step)) for i, d in enumerate(drivers)]
     faults = asyncio.create_task(inject_faults(stack, args, stats, stop))
+    cpu_before = cpu_seconds()
     await asyncio.sleep(args.seconds)
+    cpu_after = cpu_seconds()
+    stats.cpu = {group: cpu_after[group] - cpu_before[group] for group in cpu_after}
     stats.log_marks = stack.log_marks()  # sockets closing at the end are not the server's errors
     stats.stopping = True
     stop.set()
@@ -519,7 +536,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 for t in range(args.tables)
             ]
             drivers = [
-                TableDriver(tid, tokens[4 * t : 4 * t + 4], stack.ports, stats, args.rate)
+                TableDriver(tid, tokens[4 * t : 4 * t + 4], stack.ports, stats, args.rate, spread=args.spread)
                 for t, tid in enumerate(table_ids)
             ]
         began = time.monotonic()
@@ -539,7 +556,9 @@ def echo_drivers(
     """Same clients against games.bench_echo.EchoConsumer (no database, same layer)."""
     drivers = []
     for t in range(args.tables):
-        driver = TableDriver(t + 1, tokens[4 * t : 4 * t + 4], stack.ports, stats, args.rate, echo=True)
+        driver = TableDriver(
+            t + 1, tokens[4 * t : 4 * t + 4], stack.ports, stats, args.rate, echo=True, spread=args.spread
+        )
         drivers.append(driver)
     return drivers
 
@@ -571,7 +590,13 @@ def summary(
             for kind, v in sorted(stats.by_type.items())
         },
         **ledger,
+        # where the machine's CPU went (2 cores: 2.0 is all of it), and per confirmed action
+        "cpu_cores": {g: round(t / args.seconds, 3) for g, t in stats.cpu.items() if t},
+        "cpu_ms_per_action": {g: round(1000 * t / stats.actions, 2) for g, t in stats.cpu.items() if t}
+        if stats.actions
+        else {},
         "mode": "echo" if args.echo else "tables",
+        "spread": args.spread,
         "loadavg": Path("/proc/loadavg").read_text().split()[:3],
     }
     print(json.dumps(detail), flush=True)
@@ -607,6 +632,12 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         help="seconds over which the tables arrive (part of the run; 0: all at once)",
     )
     parser.add_argument("--variant", default=env.get("VARIANT", "shanghai"))
+    parser.add_argument(
+        "--spread",
+        choices=("table", "seat"),
+        default=env.get("SPREAD", "table"),
+        help="clients over the processes: by table (as a proxy hashing the table id) or by seat",
+    )
     parser.add_argument("--kill", action="store_true", default=env.get("KILL", "0") == "1")
     parser.add_argument("--restart-redis", action="store_true", default=env.get("RESTART_REDIS", "0") == "1")
     parser.add_argument("--reset-pg", action="store_true", default=env.get("RESET_PG", "0") == "1")

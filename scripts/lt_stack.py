@@ -91,6 +91,31 @@ def start_redis(port: int) -> None:
         time.sleep(0.05)
 
 
+CPU_GROUPS = ("daphne", "run_clock", "postgres", "redis-server", "loadtest", "fuzz")
+
+
+def cpu_seconds() -> dict[str, float]:
+    """CPU seconds (user + system) used so far by every live process of this machine, summed by
+    what it is (CPU_GROUPS, else "other"): the difference of two readings is where a run's CPU
+    went. A process that exited between the readings is missing from the second (a killed
+    daphne's share is undercounted)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    totals = dict.fromkeys((*CPU_GROUPS, "other"), 0.0)
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:  # gone meanwhile
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        used = (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+        group = next((g for g in CPU_GROUPS if g in command), "other")
+        totals[group] += used
+    return totals
+
+
 @dataclass
 class Stack:
     """PROCS daphne processes + one clock + private Redis + a fresh database."""
