@@ -107,7 +107,7 @@ class VersionWatcher:
 
 
 def _versions(ids: list[int]) -> dict[int, int]:
-    return dict(Table.objects.filter(pk__in=ids).values_list("pk", "version"))
+    return services.TABLE_ROWS.column(ids, "version")  # a few times a second: no ORM compiling
 
 
 WATCHER = VersionWatcher()

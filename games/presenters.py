@@ -279,7 +279,8 @@ def _view(hand: Hand, count: int, state: Any, seat: int | None) -> dict[str, Any
     key = (hand.pk, hand.seed, count, seat)
     view = _VIEWS.get(key)
     if view is None:
-        view = caches.put(_VIEWS, key, view_for(state, seat), _VIEWS_LIMIT)
+        public = None if seat is None else _view(hand, count, state, None)  # built once, shared
+        view = caches.put(_VIEWS, key, view_for(state, seat, public), _VIEWS_LIMIT)
     return view
 
 

@@ -58,6 +58,21 @@ class RowSql(Generic[M]):
         values = self._convert(row, using)
         return self.model.from_db(using, self.attnames, values)
 
+    def column(self, pks: list[Any], attname: str, using: str = "default") -> dict[Any, Any]:
+        """pk -> the raw value of one plain column (an integer, say: no conversion) of the given
+        rows; the rows that do not exist are left out."""
+        if not pks:
+            return {}
+        connection = connections[using]
+        q = connection.ops.quote_name
+        marks = ", ".join(["%s"] * len(pks))
+        column = q(self.by_attname[attname].column)
+        pk = q(self.pk.column)
+        sql = f"SELECT {pk}, {column} FROM {q(self.table)} WHERE {pk} IN ({marks})"
+        with connection.cursor() as cursor:
+            cursor.execute(sql, list(pks))
+            return dict(cursor.fetchall())
+
     def update(self, obj: M, attnames: list[str] | tuple[str, ...], using: str = "default") -> None:
         """`UPDATE … SET` the given fields of `obj`'s row to `obj`'s values."""
         if not attnames:

@@ -14,7 +14,6 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mahjong_site.settings")
 # Set up Django (apps, settings) before importing anything that touches models.
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.db import database_sync_to_async  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
@@ -23,6 +22,7 @@ from django.conf import settings  # noqa: E402
 from games.clock_task import ClockStarter  # noqa: E402
 from games.penalties import record_server_start  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
+from mahjong_site.ws_sessions import SocketAuthMiddlewareStack  # noqa: E402
 
 
 class RecordsServerStart:
@@ -46,7 +46,7 @@ class RecordsServerStart:
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": AllowedHostsOriginValidator(SocketAuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
 

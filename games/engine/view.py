@@ -72,10 +72,30 @@ def _result_view(result: HandResult) -> dict[str, Any]:
     }
 
 
-def view_for(state: HandState, seat: int | None) -> dict[str, Any]:
-    """The hand as `seat` sees it (None: a spectator's public view)."""
+def view_for(state: HandState, seat: int | None, public: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The hand as `seat` sees it (None: a spectator's public view).
+
+    A player's view is the public view with their own seat opened: pass `public` (this state's
+    `view_for(state, None)`, read only) to build it from that instead of from scratch — a
+    server renders each version for every viewer, and the public part is the same for all.
+    """
     viewer = seat if seat is not None and 0 <= seat < state.num_players else None
-    waiting = seats_to_act(state)
+    if public is None:
+        public = _public_view(state)
+    if viewer is None:
+        return public
+    out = dict(public)
+    seats = list(public["seats"])
+    seats[viewer] = _seat_view(state, viewer, viewer)
+    out["seats"] = seats
+    out["me"] = viewer
+    # whether the viewer is being waited for; never who else is (claim privacy)
+    out["my_move"] = viewer in seats_to_act(state)
+    return out
+
+
+def _public_view(state: HandState) -> dict[str, Any]:
+    """What everybody may see: the spectator's view, no seat opened (all of them once it is over)."""
     out: dict[str, Any] = {
         "variant": state.variant,
         "phase": state.phase,
@@ -85,13 +105,12 @@ def view_for(state: HandState, seat: int | None) -> dict[str, Any]:
         "dice": list(state.dice),
         "wall_left": state.wall_left,
         "turn": state.turn if state.phase == "turn" else None,
-        "seats": [_seat_view(state, s, viewer) for s in range(state.num_players)],
+        "seats": [_seat_view(state, s, None) for s in range(state.num_players)],
         "jokers": [name(t) for t in state.jokers],
         "indicator": name(state.indicator) if state.indicator is not None else None,
         "huangfan": state.huangfan,
-        "me": viewer,
-        # whether the viewer is being waited for; never who else is (claim privacy)
-        "my_move": viewer is not None and viewer in waiting,
+        "me": None,
+        "my_move": False,
     }
     if state.window is not None:
         out["last_discard"] = {

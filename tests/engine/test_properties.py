@@ -113,3 +113,20 @@ def test_spectator_view_equals_the_public_part_of_a_players_view():
     assert "hand" in player["seats"][1]
     assert all("hand" not in seat for seat in spectator["seats"])
     assert name(state.players[1].drawn or 0)  # sanity: the state is mid-hand
+
+
+@pytest.mark.parametrize("variant", VARIANT_IDS)
+def test_a_players_view_built_on_the_shared_public_view_is_the_same_view(variant):
+    """A server builds every player's view from one public view per state: that must give
+    exactly the view built from scratch, at every step, and leave the public view unchanged."""
+    from games.engine.simulate import play_hand
+
+    _, log, _ = play_hand(variant, 11, base=2)
+    for count in [*range(0, len(log), 3), len(log)]:  # the last one: over, every hand opened
+        state, _ = replay(variant, 11, log[:count], base=2)
+        public = view_for(state, None)
+        before = json.dumps(public, sort_keys=True)
+        for seat in range(state.num_players):
+            assert view_for(state, seat, public) == view_for(state, seat)
+        assert json.dumps(public, sort_keys=True) == before
+        assert public == view_for(state, None)

@@ -65,3 +65,12 @@ def test_add_is_atomic_and_never_below_zero(alice: User) -> None:
     assert SEATS.add(stale, "connections", 1) == 3  # counts from the database, not the copy
     assert SEATS.add(seat, "connections", -5) == 0
     assert Seat.objects.get(pk=seat.pk).connections == 0
+
+
+def test_column_reads_one_column_of_the_rows_that_exist(alice: User) -> None:
+    first, second = bot_table(alice), bot_table(alice)
+    Table.objects.filter(pk=second.pk).update(version=7)
+    expected = dict(Table.objects.filter(pk__in=[first.pk, second.pk]).values_list("pk", "version"))
+    assert TABLES.column([first.pk, second.pk, 10**9], "version") == expected
+    assert expected[second.pk] == 7
+    assert TABLES.column([], "version") == {}
