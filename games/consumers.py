@@ -202,7 +202,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         WATCHER.add(self)
 
     def _allowed(self, invite: str) -> bool:
-        table = Table.objects.filter(pk=self.table_id).first()
+        table = services.TABLE_ROWS.find("id", self.table_id)  # every socket's first read: precompiled
         if table is None:
             return False
         if invite and invite == table.invite_token:

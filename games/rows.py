@@ -58,6 +58,25 @@ class RowSql(Generic[M]):
         values = self._convert(row, using)
         return self.model.from_db(using, self.attnames, values)
 
+    def find(self, attname: str, value: Any, using: str = "default") -> M | None:
+        """The row whose `attname` equals `value` (a key or a unique field), as a model instance;
+        None when there is none."""
+        connection = connections[using]
+
+        def build() -> str:
+            q = connection.ops.quote_name
+            columns = ", ".join(q(f.column) for f in self.fields)
+            where = q(self.by_attname[attname].column)
+            return f"SELECT {columns} FROM {q(self.table)} WHERE {where} = %s LIMIT 1"
+
+        sql = self._sql((using, "find", attname), build)
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [self.by_attname[attname].get_db_prep_value(value, connection)])
+            row = cursor.fetchone()
+        if row is None:
+            return None
+        return self.model.from_db(using, self.attnames, self._convert(row, using))
+
     def column(self, pks: list[Any], attname: str, using: str = "default") -> dict[Any, Any]:
         """pk -> the raw value of one plain column (an integer, say: no conversion) of the given
         rows; the rows that do not exist are left out."""

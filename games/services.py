@@ -83,6 +83,7 @@ class Loaded:
     fresh_balances: bool = False  # balances changed (settlement, penalty): the snapshot reads them again
     spectators: int | None = None  # a fresher count than table.spectators (kept outside the version)
     states: dict[tuple[int, int], HandState] | None = None  # a snapshot's states of the hand, if any
+    read: bool = False  # read from the database (no snapshot at its version in this process)
 
     def seat_of(self, user: AbstractBaseUser | None) -> Seat | None:
         if user is None or not user.is_authenticated:
@@ -167,6 +168,8 @@ def locked(table_id: int, now: datetime | None = None) -> Iterator[Loaded]:
         yield ctx
         if ctx.changed:
             _commit(ctx)
+        elif ctx.read:
+            _keep_read(ctx)
 
 
 def _load_locked(table: Table, now: datetime | None) -> Loaded:
@@ -177,7 +180,9 @@ def _load_locked(table: Table, now: datetime | None) -> Loaded:
     if snapshot is None:
         if table.owner_id is not None:
             table.owner  # noqa: B018 - cached now: the snapshot of the change names the owner
-        return load(table, now)
+        ctx = load(table, now)
+        ctx.read = True
+        return ctx
     if table.owner_id is not None and table.owner_id == snapshot.table.owner_id:
         table.owner = snapshots.owner_copy(snapshot)
     _table, seats, hand = snapshots.unpack_rows(snapshot.blob)
@@ -204,6 +209,15 @@ def _commit(ctx: Loaded) -> None:
         broadcast(table_id, version, lobby, blob)
 
     transaction.on_commit(announce)
+
+
+def _keep_read(ctx: Loaded) -> None:
+    """A table read under its lock and left unchanged (a socket connecting, say) is what the
+    database holds at its version: keep it as this process's snapshot, so that the next socket
+    or change of that version reads nothing again (four sockets arriving at a new table)."""
+    states = _states_of(ctx)
+    blob = snapshots.pack(ctx.table, ctx.seats, ctx.hand, states, False)
+    transaction.on_commit(lambda: snapshots.keep(blob, states))
 
 
 def _save_changes(row: Any, names: tuple[str, ...], sql: RowSql[Any]) -> None:

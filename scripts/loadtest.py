@@ -503,6 +503,7 @@ async def drive(drivers: list[TableDriver], stack: Stack, args: argparse.Namespa
     stop = asyncio.Event()
     started = time.monotonic()
     _STARTS[id(stats)] = started
+    print(f"[loadtest] driving {len(drivers)} tables for {args.seconds:g} s", file=sys.stderr, flush=True)
     # Tables arrive spread over the first `ramp` seconds (players do not all click in the same
     # instant); every table then acts at its rate until the end.
     step = args.ramp / len(drivers) if drivers else 0.0

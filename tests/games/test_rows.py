@@ -74,3 +74,13 @@ def test_column_reads_one_column_of_the_rows_that_exist(alice: User) -> None:
     assert TABLES.column([first.pk, second.pk, 10**9], "version") == expected
     assert expected[second.pk] == 7
     assert TABLES.column([], "version") == {}
+
+
+def test_find_reads_a_row_by_a_unique_field_as_the_orm_does(alice: User) -> None:
+    table = bot_table(alice)
+    Table.objects.filter(pk=table.pk).update(notices={"3": "你好"})
+    found = TABLES.find("id", table.pk)
+    assert found is not None and not found._state.adding
+    assert _fields(found, Table) == _fields(Table.objects.get(pk=table.pk), Table)
+    assert TABLES.find("id", 10**9) is None
+    assert RowSql(User).find("username", "alice") == alice
