@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import time
 from typing import Any
 from urllib.parse import parse_qs
@@ -31,6 +32,8 @@ MAX_FRAME = 4096  # bytes; a legal client never needs more
 BURST = 20  # messages
 RATE = 10.0  # messages per second refilled
 MAX_REFUSED = 10  # refused (rate-limited) messages in a row before the socket is closed
+
+log = logging.getLogger(__name__)
 
 CLOSE_BAD_TOKEN = 4001
 CLOSE_NO_TABLE = 4004
@@ -113,6 +116,40 @@ def _versions(ids: list[int]) -> dict[int, int]:
 WATCHER = VersionWatcher()
 
 
+class PauseEnds:
+    """One timer per process for the end of each pause: the sockets of a table that showed a
+    version during its pause render it again together when the pause has passed (a timer and
+    a task per socket per discard were a measurable part of a busy process's loop)."""
+
+    def __init__(self) -> None:
+        # (table, version) -> the loop its timer runs on, and the sockets to render
+        self.pending: dict[tuple[int, int], tuple[asyncio.AbstractEventLoop, set[TableConsumer]]] = {}
+
+    def add(self, consumer: TableConsumer, version: int, pause_ms: int) -> None:
+        key = (consumer.table_id, version)
+        loop = asyncio.get_running_loop()
+        entry = self.pending.get(key)
+        if entry is None or entry[0] is not loop:  # (another loop's timer: a test's, never due here)
+            entry = self.pending[key] = (loop, set())
+            loop.call_later(pause_ms / 1000 + PAUSE_SLACK, self._due, key, entry)
+        entry[1].add(consumer)
+
+    def _due(self, key: tuple[int, int], entry: tuple[asyncio.AbstractEventLoop, set[TableConsumer]]) -> None:
+        if self.pending.get(key) is entry:
+            del self.pending[key]
+        entry[0].create_task(self._render(key[1], entry[1]))
+
+    async def _render(self, version: int, sockets: set[TableConsumer]) -> None:
+        for consumer in sockets:
+            try:
+                await consumer.after_pause(version)
+            except Exception:  # one socket's failure is not its neighbours'
+                log.exception("rendering the end of a pause failed (table %s)", consumer.table_id)
+
+
+PAUSE_ENDS = PauseEnds()
+
+
 class PingConsumer(AsyncJsonWebsocketConsumer):
     """Accepts any connection that passed the Origin check and echoes each JSON message."""
 
@@ -154,6 +191,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     json_mode: bool
     sent_version: int
     counted: bool
+    closed = False  # set on disconnect: a pause ending later renders nothing
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch without its `aclose_old_connections()` before every message: that
@@ -173,7 +211,6 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.refused = 0
         self.sent_version = -1
         self.sent: tuple[int, bool] = (-1, False)  # (version, shown after its pause) last sent
-        self.pause_task: asyncio.Task[None] | None = None
         self.counted = False
         self.counted_seated: bool | None = None  # counted for a seat or as a spectator (first frame)
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
@@ -213,9 +250,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         return self.user if self.user is not None and self.user.is_authenticated else None
 
     async def disconnect(self, code: int) -> None:
-        task = getattr(self, "pause_task", None)
-        if task is not None:
-            task.cancel()
+        self.closed = True  # a pause ending after this renders nothing
         if not getattr(self, "counted", False):
             return
         WATCHER.remove(self)
@@ -296,7 +331,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         version = context["table"]["version"]
         pause_ms = context["table"]["pause_ms"]
         if pause_ms:
-            self._show_after_pause(version, pause_ms)
+            PAUSE_ENDS.add(self, version, pause_ms)
         shown = (version, not pause_ms)  # a version is shown paused, then as the pause ends
         if shown <= self.sent and not force:
             return  # already sent (several group messages may arrive for one change)
@@ -322,17 +357,10 @@ class TableConsumer(AsyncWebsocketConsumer):
                     self.table_id, self._actor(), self.counted_seated
                 )
 
-    def _show_after_pause(self, version: int, pause_ms: int) -> None:
+    async def after_pause(self, version: int) -> None:
         """The pause after a discard ends without a change (nothing is written): render this
-        version again when it has passed, unless a newer one went out meanwhile."""
-        if self.pause_task is not None:
-            self.pause_task.cancel()
-        self.pause_task = asyncio.get_running_loop().create_task(self._after_pause(version, pause_ms))
-
-    async def _after_pause(self, version: int, pause_ms: int) -> None:
-        await asyncio.sleep(pause_ms / 1000 + PAUSE_SLACK)
-        self.pause_task = None
-        if self.sent_version != version:
+        version again when it has passed (PAUSE_ENDS), unless a newer one went out meanwhile."""
+        if self.closed or self.sent_version != version:
             return
         snapshot = snapshots.at(self.table_id, version)
         if snapshot is None and snapshots.newest_version(self.table_id) > version:

@@ -297,20 +297,34 @@ def _replay(hand: Hand, variant: str) -> HandState:
     return state
 
 
+EXTEND_LIMIT = 64  # actions: how far back a cached state is looked for before a full replay
+
+
 def _extend(hand: Hand, variant: str) -> HandState | None:
-    """The state one action on from a cached one (another process appended it): no full replay."""
-    before = _STATE_CACHE.get((hand.pk, hand.actions_count - 1))
-    if before is None:
+    """The state from the newest cached one of this hand, applying the actions logged since
+    (other processes appended them: the clock process sees a table every few actions): no full
+    replay. None when no state within EXTEND_LIMIT actions is cached."""
+    count = hand.actions_count
+    start = next(
+        (k for k in range(count - 1, max(-1, count - 1 - EXTEND_LIMIT), -1) if (hand.pk, k) in _STATE_CACHE),
+        None,
+    )
+    if start is None:
         return None
-    rows = HandAction.objects.filter(hand_id=hand.pk, seq=hand.actions_count).values_list("seat", "action")
-    row = rows.first()
-    if row is None:
+    state = _STATE_CACHE[(hand.pk, start)]
+    rows = list(
+        HandAction.objects.filter(hand_id=hand.pk, seq__gt=start, seq__lte=count)
+        .order_by("seq")
+        .values_list("seat", "action")
+    )
+    if len(rows) != count - start:
         return None
     try:
-        after, _events = apply(before, row[0], Action.from_json(row[1]))
+        for seat, action in rows:
+            state, _events = apply(state, seat, Action.from_json(action))
     except EngineError:  # cannot happen for a logged action; the full replay will tell
         return None
-    return after
+    return state
 
 
 def _remember(key: tuple[int, int], state: HandState) -> None:

@@ -322,17 +322,28 @@ async def test_the_end_of_a_pause_is_shown_without_a_new_version(alice: User) ->
     await sync_to_async(lambda: Table.objects.filter(pk=table.pk).update(pause_until=None))()
     snapshots.forget(table.pk)  # that write bypassed the services (no new version): read it afresh
     comm = await open_socket(table.pk, alice)
+    watcher, gone = await open_socket(table.pk), await open_socket(table.pk)  # two spectators
     first = await receive(comm)
+    await receive(watcher)
+    await receive(gone)
     discard = next(a for a in first["legal"] if a["type"] == "discard")
     await comm.send_json_to({"type": "act", "version": first["version"], "action": discard})
     paused = await state_at(comm, first["version"] + 1)
     assert paused["view"]["table"]["paused"] and 0 < paused["view"]["table"]["pause_ms"] <= 300
     assert not any(a["type"] == "discard" for a in paused["legal"])
+    assert (await state_at(watcher, paused["version"]))["view"]["table"]["paused"]
+    assert (await state_at(gone, paused["version"]))["view"]["table"]["paused"]
+    await gone.disconnect()  # closed during the pause: nothing more is rendered for it
     after = await receive(comm)
     assert after["type"] == "state" and after["version"] == paused["version"]
     assert not after["view"]["table"]["paused"] and after["view"]["table"]["pause_ms"] is None
+    # the same timer renders it for every socket of the table that showed the paused version
+    seen = await receive(watcher)
+    assert seen["version"] == paused["version"] and not seen["view"]["table"]["paused"]
     assert await sync_to_async(lambda: Table.objects.get(pk=table.pk).version)() == paused["version"]
+    assert not consumers.PAUSE_ENDS.pending
     await comm.disconnect()
+    await watcher.disconnect()
 
 
 def test_the_watcher_steps_in_only_for_a_version_seen_a_grace_ago() -> None:

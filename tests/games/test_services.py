@@ -397,3 +397,25 @@ def test_every_discard_pauses_and_hides_the_next_draw(alice: User, bob: User) ->
         assert view["phase"] == "claim" and view["turn"] is None
         assert view["wall_left"] == state.wall_left
         assert view["seats"][1]["hand_count"] == 13
+
+
+def test_a_state_is_extended_from_an_older_cached_one_as_a_replay_would_build_it(alice: User) -> None:
+    """A process that saw a hand a few actions ago (the clock, say) applies the actions logged
+    since instead of replaying the whole hand; both give the same state."""
+    table = bot_table(alice)
+    services.start_hand(table.pk, alice)
+    play_to_end(table.pk)
+    hand = Table.objects.get(pk=table.pk).hand
+    assert hand is not None and hand.actions_count > 10
+    count = hand.actions_count
+    replayed = services._replay(hand, table.variant)
+    services._STATE_CACHE.clear()
+    older = Hand(pk=hand.pk, seed=hand.seed, setup=hand.setup, actions_count=count - 7)
+    services._STATE_CACHE[(hand.pk, count - 7)] = services._replay(older, table.variant)
+    assert services._extend(hand, table.variant) == replayed
+    services._STATE_CACHE.clear()
+    assert services._extend(hand, table.variant) is None  # nothing cached: replay instead
+    far = Hand(pk=hand.pk, seed=hand.seed, setup=hand.setup, actions_count=0)
+    services._STATE_CACHE[(hand.pk, 0)] = services._replay(far, table.variant)
+    expected = replayed if count <= services.EXTEND_LIMIT else None
+    assert services._extend(hand, table.variant) == expected
