@@ -34,7 +34,10 @@ def change_balance(user: AbstractBaseUser, delta: int, reason: str, hand: Any = 
 
 
 def balance_of(user: AbstractBaseUser) -> int:
-    return Profile.objects.get(user=user).balance
+    profile = _PROFILE_ROWS.find("user_id", user.pk)  # at every sit-down: precompiled
+    if profile is None:
+        raise Profile.DoesNotExist(f"no profile for user {user.pk}")
+    return profile.balance
 
 
 # --- API tokens ----------------------------------------------------------------------------
@@ -69,3 +72,4 @@ def user_for_token(key: str) -> AbstractBaseUser | None:
 
 _TOKEN_ROWS = RowSql(ApiToken)
 _USER_ROWS = RowSql(get_user_model())
+_PROFILE_ROWS = RowSql(Profile)

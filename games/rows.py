@@ -61,17 +61,35 @@ class RowSql(Generic[M]):
     def find(self, attname: str, value: Any, using: str = "default") -> M | None:
         """The row whose `attname` equals `value` (a key or a unique field), as a model instance;
         None when there is none."""
+        return self.first([(attname, "=", value)], using=using)
+
+    OPERATORS = frozenset({"=", "<", "<=", ">", ">="})
+
+    def first(
+        self,
+        where: list[tuple[str, str, Any]],
+        order: tuple[str, str] | None = None,
+        using: str = "default",
+    ) -> M | None:
+        """The first row matching every (attname, operator, value) condition, in `order`
+        ((attname, "ASC" or "DESC")), as a model instance; None when none matches."""
         connection = connections[using]
+        shape = tuple((name, op) for name, op, _value in where)
+        bad_order = order is not None and order[1] not in ("ASC", "DESC")
+        if bad_order or any(op not in self.OPERATORS for _name, op in shape):
+            raise ValueError(f"unsupported condition or order: {shape} {order}")
 
         def build() -> str:
             q = connection.ops.quote_name
             columns = ", ".join(q(f.column) for f in self.fields)
-            where = q(self.by_attname[attname].column)
-            return f"SELECT {columns} FROM {q(self.table)} WHERE {where} = %s LIMIT 1"
+            conditions = " AND ".join(f"{q(self.by_attname[name].column)} {op} %s" for name, op in shape)
+            ordering = f" ORDER BY {q(self.by_attname[order[0]].column)} {order[1]}" if order else ""
+            return f"SELECT {columns} FROM {q(self.table)} WHERE {conditions}{ordering} LIMIT 1"
 
-        sql = self._sql((using, "find", attname), build)
+        sql = self._sql((using, "first", shape, order), build)
+        params = [self.by_attname[name].get_db_prep_value(value, connection) for name, _op, value in where]
         with connection.cursor() as cursor:
-            cursor.execute(sql, [self.by_attname[attname].get_db_prep_value(value, connection)])
+            cursor.execute(sql, params)
             row = cursor.fetchone()
         if row is None:
             return None

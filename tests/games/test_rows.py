@@ -84,3 +84,20 @@ def test_find_reads_a_row_by_a_unique_field_as_the_orm_does(alice: User) -> None
     assert _fields(found, Table) == _fields(Table.objects.get(pk=table.pk), Table)
     assert TABLES.find("id", 10**9) is None
     assert RowSql(User).find("username", "alice") == alice
+
+
+def test_first_matches_every_condition_in_order_as_the_orm_does(alice: User) -> None:
+    from games.models import Ban
+
+    now = timezone.now()
+    spans = [(-3, 1), (-1, 5), (-9, -2), (2, 9)]  # (starts, ends) in hours from now
+    for starts, ends in spans:
+        Ban.objects.create(user=alice, starts=now + timedelta(hours=starts), ends=now + timedelta(hours=ends))
+    rows = RowSql(Ban)
+    where = [("user_id", "=", alice.pk), ("starts", "<=", now), ("ends", ">", now)]
+    orm = Ban.objects.filter(user=alice, starts__lte=now, ends__gt=now)
+    assert rows.first(where, order=("ends", "DESC")) == orm.order_by("-ends").first()
+    assert rows.first(where, order=("ends", "ASC")) == orm.order_by("ends").first()
+    assert rows.first([("user_id", "=", alice.pk), ("ends", ">", now + timedelta(hours=10))]) is None
+    with pytest.raises(ValueError):
+        rows.first([("user_id", "; DROP", 1)])

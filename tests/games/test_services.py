@@ -396,7 +396,8 @@ def test_every_discard_pauses_and_hides_the_next_draw(alice: User, bob: User) ->
         view = table_context(table.pk, viewer)["view"]
         assert view["phase"] == "claim" and view["turn"] is None
         assert view["wall_left"] == state.wall_left
-        assert view["seats"][1]["hand_count"] == 13
+        # seat 1 has drawn, but the board still shows its hand as before (13 tiles less its melds')
+        assert view["seats"][1]["hand_count"] == state.players[1].hand_size
 
 
 def test_a_state_is_extended_from_an_older_cached_one_as_a_replay_would_build_it(alice: User) -> None:
