@@ -57,7 +57,10 @@ WINDOW = 10.0  # seconds per window of the latency time line
 # Reconnect like the browser (htmx's ws extension, "full-jitter"): after the n-th failure wait a
 # random time in [0, BASE * 2**n), capped: a killed process's sockets come back spread out.
 BACKOFF = (1.0, 4.0)  # base and largest reconnect window, seconds
-HOME_TRIES = 3  # failed connections to a socket's home process before it fails over to the next
+# Failed connections to a socket's home process before it fails over to the next: with the
+# backoff above about 15 s, longer than a killed process takes to come back here (then its
+# tables return to it; failing over sooner left one process with every table to the end).
+HOME_TRIES = 6
 MAX_FRAME = 2**22
 
 
@@ -206,6 +209,7 @@ class Client:
     def _fail_reply(self, why: str) -> None:
         if self.reply is not None and not self.reply.done():
             self.reply.set_exception(ConnectionError(why))
+            self.reply.exception()  # retrieved: an act that gave up waiting does not log it
         self.table.changed.set()
 
     def arrived(self, version: int) -> float | None:
