@@ -34,10 +34,16 @@ def change_balance(user: AbstractBaseUser, delta: int, reason: str, hand: Any = 
 
 
 def balance_of(user: AbstractBaseUser) -> int:
-    profile = _PROFILE_ROWS.find("user_id", user.pk)  # at every sit-down: precompiled
-    if profile is None:
+    balance = balance_or_none(user)
+    if balance is None:
         raise Profile.DoesNotExist(f"no profile for user {user.pk}")
-    return profile.balance
+    return balance
+
+
+def balance_or_none(user: AbstractBaseUser) -> int | None:
+    """The user's balance; None when they have no profile (no account opened)."""
+    profile = _PROFILE_ROWS.find("user_id", user.pk)  # at every sit-down: precompiled
+    return profile.balance if profile is not None else None
 
 
 # --- API tokens ----------------------------------------------------------------------------

@@ -71,8 +71,19 @@ class RowSql(Generic[M]):
         order: tuple[str, str] | None = None,
         using: str = "default",
     ) -> M | None:
-        """The first row matching every (attname, operator, value) condition, in `order`
-        ((attname, "ASC" or "DESC")), as a model instance; None when none matches."""
+        """The first row matching every condition (see `select`); None when none matches."""
+        rows = self.select(where, order, 1, using)
+        return rows[0] if rows else None
+
+    def select(
+        self,
+        where: list[tuple[str, str, Any]],
+        order: tuple[str, str] | None = None,
+        limit: int | None = None,
+        using: str = "default",
+    ) -> list[M]:
+        """The rows matching every (attname, operator, value) condition, in `order`
+        ((attname, "ASC" or "DESC")), at most `limit` of them, as model instances."""
         connection = connections[using]
         shape = tuple((name, op) for name, op, _value in where)
         bad_order = order is not None and order[1] not in ("ASC", "DESC")
@@ -84,16 +95,15 @@ class RowSql(Generic[M]):
             columns = ", ".join(q(f.column) for f in self.fields)
             conditions = " AND ".join(f"{q(self.by_attname[name].column)} {op} %s" for name, op in shape)
             ordering = f" ORDER BY {q(self.by_attname[order[0]].column)} {order[1]}" if order else ""
-            return f"SELECT {columns} FROM {q(self.table)} WHERE {conditions}{ordering} LIMIT 1"
+            limited = f" LIMIT {int(limit)}" if limit is not None else ""
+            return f"SELECT {columns} FROM {q(self.table)} WHERE {conditions}{ordering}{limited}"
 
-        sql = self._sql((using, "first", shape, order), build)
+        sql = self._sql((using, "select", shape, order, limit), build)
         params = [self.by_attname[name].get_db_prep_value(value, connection) for name, _op, value in where]
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
-            row = cursor.fetchone()
-        if row is None:
-            return None
-        return self.model.from_db(using, self.attnames, self._convert(row, using))
+            rows = cursor.fetchall()
+        return [self.model.from_db(using, self.attnames, self._convert(row, using)) for row in rows]
 
     def column(self, pks: list[Any], attname: str, using: str = "default") -> dict[Any, Any]:
         """pk -> the raw value of one plain column (an integer, say: no conversion) of the given

@@ -25,7 +25,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.services import balance_of, change_balance
+from accounts.services import balance_of, balance_or_none, change_balance
 from games import broadcaster, caches, settings_store, snapshots
 from games.engine.actions import Action, apply, auto_action, legal_actions, new_hand, replay, seats_to_act
 from games.engine.bots import BOTS
@@ -130,8 +130,9 @@ def load(
     """Seats, hand and replayed state of a table (locked by the caller when it changes them).
 
     `seats` and `hand`: already known (a snapshot at the table's version), not read again."""
-    if seats is None:
-        seats = list(Seat.objects.filter(table=table).select_related("user__profile").order_by("index"))
+    if seats is None:  # two precompiled reads, not the ORM's three-table join
+        seats = SEAT_ROWS.select([("table_id", "=", table.pk)], order=("index", "ASC"))
+        snapshots.attach_users(seats)
     for seat in seats:
         seat._loaded_values = _seat_values(seat)  # type: ignore[attr-defined]  # _commit saves only changes
     if hand is None and table.hand_id:
@@ -178,8 +179,7 @@ def _load_locked(table: Table, now: datetime | None) -> Loaded:
     copy of them is used instead of reading them again."""
     snapshot = snapshots.at(table.pk, table.version, table.created)
     if snapshot is None:
-        if table.owner_id is not None:
-            table.owner  # noqa: B018 - cached now: the snapshot of the change names the owner
+        snapshots.attach_owner(table)  # the snapshot of the change names the owner
         ctx = load(table, now)
         ctx.read = True
         return ctx
@@ -569,9 +569,12 @@ def sit(table_id: int, user: AbstractBaseUser, index: int, from_socket: bool = F
         if not seat.empty:
             raise ServiceError("seat_taken", "that seat is taken")
         table = ctx.table
-        if table.base and balance_of(user) < table.minimum_balance:
+        balance = balance_or_none(user)
+        if table.base and (balance or 0) < table.minimum_balance:
             raise ServiceError("insufficient_points", INSUFFICIENT_POINTS)
-        seat.user = user
+        # A light copy with the balance just read: the snapshot of this change needs no query for
+        # it, and the caller's user object (a socket's, long-lived) gets no profile cached.
+        seat.user = snapshots.light_user(user.pk, user.get_username(), balance)
         seat.sat_at = ctx.now
         seat.accepted = False
         seat.continue_choice = None

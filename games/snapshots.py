@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from django.contrib.auth import get_user_model
+from django.db import connections
 from django.db.models import Model
 from django.db.models.base import ModelState
 
@@ -109,12 +110,12 @@ def _build_rows(rows: tuple[Any, ...]) -> Rows:
     table_values, owner, seat_rows, hand_values = rows
     table = _row(Table, table_values)
     if owner is not None:
-        _cache(table, "owner", _light_user(owner[0], owner[1], None))
+        _cache(table, "owner", light_user(owner[0], owner[1], None))
     seats = []
     for values, user in seat_rows:
         seat = _row(Seat, values)
         if user is not None:
-            _cache(seat, "user", _light_user(*user))
+            _cache(seat, "user", light_user(*user))
         seats.append(seat)
     hand = _row(Hand, hand_values) if hand_values is not None else None
     return table, seats, hand
@@ -180,7 +181,7 @@ def forget(table_id: int | None = None) -> None:
 def owner_copy(snapshot: Snapshot) -> Any:
     """A private light copy of the snapshot table's owner (id and name: all a change needs)."""
     owner = snapshot.table.owner
-    return _light_user(owner.pk, owner.get_username(), None)
+    return light_user(owner.pk, owner.get_username(), None)
 
 
 _ATTNAMES: dict[type[Model], tuple[str, ...]] = {}
@@ -230,7 +231,7 @@ def _user_model() -> type[Model]:
     return get_user_model()  # looked up once: a light user is made for every seat of every snapshot
 
 
-def _light_user(pk: int, username: str, balance: int | None) -> Any:
+def light_user(pk: int, username: str, balance: int | None) -> Any:
     """A user with an id, a name and (cached) a profile with a balance: every other field at its
     default, never the password hash or the e-mail address."""
     model = _user_model()
@@ -242,6 +243,41 @@ def _light_user(pk: int, username: str, balance: int | None) -> Any:
         profile = _row(Profile, {**_defaults(Profile), "user_id": pk, "balance": balance})
     user._state.fields_cache["profile"] = profile
     return user
+
+
+def light_users(ids: list[int]) -> dict[int, Any]:
+    """Light users (see `_light_user`) of these ids with their balances, in one statement: the
+    seats of a table read without a snapshot (a restarted process, the clock) need no more."""
+    if not ids:
+        return {}
+    model, connection = _user_model(), connections["default"]
+    q = connection.ops.quote_name
+    pk = q(model._meta.pk.column)
+    name = q(model._meta.get_field(model.USERNAME_FIELD).column)
+    owner, balance = (q(Profile._meta.get_field(f).column) for f in ("user", "balance"))
+    marks = ", ".join(["%s"] * len(ids))
+    sql = (
+        f"SELECT u.{pk}, u.{name}, p.{balance} FROM {q(model._meta.db_table)} u "
+        f"LEFT JOIN {q(Profile._meta.db_table)} p ON p.{owner} = u.{pk} WHERE u.{pk} IN ({marks})"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, list(ids))
+        return {pk_: light_user(pk_, username, money) for pk_, username, money in cursor.fetchall()}
+
+
+def attach_users(seats: list[Seat]) -> None:
+    """Give seats read from the database their light users (one statement for all of them)."""
+    users = light_users([seat.user_id for seat in seats if seat.user_id is not None])
+    for seat in seats:
+        if seat.user_id in users:
+            _cache(seat, "user", users[seat.user_id])
+
+
+def attach_owner(table: Table) -> None:
+    """Give a table read from the database its owner as a light user (a snapshot names it)."""
+    owner = light_users([table.owner_id]).get(table.owner_id) if table.owner_id is not None else None
+    if owner is not None:
+        _cache(table, "owner", owner)
 
 
 def _seat_user(seat: Seat, balances: dict[int, int] | None) -> tuple[int, str, int | None] | None:

@@ -101,3 +101,15 @@ def test_first_matches_every_condition_in_order_as_the_orm_does(alice: User) -> 
     assert rows.first([("user_id", "=", alice.pk), ("ends", ">", now + timedelta(hours=10))]) is None
     with pytest.raises(ValueError):
         rows.first([("user_id", "; DROP", 1)])
+
+
+def test_select_returns_every_match_in_order_up_to_the_limit(alice: User) -> None:
+    table = services.create_table(alice, "shanghai")
+    rows = RowSql(Seat)
+    seats = rows.select([("table_id", "=", table.pk)], order=("index", "DESC"))
+    assert [s.index for s in seats] == [3, 2, 1, 0]
+    assert [_fields(s, Seat) for s in seats] == [
+        _fields(s, Seat) for s in Seat.objects.filter(table=table).order_by("-index")
+    ]
+    assert len(rows.select([("table_id", "=", table.pk)], limit=2)) == 2
+    assert rows.select([("table_id", "=", 10**9)]) == []

@@ -112,3 +112,25 @@ def test_keep_prefers_the_newer_version_and_a_rebuilt_table(alice: User) -> None
     ctx.table.created = ctx.table.created.replace(year=2000)  # the same id, another table
     snapshots.keep(snapshots.pack(ctx.table, ctx.seats, ctx.hand, {}, fresh_balances=False))
     assert snapshots.at(table.pk, table.version - 1) is not None
+
+
+def test_seats_read_without_a_snapshot_get_light_users_with_balances(alice: User, bob: User) -> None:
+    from accounts.models import Profile
+    from games.models import Seat
+
+    table = services.create_table(alice, "two_player")
+    services.sit(table.pk, alice, 0)
+    services.sit(table.pk, bob, 1)
+    Profile.objects.filter(user=bob).delete()  # an account never opened: no balance
+    seats = list(Seat.objects.filter(table=table).order_by("index"))
+    with CaptureQueriesContext(connection) as queries:
+        snapshots.attach_users(seats)
+        names = [seat.user.get_username() for seat in seats]
+        first_balance = seats[0].user.profile.balance
+    assert len(queries) == 1 and names == ["alice", "bob"]
+    assert first_balance == balance(alice)
+    assert seats[0].user.password == "" and seats[0].user.email == ""  # never the secrets
+    with pytest.raises(AttributeError):
+        seats[1].user.profile  # noqa: B018 - no profile, as for the real user
+    snapshots.attach_owner(table)
+    assert table.owner.get_username() == "alice"
