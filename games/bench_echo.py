@@ -2,8 +2,9 @@
 
 Enabled only with MAHJONG_BENCH_ECHO=1 (`routes()` is empty otherwise). It speaks just enough
 of the table protocol for scripts/loadtest.py's clients: on `act` it tells the group
-`bench-<id>` the next version, every member sends a state frame of the size of a real one,
-and `ping` gets `pong` — no database, no engine, the same processes and channel layer.
+`bench-<id>` the next version, every member sends a state frame of the size of a real one
+(the actor's names the act's `id`, as the real one does), and `ping` gets `pong` — no
+database, no engine, the same processes and channel layer.
 """
 
 from __future__ import annotations
@@ -19,9 +20,12 @@ PAD = "x" * 6000  # about the size of a real JSON state frame
 _LATEST: dict[int, int] = {}  # per process: the last version seen per bench table
 
 
-def state_frame(version: int) -> str:
+def state_frame(version: int, reply_to: Any = None) -> str:
     view = {"phase": "playing", "table": {"version": version, "hand_number": 1}, "pad": PAD}
-    return json.dumps({"type": "state", "version": version, "view": view, "legal": [{"type": "pass"}]})
+    frame = {"type": "state", "version": version, "view": view, "legal": [{"type": "pass"}]}
+    if reply_to is not None:
+        frame["reply_to"] = reply_to
+    return json.dumps(frame)
 
 
 class EchoConsumer(AsyncWebsocketConsumer):
@@ -47,16 +51,19 @@ class EchoConsumer(AsyncWebsocketConsumer):
         elif kind == "act" and isinstance(message.get("version"), int):
             version = message["version"] + 1
             await self.channel_layer.group_send(self.group, {"type": "bench.changed", "version": version})
-            await self._send_state(version)
+            if not await self._send_state(version, message.get("id")):  # answered like the real one
+                await self.send(text_data=json.dumps({"type": "ack", "reply_to": message.get("id")}))
 
     async def bench_changed(self, event: dict[str, Any]) -> None:
         await self._send_state(int(event["version"]))
 
-    async def _send_state(self, version: int) -> None:
+    async def _send_state(self, version: int, reply_to: Any = None) -> bool:
         _LATEST[self.table_id] = max(version, _LATEST.get(self.table_id, 0))
-        if version > self.sent:
-            self.sent = version
-            await self.send(text_data=state_frame(version))
+        if version <= self.sent:
+            return False
+        self.sent = version
+        await self.send(text_data=state_frame(version, reply_to))
+        return True
 
 
 def routes() -> list[URLPattern]:

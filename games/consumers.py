@@ -295,6 +295,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def act(self, message: dict[str, Any]) -> None:
         action = message.get("action")
+        reply_to = _reply_id(message.get("id")) if self.json_mode else None
         sits = isinstance(action, dict) and action.get("type") == "sit" and self.counted_seated is False
         try:
             table = await db(services.perform)(
@@ -303,12 +304,15 @@ class TableConsumer(AsyncWebsocketConsumer):
             if sits:
                 self.counted_seated = True  # the sit moved this socket to the seat
         except services.ServiceError as e:
-            await self.send_error(e.code, e.message)
+            await self.send_error(e.code, e.message, reply_to)
             if e.code == "stale_version":
                 await self.send_state(force=True)  # the client is behind: give it the full state
             return
         snapshot = snapshots.at(self.table_id, table.version)  # the change's own, kept on commit
-        await self.send_state(context=snapshot_context(snapshot, self._actor()) if snapshot else None)
+        context = snapshot_context(snapshot, self._actor()) if snapshot else None
+        sent = await self.send_state(context=context, reply_to=reply_to)
+        if reply_to is not None and not sent:  # this version went out already (its announcement)
+            await self.send_json({"type": "ack", "reply_to": reply_to, "version": table.version})
 
     # --- outgoing ---------------------------------------------------------------------------
 
@@ -323,9 +327,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         context = snapshot_context(snapshot, self._actor()) if snapshot is not None else None
         await self.send_state(context=context)
 
-    async def send_state(self, force: bool = False, context: dict[str, Any] | None = None) -> None:
+    async def send_state(
+        self, force: bool = False, context: dict[str, Any] | None = None, reply_to: str | int | None = None
+    ) -> bool:
         """Send this viewer's state: from `context` when given (rendered from a snapshot without
-        the database), else loaded."""
+        the database), else loaded; `reply_to`: the id of the act it answers (JSON). Whether it
+        was sent (not when this socket already showed that version)."""
         if context is None:
             context = await db(table_context)(self.table_id, self._actor(), True)
         version = context["table"]["version"]
@@ -334,15 +341,18 @@ class TableConsumer(AsyncWebsocketConsumer):
             PAUSE_ENDS.add(self, version, pause_ms)
         shown = (version, not pause_ms)  # a version is shown paused, then as the pause ends
         if shown <= self.sent and not force:
-            return  # already sent (several group messages may arrive for one change)
+            return False  # already sent (several group messages may arrive for one change)
         self.sent, self.sent_version = shown, version
         if self.json_mode:
-            await self.send_json(
-                {"type": "state", "version": version, "view": json_view(context), "legal": context["legal"]}
-            )
+            view, legal = json_view(context), context["legal"]
+            frame = {"type": "state", "version": version, "view": view, "legal": legal}
+            if reply_to is not None:
+                frame["reply_to"] = reply_to
+            await self.send_json(frame)
         else:
             await self.send(text_data=render_html(context))
         await self._follow_role(context["viewer"]["seat"] is not None)
+        return True
 
     async def _follow_role(self, seated: bool) -> None:
         """Count this socket for its user's seat once they sit down (or as a spectator once they
@@ -368,9 +378,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         context = snapshot_context(snapshot, self._actor()) if snapshot is not None else None
         await self.send_state(context=context)
 
-    async def send_error(self, code: str, message: str) -> None:
+    async def send_error(self, code: str, message: str, reply_to: str | int | None = None) -> None:
         if self.json_mode:
-            await self.send_json({"type": "error", "code": code, "message": message})
+            frame: dict[str, Any] = {"type": "error", "code": code, "message": message}
+            if reply_to is not None:
+                frame["reply_to"] = reply_to
+            await self.send_json(frame)
         else:
             await self.send(text_data=render_error(code, message))
 
@@ -386,6 +399,21 @@ class TableConsumer(AsyncWebsocketConsumer):
         # orjson: a state frame is encoded for every viewer of every version (stdlib json took
         # a tenth of a socket process's CPU under load); same compact UTF-8 text as before.
         await self.send(text_data=orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS).decode())
+
+
+MAX_REPLY_ID = 64  # characters of an act's `id`
+
+
+def _reply_id(value: Any) -> str | int | None:
+    """An act's `id` echoed as `reply_to` in its answer: a short string or a whole number (any
+    other value is ignored, as if there were none)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int) and -(2**53) < value < 2**53:
+        return value
+    if isinstance(value, str) and 0 < len(value) <= MAX_REPLY_ID:
+        return value
+    return None
 
 
 def normalise(message: dict[str, Any]) -> dict[str, Any]:

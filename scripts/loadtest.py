@@ -13,9 +13,9 @@ token, spread over the daphne ports. Each table acts about once per second: the 
 Definitions (the accounting):
 - *latency*: from sending `act` at version V to the moment all 4 sockets of the table have
   received a state frame with version >= V+1 (the version the act made).
-- *confirmed*: a client sends `act` then `ping`; the consumer handles a socket's frames in
-  order, so if no `error` frame arrives before the `pong` the act went through (a successful
-  act is answered with its state, a refused one with an error).
+- *confirmed*: a client sends `act` with an `id`; the server answers it with one frame naming
+  it (`reply_to`): the state it made (or an `ack` when that state went out already) when it
+  went through, an `error` when it was refused (docs/protocol.md).
 - *lost*: a confirmed hand action (seat, action) missing from the database's HandAction log
   of that table's hand (human rows); *duplicated*: a human HandAction row with no confirmed
   act behind it, beyond the acts whose answer was cut off by a fault (those are `unconfirmed`).
@@ -132,7 +132,7 @@ class Client:
         self.live_port: int | None = None  # the process of the current (or last) socket
         self.seen: list[tuple[int, float]] = []  # (version, arrival) of recent state frames
         self.reply: asyncio.Future[list[str]] | None = None
-        self.reply_errors: list[str] = []
+        self.reply_id = 0  # the id of the act awaiting its answer
         self.connected = asyncio.Event()
         self.generation = 0  # bumped on every (re)connection
 
@@ -201,10 +201,10 @@ class Client:
                 self.seen.append((frame["version"], time.monotonic()))
                 del self.seen[:-64]
                 self.table.changed.set()
-            elif kind == "error":
-                self.reply_errors.append(frame.get("code", "?"))
-            elif kind == "pong" and self.reply is not None and not self.reply.done():
-                self.reply.set_result(list(self.reply_errors))
+            answered = frame.get("reply_to")
+            reply = self.reply
+            if answered is not None and answered == self.reply_id and reply is not None and not reply.done():
+                reply.set_result([frame.get("code", "?")] if kind == "error" else [])
 
     def _fail_reply(self, why: str) -> None:
         if self.reply is not None and not self.reply.done():
@@ -217,15 +217,15 @@ class Client:
         return next((t for v, t in self.seen if v >= version), None)
 
     async def act(self, version: int, action: dict[str, Any]) -> list[str]:
-        """Send act + ping; the error codes answered before the pong (raises if the socket died)."""
+        """Send an act with a fresh id; the error codes of its answer, [] when it went through
+        (raises if the socket died)."""
         loop = asyncio.get_running_loop()
         self.reply = loop.create_future()
-        self.reply_errors = []
+        self.reply_id += 1
         ws = self.ws
         if ws is None:
             raise ConnectionError("not connected")
-        await ws.send(json.dumps({"type": "act", "version": version, "action": action}))
-        await ws.send('{"type":"ping"}')
+        await ws.send(json.dumps({"type": "act", "version": version, "action": action, "id": self.reply_id}))
         return await asyncio.wait_for(self.reply, REPLY_TIMEOUT)
 
     async def sync(self) -> None:

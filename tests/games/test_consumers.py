@@ -80,6 +80,56 @@ async def test_play_start_and_act_over_the_socket(alice: User) -> None:
     await comm.disconnect()
 
 
+async def test_an_act_with_an_id_is_answered_by_one_frame_that_names_it(alice: User) -> None:
+    """JSON clients may tag an act with `id`: its answer (the state it made, an `ack` when
+    that state went out already, or the error) carries `reply_to` — no ping needed to know."""
+    from games import consumers
+
+    table = await setup_table(alice)
+    comm = await open_socket(table.pk, alice)
+    frame = await receive(comm)
+    await comm.send_json_to(
+        {"type": "act", "version": frame["version"] - 1, "action": {"type": "start"}, "id": 7}
+    )
+    refused = await receive(comm)
+    assert refused["type"] == "error" and refused["code"] == "stale_version" and refused["reply_to"] == 7
+    assert "reply_to" not in await receive(comm)  # the fresh state that follows answers nothing
+    await comm.send_json_to(
+        {"type": "act", "version": frame["version"], "action": {"type": "start"}, "id": "s-1"}
+    )
+    started = await receive(comm)
+    assert started["type"] == "state" and started["reply_to"] == "s-1"
+    assert started["version"] == frame["version"] + 1 and started["view"]["phase"] == "playing"
+    assert consumers._reply_id(True) is None and consumers._reply_id("x" * 65) is None
+    assert consumers._reply_id(2**60) is None and consumers._reply_id([1]) is None
+    await comm.disconnect()
+
+
+async def test_an_act_whose_state_went_out_already_is_acknowledged(alice: User) -> None:
+    from games import consumers
+
+    table = await setup_table(alice)
+    comm = await open_socket(table.pk, alice)
+    frame = await receive(comm)
+    consumer_sent = consumers.TableConsumer.send_state
+
+    async def announced_first(self: Any, *args: Any, **kwargs: Any) -> bool:
+        if kwargs.get("reply_to") is not None:  # the announcement won the race: already shown
+            self.sent = (10**9, True)
+        return await consumer_sent(self, *args, **kwargs)
+
+    consumers.TableConsumer.send_state = announced_first  # type: ignore[method-assign]
+    try:
+        await comm.send_json_to(
+            {"type": "act", "version": frame["version"], "action": {"type": "start"}, "id": 3}
+        )
+        ack = await receive(comm)
+    finally:
+        consumers.TableConsumer.send_state = consumer_sent  # type: ignore[method-assign]
+    assert ack == {"type": "ack", "reply_to": 3, "version": frame["version"] + 1}
+    await comm.disconnect()
+
+
 async def test_spectator_and_anonymous_may_not_act(alice: User, bob: User) -> None:
     table = await setup_table(alice)
     await sync_to_async(services.start_hand)(table.pk, alice)
