@@ -21,6 +21,7 @@ from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 from django.contrib.auth.models import AnonymousUser
+from django.db.utils import InterfaceError, OperationalError
 
 from accounts.services import user_for_token
 from games import broadcaster, services, snapshots
@@ -39,6 +40,8 @@ CLOSE_BAD_TOKEN = 4001
 CLOSE_NO_TABLE = 4004
 CLOSE_FLOOD = 4008
 CLOSE_TOO_BIG = 4009
+CLOSE_TRY_AGAIN = 1013  # RFC 6455 "try again later"
+UNAVAILABLE = "the server lost its database for a moment: sync and send again"
 
 
 WATCH_INTERVAL = 0.25  # seconds between the watcher's version checks
@@ -202,7 +205,21 @@ class TableConsumer(AsyncWebsocketConsumer):
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        try:
+            await handler(message)
+        except (OperationalError, InterfaceError) as e:
+            await self._database_lost(message["type"], e)
+
+    async def _database_lost(self, kind: str, error: Exception) -> None:
+        """The database connection broke mid-call (a restart, a reset connection): the pool hands
+        out a fresh one next time, so this socket stays. Nothing of the call was kept (its
+        transaction was rolled back, or — lost at the commit — it is in the log and the next
+        state shows it): the client is told to look again and send again."""
+        log.warning("database lost during %s on table %s: %s", kind, getattr(self, "table_id", "?"), error)
+        if kind == "websocket.connect":
+            await self.close(code=CLOSE_TRY_AGAIN)  # never counted: the client reconnects
+        elif kind == "websocket.receive":
+            await self.send_error("unavailable", UNAVAILABLE)
 
     async def connect(self) -> None:
         broadcaster.use_loop(asyncio.get_running_loop())  # changes made here announce through it
@@ -251,11 +268,16 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         self.closed = True  # a pause ending after this renders nothing
-        if not getattr(self, "counted", False):
+        if not hasattr(self, "table_id"):
             return
         WATCHER.remove(self)
         await self.channel_layer.group_discard(services.group_name(self.table_id), self.channel_name)
-        await db(services.disconnect)(self.table_id, self._actor(), self.counted_seated)
+        if not getattr(self, "counted", False):
+            return
+        try:
+            await db(services.disconnect)(self.table_id, self._actor(), self.counted_seated)
+        except (OperationalError, InterfaceError):  # a connection reset just then: once more, on a fresh one
+            await db(services.disconnect)(self.table_id, self._actor(), self.counted_seated)
 
     # --- incoming ---------------------------------------------------------------------------
 
@@ -307,6 +329,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send_error(e.code, e.message, reply_to)
             if e.code == "stale_version":
                 await self.send_state(force=True)  # the client is behind: give it the full state
+            return
+        except (OperationalError, InterfaceError) as e:  # see _database_lost; answered as the act's
+            log.warning("database lost during an act on table %s: %s", self.table_id, e)
+            await self.send_error("unavailable", UNAVAILABLE, reply_to)
             return
         snapshot = snapshots.at(self.table_id, table.version)  # the change's own, kept on commit
         context = snapshot_context(snapshot, self._actor()) if snapshot else None

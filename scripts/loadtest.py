@@ -331,6 +331,8 @@ class TableDriver:
             self.unconfirmed.append(entry)
             self.stats.problem(f"send:{type(e).__name__}", port)
             return
+        if "unavailable" in codes:  # the database broke mid-act: applied or not, the answer cannot say
+            self.unconfirmed.append(entry)
         if codes:
             for code in codes:
                 if code == "stale_version":

@@ -439,3 +439,33 @@ async def test_a_socket_open_while_its_user_sits_down_and_stands_up_follows_the_
     assert await sync_to_async(counts)() == (0, 1)
     await comm.disconnect()
     assert await sync_to_async(counts)() == (0, 0)
+
+
+async def test_a_database_lost_mid_act_is_answered_and_the_socket_stays(
+    alice: User, monkeypatch: Any
+) -> None:
+    """A PostgreSQL restart or a reset connection under an act: the client gets `unavailable`
+    (naming its act) instead of a closed socket, and its next act goes through."""
+    from django.db.utils import OperationalError
+
+    table = await setup_table(alice)
+    comm = await open_socket(table.pk, alice)
+    frame = await receive(comm)
+    real = services.perform
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise OperationalError("terminating connection due to administrator command")
+
+    monkeypatch.setattr(services, "perform", broken)
+    await comm.send_json_to(
+        {"type": "act", "version": frame["version"], "action": {"type": "start"}, "id": 1}
+    )
+    lost = await receive(comm)
+    assert lost["type"] == "error" and lost["code"] == "unavailable" and lost["reply_to"] == 1
+    monkeypatch.setattr(services, "perform", real)
+    await comm.send_json_to(
+        {"type": "act", "version": frame["version"], "action": {"type": "start"}, "id": 2}
+    )
+    started = await receive(comm)
+    assert started["reply_to"] == 2 and started["view"]["phase"] == "playing"
+    await comm.disconnect()
