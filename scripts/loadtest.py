@@ -2,13 +2,15 @@
 """Load test of live play over real websockets (docs/benchmarks.md, "Live play (make loadtest)").
 
     .venv/bin/python scripts/loadtest.py --tables 100 --seconds 60 --procs 2 [--kill] \
-        [--restart-redis] [--reset-pg] [--echo]
+        [--restart-redis] [--reset-pg] [--echo] [--spread seat]
 
 Starts the production shape (lt_stack.Stack: a fresh PostgreSQL database, a private Redis,
 PROCS daphne processes, one clock worker), makes TABLES tables through `POST /api/tables/`
 (bots=0) and drives each with 4 client sockets, one per seat, each with its own user and API
-token, spread over the daphne ports. Each table acts about once per second: the client whose
-`legal` list offers something sends one entry of it, unchanged, at the version it saw.
+token, spread over the daphne ports by table (all four sockets of a table on one process, as a
+proxy hashing the table id sends them) or, with `--spread seat`, by seat. Each table acts
+about once per second: the client whose `legal` list offers something sends one entry of it,
+unchanged, at the version it saw.
 
 Definitions (the accounting):
 - *latency*: from sending `act` at version V to the moment all 4 sockets of the table have
