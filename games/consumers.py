@@ -146,6 +146,8 @@ class PauseEnds:
         for consumer in sockets:
             try:
                 await consumer.after_pause(version)
+            except (OperationalError, InterfaceError) as e:  # the watcher renders it once it is back
+                log.warning("database lost rendering the end of a pause (table %s): %s", consumer.table_id, e)
             except Exception:  # one socket's failure is not its neighbours'
                 log.exception("rendering the end of a pause failed (table %s)", consumer.table_id)
 
@@ -217,7 +219,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         state shows it): the client is told to look again and send again."""
         log.warning("database lost during %s on table %s: %s", kind, getattr(self, "table_id", "?"), error)
         if kind == "websocket.connect":
-            await self.close(code=CLOSE_TRY_AGAIN)  # never counted: the client reconnects
+            await self.close(code=CLOSE_TRY_AGAIN)  # the client reconnects (uncounted on disconnect)
         elif kind == "websocket.receive":
             await self.send_error("unavailable", UNAVAILABLE)
 
