@@ -19,7 +19,9 @@ M = TypeVar("M", bound=Model)
 
 
 class RowSql(Generic[M]):
-    """Locked read, insert and partial update of single rows of `model`."""
+    """Locked read, insert and partial update of single rows of `model`, and simple reads."""
+
+    OPERATORS = frozenset({"=", "<", "<=", ">", ">="})  # the comparisons `select` writes
 
     def __init__(self, model: type[M]) -> None:
         self.model = model
@@ -62,8 +64,6 @@ class RowSql(Generic[M]):
         """The row whose `attname` equals `value` (a key or a unique field), as a model instance;
         None when there is none."""
         return self.first([(attname, "=", value)], using=using)
-
-    OPERATORS = frozenset({"=", "<", "<=", ">", ">="})
 
     def first(
         self,

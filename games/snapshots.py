@@ -246,7 +246,7 @@ def light_user(pk: int, username: str, balance: int | None) -> Any:
 
 
 def light_users(ids: list[int]) -> dict[int, Any]:
-    """Light users (see `_light_user`) of these ids with their balances, in one statement: the
+    """Light users (see `light_user`) of these ids with their balances, in one statement: the
     seats of a table read without a snapshot (a restarted process, the clock) need no more."""
     if not ids:
         return {}
