@@ -48,6 +48,13 @@ def env_list(
     return items if items else list(default or [])
 
 
+SQLITE_OPTIONS = {
+    "transaction_mode": "IMMEDIATE",
+    "timeout": 20,  # seconds a transaction waits for the write lock
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+}
+
+
 def database_config(database_url: str, base_dir: Path) -> dict[str, Any]:
     """The `default` database: DATABASE_URL when given, else SQLite beside the code.
 
@@ -56,10 +63,18 @@ def database_config(database_url: str, base_dir: Path) -> dict[str, Any]:
     small psycopg connection pool per process instead (a new connection costs ~15 ms, a query
     ~0.1 ms: docs/benchmarks.md); health checks hand out only live connections, so a database
     restart or a terminated backend costs one reconnect, not an error.
+
+    SQLite (`make run`, the browser tests) is written by two processes when the clock runs
+    beside daphne, and by daphne's threads: a transaction that reads (the table) and then
+    writes would be refused at once ("database is locked") when another writer got in between,
+    whatever the timeout. Transactions take the write lock when they begin (IMMEDIATE) and wait
+    for it; WAL lets pages be read meanwhile.
     """
     if not database_url:
-        return {"ENGINE": "django.db.backends.sqlite3", "NAME": str(base_dir / "db.sqlite3")}
+        database_url = f"sqlite:///{base_dir / 'db.sqlite3'}"
     config = dj_database_url.parse(database_url, conn_max_age=0)
+    if config["ENGINE"] == "django.db.backends.sqlite3":
+        config.setdefault("OPTIONS", {}).update(SQLITE_OPTIONS)
     if config["ENGINE"] == "django.db.backends.postgresql":
         config["CONN_HEALTH_CHECKS"] = True  # with a pool: psycopg_pool's check on every checkout
         config.setdefault("OPTIONS", {})["pool"] = {"min_size": 1, "max_size": DB_POOL_MAX}

@@ -54,6 +54,9 @@ def test_database_defaults_to_sqlite_beside_the_code(tmp_path: Path) -> None:
     config = database_config("", tmp_path)
     assert config["ENGINE"] == "django.db.backends.sqlite3"
     assert config["NAME"] == str(tmp_path / "db.sqlite3")
+    # two writers (daphne and the clock): transactions wait for the write lock, never refused
+    assert config["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
+    assert database_config(f"sqlite:///{tmp_path / 'x.sqlite3'}", tmp_path)["OPTIONS"] == config["OPTIONS"]
 
 
 def test_database_url_selects_postgres(tmp_path: Path) -> None:
