@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from games.engine.__main__ import score_case
@@ -470,6 +470,7 @@ def winning_hands(draw: st.DrawFn) -> dict[str, Any]:
 
 @settings(max_examples=200, deadline=None)
 @given(winning_hands())
+@example(case(concealed="3445566778899m", win_tile="3m", by="self_draw", seat=0, dealer=0, base=1))  # 连七对
 def test_every_four_groups_and_a_pair_wins_and_pays_zero_sum(data: dict[str, Any]) -> None:
     got = score_case(data)
     assert got["win"] is True
@@ -477,6 +478,8 @@ def test_every_four_groups_and_a_pair_wins_and_pays_zero_sum(data: dict[str, Any
     total = sum(v for _, v in got["breakdown"])
     assert got["value"] == min(total, 13)
     assert got["payments"][data["seat"]] == got["value"] * data["base"]
-    # one suit + honours / one suit / honours only: never below 6 in this set
-    assert {"mixed_one_suit", "pure_one_suit", "all_honours"} & set(got["patterns"])
+    # one suit + honours / one suit / honours only: never below 6 in this set (连七对 and 九莲宝灯
+    # imply 清一色, which the Chinese Official table then does not count again)
+    one_suit = {"mixed_one_suit", "pure_one_suit", "all_honours", "seven_shifted_pairs", "nine_gates"}
+    assert one_suit & set(got["patterns"])
     assert total >= 6
