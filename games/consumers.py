@@ -212,7 +212,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         except (OperationalError, InterfaceError) as e:
             await self._database_lost(message["type"], e)
 
-    async def _database_lost(self, kind: str, error: Exception) -> None:
+    async def _database_lost(self, kind: str, error: Exception, reply_to: str | int | None = None) -> None:
         """The database connection broke mid-call (a restart, a reset connection): the pool hands
         out a fresh one next time, so this socket stays. Nothing of the call was kept (its
         transaction was rolled back, or — lost at the commit — it is in the log and the next
@@ -220,8 +220,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         log.warning("database lost during %s on table %s: %s", kind, getattr(self, "table_id", "?"), error)
         if kind == "websocket.connect":
             await self.close(code=CLOSE_TRY_AGAIN)  # the client reconnects (uncounted on disconnect)
-        elif kind == "websocket.receive":
-            await self.send_error("unavailable", UNAVAILABLE)
+        elif kind == "websocket.receive":  # (an act's answer names the act: `reply_to`)
+            await self.send_error("unavailable", UNAVAILABLE, reply_to)
 
     async def connect(self) -> None:
         broadcaster.use_loop(asyncio.get_running_loop())  # changes made here announce through it
@@ -332,9 +332,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             if e.code == "stale_version":
                 await self.send_state(force=True)  # the client is behind: give it the full state
             return
-        except (OperationalError, InterfaceError) as e:  # see _database_lost; answered as the act's
-            log.warning("database lost during an act on table %s: %s", self.table_id, e)
-            await self.send_error("unavailable", UNAVAILABLE, reply_to)
+        except (OperationalError, InterfaceError) as e:
+            await self._database_lost("websocket.receive", e, reply_to)
             return
         snapshot = snapshots.at(self.table_id, table.version)  # the change's own, kept on commit
         context = snapshot_context(snapshot, self._actor()) if snapshot else None

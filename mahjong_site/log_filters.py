@@ -13,7 +13,8 @@ class ReconnectWithoutTraceback(logging.Filter):
     the application. One warning line says the same, and the server log's tracebacks stay the
     ones worth reading (the load test counts them as errors)."""
 
-    LOST = (ConnectionError, OSError, redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
+    # OSError covers a refused or reset connection (ConnectionError is one)
+    LOST = (OSError, redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
 
     def filter(self, record: logging.LogRecord) -> bool:
         error = record.exc_info[1] if record.exc_info else None
