@@ -3,7 +3,6 @@
 Run with `daphne mahjong_site.asgi:application` (or `python manage.py runserver`).
 """
 
-import gc
 import os
 from typing import Any
 
@@ -22,6 +21,7 @@ from django.conf import settings  # noqa: E402
 from games.clock_task import ClockStarter  # noqa: E402
 from games.penalties import record_server_start  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
+from mahjong_site import gc_tuning  # noqa: E402
 from mahjong_site.ws_sessions import SocketAuthMiddlewareStack  # noqa: E402
 
 
@@ -54,6 +54,6 @@ if settings.CLOCK_IN_PROCESS:  # the embedded default: see games/clock_task.py
     application = ClockStarter(application)
 application = RecordsServerStart(application)
 
-# What is imported by now lives as long as the process: take it out of the collector's sight,
-# or every full collection walks it again (pauses of 60–140 ms under load, docs/benchmarks.md).
-gc.freeze()
+# What is imported by now lives as long as the process, and so does what survives a full
+# collection: take it out of the collector's sight (pauses of 60–180 ms under load otherwise).
+gc_tuning.install()

@@ -50,7 +50,7 @@ import orjson
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from api_player import HAND_TYPES, choose  # noqa: E402  (one way to pick from `legal`)
-from lt_stack import HOST, ROOT, Stack, cpu_seconds  # noqa: E402
+from lt_stack import HOST, ROOT, Stack, cpu_readings, cpu_used  # noqa: E402
 
 REPLY_TIMEOUT = 10.0
 VIEW_TIMEOUT = 5.0
@@ -517,10 +517,9 @@ async def drive(drivers: list[TableDriver], stack: Stack, args: argparse.Namespa
     step = args.ramp / len(drivers) if drivers else 0.0
     tasks = [asyncio.create_task(d.run(stop, started + i * step)) for i, d in enumerate(drivers)]
     faults = asyncio.create_task(inject_faults(stack, args, stats, stop))
-    cpu_before = cpu_seconds()
+    cpu_before = cpu_readings()
     await asyncio.sleep(args.seconds)
-    cpu_after = cpu_seconds()
-    stats.cpu = {group: cpu_after[group] - cpu_before[group] for group in cpu_after}
+    stats.cpu = cpu_used(cpu_before, cpu_readings(), stack.exited_cpu)
     stats.log_marks = stack.log_marks()  # sockets closing at the end are not the server's errors
     stats.stopping = True
     stop.set()

@@ -94,14 +94,16 @@ def start_redis(port: int) -> None:
 CPU_GROUPS = ("daphne", "run_clock", "postgres", "redis-server", "loadtest", "fuzz")
 
 
-def cpu_seconds() -> dict[str, float]:
-    """CPU seconds (user + system) used so far by every live process of this machine, summed by
-    what it is (CPU_GROUPS, else "other"): the difference of two readings is where a run's CPU
-    went. A process that exited between the readings is missing from the second (a killed
-    daphne's share is undercounted)."""
+Readings = dict[int, tuple[str, float]]  # pid -> (CPU group, CPU seconds used so far)
+
+
+def cpu_readings(pids: set[int] | None = None) -> Readings:
+    """CPU seconds (user + system) used so far by every live process of this machine (or by
+    `pids`), with the group each belongs to (CPU_GROUPS, else "other")."""
     tick = os.sysconf("SC_CLK_TCK")
-    totals = dict.fromkeys((*CPU_GROUPS, "other"), 0.0)
-    for entry in Path("/proc").iterdir():
+    readings: Readings = {}
+    entries = (Path(f"/proc/{pid}") for pid in pids) if pids is not None else Path("/proc").iterdir()
+    for entry in entries:
         if not entry.name.isdigit():
             continue
         try:
@@ -111,8 +113,17 @@ def cpu_seconds() -> dict[str, float]:
             continue
         fields = stat.rsplit(")", 1)[1].split()
         used = (int(fields[11]) + int(fields[12])) / tick  # utime, stime
-        group = next((g for g in CPU_GROUPS if g in command), "other")
-        totals[group] += used
+        readings[int(entry.name)] = (next((g for g in CPU_GROUPS if g in command), "other"), used)
+    return readings
+
+
+def cpu_used(before: Readings, after: Readings, exited: Readings) -> dict[str, float]:
+    """CPU seconds used between two readings, summed by group. `exited`: the last readings of
+    processes that ended between them on purpose (a killed daphne, read just before its kill);
+    other processes that ended meanwhile (a terminated database backend) are not counted."""
+    totals = dict.fromkeys((*CPU_GROUPS, "other"), 0.0)
+    for pid, (group, used) in {**after, **exited}.items():
+        totals[group] += used - before.get(pid, (group, 0.0))[1]
     return totals
 
 
@@ -129,6 +140,7 @@ class Stack:
     clock_proc: subprocess.Popen[bytes] | None = None
     redis_port: int = 0
     logs: list[IO[bytes]] = field(default_factory=list)
+    exited_cpu: Readings = field(default_factory=dict)  # CPU of the processes killed, at their kill
 
     @property
     def log_dir(self) -> Path:
@@ -221,6 +233,7 @@ class Stack:
     def kill(self, i: int) -> None:
         proc = self.servers[i]
         assert proc is not None
+        self.exited_cpu.update(cpu_readings({proc.pid}))
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)
         self.servers[i] = None
