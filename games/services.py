@@ -44,7 +44,8 @@ LOBBY_GROUP = "lobby"
 INSUFFICIENT_POINTS = "您的积分不足，不能进行下一局"
 MAX_BASE = 10_000
 BOT_DELAY = (0.6, 1.5)  # seconds: bots and 托管 act after a short human-like pause
-DISCONNECTED_DELAY = 2.0  # seconds before a disconnected player is auto-played
+DISCONNECTED_DELAY = 2.0  # seconds into a decision before a disconnected player is auto-played
+RECONNECT_WINDOW = 5.0  # seconds a socket that just dropped (a reload) has to come back first
 SETTLEMENT_SECONDS = 6.0  # an all-bot table shows the settlement this long before the next hand
 CONTINUE_SECONDS = 60.0  # after a settlement, an undecided player is stood up (no penalty) after this
 NOT_CONTINUED = "您没有选择继续，已离开座位 (you did not choose Continue and were stood up)"
@@ -384,11 +385,18 @@ def seat_due(ctx: Loaded, seat: Seat) -> datetime | None:
         return None
     if seat.is_bot or seat.left or seat.auto:
         delay = _rng(hand, state.step, seat.index, "delay").uniform(*BOT_DELAY)
-    elif not seat.connected:
-        delay = DISCONNECTED_DELAY
-    else:
-        delay = table.claim_seconds if state.phase == "claim" else table.turn_seconds
-    return table.act_since + timedelta(seconds=delay)
+        return table.act_since + timedelta(seconds=delay)
+    seconds = table.claim_seconds if state.phase == "claim" else table.turn_seconds
+    timer = table.act_since + timedelta(seconds=seconds)
+    if seat.connected:
+        return timer
+    # 托管 two seconds into each decision, so a table does not wait for a player who is gone; but
+    # a player whose page is reloading (its socket just closed) gets a few seconds from the
+    # disconnect to come back, or a reload in the middle of a turn would lose the turn.
+    due = table.act_since + timedelta(seconds=DISCONNECTED_DELAY)
+    if seat.disconnected_at is not None:
+        due = max(due, seat.disconnected_at + timedelta(seconds=RECONNECT_WINDOW))
+    return min(due, timer)
 
 
 def awaited(ctx: Loaded) -> list[Seat]:

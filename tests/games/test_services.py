@@ -339,6 +339,24 @@ def test_human_timeout_plays_the_auto_action(alice: User) -> None:
     assert actors <= {"timeout"} and HandAction.objects.filter(actor="bot").exists()
 
 
+def test_a_dropped_socket_has_a_window_to_come_back_before_its_turn_is_played(alice: User) -> None:
+    table = bot_table(alice, "shanghai")
+    services.start_hand(table.pk, alice)
+    ctx = services.load(Table.objects.get(pk=table.pk))
+    seat, start = ctx.seats[0], ctx.table.act_since
+    assert start is not None and ctx.state is not None and ctx.state.phase == "turn"
+    timer = start + timedelta(seconds=ctx.table.turn_seconds)
+    seat.connections = 1
+    assert services.seat_due(ctx, seat) == timer
+    seat.connections = 0
+    seat.disconnected_at = start + timedelta(seconds=4)  # a reload 4 s into the turn
+    assert services.seat_due(ctx, seat) == seat.disconnected_at + timedelta(seconds=services.RECONNECT_WINDOW)
+    seat.disconnected_at = start - timedelta(minutes=1)  # gone since an earlier decision
+    assert services.seat_due(ctx, seat) == start + timedelta(seconds=services.DISCONNECTED_DELAY)
+    seat.disconnected_at = timer - timedelta(seconds=1)  # dropped just before the timer runs out
+    assert services.seat_due(ctx, seat) == timer
+
+
 def find_claim(table_id: int, seat: int) -> bool:
     state = state_of(table_id)
     return (
