@@ -18,6 +18,7 @@ from datetime import datetime, timedelta
 from django.db import close_old_connections
 from django.utils import timezone
 
+from games import presence
 from games.models import Table
 from games.services import ServiceError, timeout
 
@@ -25,6 +26,7 @@ log = logging.getLogger(__name__)
 
 INTERVAL = 0.2  # seconds between ticks
 BATCH = 200  # tables per tick at most
+REAP_SECONDS = presence.HEARTBEAT_SECONDS  # how often the clock looks for dead server processes
 
 
 def due_tables(now: datetime) -> list[tuple[int, int]]:
@@ -52,6 +54,22 @@ def tick(now: datetime | None = None) -> int:
     return changed
 
 
+class Reaper:
+    """Runs `presence.reap` every REAP_SECONDS of a clock's loop (not on every tick)."""
+
+    def __init__(self) -> None:
+        self.next = 0.0
+
+    def __call__(self) -> None:
+        if time.monotonic() < self.next:
+            return
+        self.next = time.monotonic() + REAP_SECONDS
+        try:
+            presence.reap()
+        except Exception:  # the database restarting: next time
+            log.exception("looking for dead server processes failed")
+
+
 def drive_table_until_idle(
     table_id: int,
     now: datetime | None = None,
@@ -74,10 +92,12 @@ def run(interval: float = INTERVAL, stop: threading.Event | None = None) -> None
     """Tick forever (or until `stop` is set)."""
     stop = stop or threading.Event()
     log.info("table clock running every %.0f ms", interval * 1000)
+    reap = Reaper()
     while not stop.is_set():
         started = time.monotonic()
         try:
             tick()
+            reap()
         except Exception:  # e.g. the database restarting: keep going
             log.exception("clock tick failed")
             close_old_connections()

@@ -18,7 +18,7 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 
-from games.clock import INTERVAL, tick
+from games.clock import INTERVAL, Reaper, tick
 
 log = logging.getLogger(__name__)
 
@@ -35,9 +35,11 @@ def ensure_running() -> asyncio.Task:
 
 async def _run() -> None:
     log.info("table clock running in the server process every %.0f ms", INTERVAL * 1000)
+    reap = Reaper()
     while True:
         try:
             await database_sync_to_async(tick)()
+            await database_sync_to_async(reap)()
         except Exception:  # the clock must outlive one bad tick
             log.exception("in-process clock tick failed")
         await asyncio.sleep(INTERVAL)

@@ -24,7 +24,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db.utils import InterfaceError, OperationalError
 
 from accounts.services import user_for_token
-from games import broadcaster, services, snapshots
+from games import broadcaster, presence, services, snapshots
 from games.db_threads import db
 from games.models import Table
 from games.presenters import json_view, snapshot_context, table_context
@@ -41,6 +41,7 @@ CLOSE_NO_TABLE = 4004
 CLOSE_FLOOD = 4008
 CLOSE_TOO_BIG = 4009
 CLOSE_TRY_AGAIN = 1013  # RFC 6455 "try again later"
+CLOSE_SERVICE_RESTART = 1012  # RFC 6455 "service restart": reconnect
 UNAVAILABLE = "the server lost its database for a moment: sync and send again"
 
 
@@ -73,6 +74,10 @@ class VersionWatcher:
         if self.task is None or self.task.done() or self.task.get_loop() is not loop:
             self.task = loop.create_task(self.run())
 
+    def idle(self) -> bool:
+        """No socket of this process watches a table (so it has not been beating its heart)."""
+        return not self.sockets
+
     def remove(self, consumer: TableConsumer) -> None:
         group = self.sockets.get(consumer.table_id)
         if group is not None:
@@ -85,8 +90,12 @@ class VersionWatcher:
             self.task = None
 
     async def run(self) -> None:
+        beat = time.monotonic()
         while self.sockets:
             await asyncio.sleep(WATCH_INTERVAL)
+            if time.monotonic() - beat >= presence.HEARTBEAT_SECONDS:
+                beat = time.monotonic()
+                await self._heartbeat()
             ids = list(self.sockets)
             try:
                 versions = await db(_versions)(ids)
@@ -100,6 +109,20 @@ class VersionWatcher:
                     if due is not None and consumer.sent_version < due:
                         with contextlib.suppress(Exception):
                             await consumer.table_changed({"version": version})
+
+    async def _heartbeat(self) -> None:
+        """This process's heartbeat (games.presence). If it had been given up for dead, its
+        sockets were taken out of the counts: close them, so that they reconnect and count (the
+        disconnect of a socket the clock dropped counts nothing: its row is gone)."""
+        try:
+            alive = await db(presence.heartbeat)()
+        except Exception:  # the database restarting: the next beat
+            return
+        if not alive:
+            for consumers in list(self.sockets.values()):
+                for consumer in list(consumers):
+                    with contextlib.suppress(Exception):
+                        await consumer.close(code=CLOSE_SERVICE_RESTART)
 
     def _overdue(self, table_id: int, version: int, consumers: list[TableConsumer], now: float) -> int | None:
         """The newest version of the table first seen at least WATCH_GRACE ago that some socket
@@ -232,6 +255,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.sent: tuple[int, bool] = (-1, False)  # (version, shown after its pause) last sent
         self.counted = False
         self.counted_seated: bool | None = None  # counted for a seat or as a spectator (first frame)
+        self.socket_id: int | None = None  # its OpenSocket row (games.presence)
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         token = (query.get("token") or [""])[0]
         self.json_mode = bool(token) or (query.get("format") or [""])[0] == "json"
@@ -250,7 +274,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_NO_TABLE)
             return
         await self.channel_layer.group_add(services.group_name(self.table_id), self.channel_name)
-        version = await db(services.connect)(self.table_id, self._actor())
+        if presence.registered() is None or WATCHER.idle():  # an idle process may have been given up
+            await db(presence.heartbeat)()
+        version, self.socket_id = await db(services.connect)(
+            self.table_id, self._actor(), presence.registered()
+        )
         self.counted = True
         snapshot = snapshots.at(self.table_id, version)  # the connect's own change, when it made one
         context = snapshot_context(snapshot, self._actor()) if snapshot is not None else None
@@ -276,10 +304,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_discard(services.group_name(self.table_id), self.channel_name)
         if not getattr(self, "counted", False):
             return
+        args = (self.table_id, self._actor(), self.counted_seated, self.socket_id)
         try:
-            await db(services.disconnect)(self.table_id, self._actor(), self.counted_seated)
+            await db(services.disconnect)(*args)
         except (OperationalError, InterfaceError):  # a connection reset just then: once more, on a fresh one
-            await db(services.disconnect)(self.table_id, self._actor(), self.counted_seated)
+            await db(services.disconnect)(*args)
 
     # --- incoming ---------------------------------------------------------------------------
 
@@ -323,7 +352,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         sits = isinstance(action, dict) and action.get("type") == "sit" and self.counted_seated is False
         try:
             table = await db(services.perform)(
-                self.table_id, self._actor(), message.get("version"), action, None, sits
+                self.table_id,
+                self._actor(),
+                message.get("version"),
+                action,
+                None,
+                self.socket_id if sits else None,
             )
             if sits:
                 self.counted_seated = True  # the sit moved this socket to the seat
@@ -391,7 +425,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         elif seated != self.counted_seated:
             with contextlib.suppress(services.ServiceError):  # the table is gone: nothing to count
                 self.counted_seated = await db(services.move_presence)(
-                    self.table_id, self._actor(), self.counted_seated
+                    self.table_id, self._actor(), self.counted_seated, self.socket_id
                 )
 
     async def after_pause(self, version: int) -> None:

@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -33,7 +33,7 @@ from games.engine.errors import EngineError
 from games.engine.rulesets import VARIANT_IDS, get_ruleset
 from games.engine.state import HandState
 from games.engine.view import view_for
-from games.models import EAST, Hand, HandAction, Match, Penalty, ScoreEntry, Seat, Table
+from games.models import EAST, Hand, HandAction, Match, OpenSocket, Penalty, ScoreEntry, Seat, Table
 from games.penalties import active_ban, ban_message, charge_escape, record_false_wins
 from games.ratings import record_hand_ratings
 from games.rows import RowSql
@@ -561,9 +561,9 @@ def _stake_fix_if_ready(ctx: Loaded) -> None:
         table.stake_state = Table.Stake.FIXED
 
 
-def sit(table_id: int, user: AbstractBaseUser, index: int, from_socket: bool = False) -> Table:
-    """`from_socket`: asked over a socket of this table counted as a spectator's, which from now
-    on counts for the seat (no second change to move it: see `move_presence`)."""
+def sit(table_id: int, user: AbstractBaseUser, index: int, socket_id: int | None = None) -> Table:
+    """`socket_id`: asked over this socket of the table (its OpenSocket), counted as a
+    spectator's, which from now on counts for the seat (no second change: see `move_presence`)."""
     with locked(table_id) as ctx:
         if user is None or not user.is_authenticated:
             raise ServiceError("login_required", "log in to sit down")
@@ -592,7 +592,7 @@ def sit(table_id: int, user: AbstractBaseUser, index: int, from_socket: bool = F
             table.stake_chooser = user
         table.notices.pop(str(user.pk), None)
         ctx.changed = ctx.lobby = True
-        if from_socket:
+        if socket_id is not None and _mark_socket(socket_id, seated=True):
             _socket_to_seat(ctx, seat)
     return ctx.table
 
@@ -863,12 +863,13 @@ def _escape(ctx: Loaded, seat: Seat, reason: str) -> None:
 # --- connections --------------------------------------------------------------------------
 
 
-def _count_sockets(ctx: Loaded, seat: Seat, delta: int) -> None:
+def _count_sockets(ctx: Loaded, seat: Seat, delta: int, at: datetime | None = None) -> None:
     """Add `delta` to a seat's open sockets. The count is kept exactly in the database by atomic
     updates, not written back from a loaded copy; only its sign (connected or not) is shown or
     decided on, so only a change of sign is a change of the table (a new version). A second
     tab, or a socket coming back while the dead one of a killed process still counts, changes
-    nothing anybody sees: no version, no broadcast, no re-render of the table's sockets."""
+    nothing anybody sees: no version, no broadcast, no re-render of the table's sockets.
+    `at`: when the seat was disconnected, if this disconnects it (else now)."""
     was_connected = seat.connected
     count = SEAT_ROWS.add(seat, "connections", delta)
     seat.connections = count
@@ -878,7 +879,7 @@ def _count_sockets(ctx: Loaded, seat: Seat, delta: int) -> None:
         seat._loaded_values = (*loaded[:position], count, *loaded[position + 1 :])  # type: ignore[attr-defined]
     connected = seat.connected
     if connected != was_connected or (connected and seat.disconnected_at is not None):
-        seat.disconnected_at = None if connected else ctx.now  # back within the grace: no escape
+        seat.disconnected_at = None if connected else (at or ctx.now)  # back within the grace: no escape
         ctx.changed = True
 
 
@@ -894,9 +895,29 @@ def _socket_to_seat(ctx: Loaded, seat: Seat) -> None:
     _count_sockets(ctx, seat, +1)
 
 
-def connect(table_id: int, user: AbstractBaseUser | None) -> int:
+# Every counted socket has an OpenSocket row naming the server process that holds it, written in
+# the same transaction as the count: when a process dies without closing its sockets, the clock
+# takes them out of the counts (games.presence). A row already gone means the clock did so.
+
+
+def _mark_socket(socket_id: int, seated: bool) -> bool:
+    """The socket now counts for a seat (or a spectator); False if its row is gone."""
+    return OpenSocket.objects.filter(pk=socket_id).update(seated=seated) > 0
+
+
+def _close_socket(socket_id: int) -> bool:
+    """Delete a socket's row; False if it was gone already."""
+    return OpenSocket.objects.filter(pk=socket_id).delete()[0] > 0
+
+
+class Connection(NamedTuple):
+    version: int  # the table's version after the connect
+    socket_id: int | None  # its OpenSocket row (None: connected without a process)
+
+
+def connect(table_id: int, user: AbstractBaseUser | None, process_id: int | None = None) -> Connection:
     """A socket opened: a seated player is back (托管 ends); anyone else is a spectator.
-    Returns the table's version after it."""
+    `process_id`: the ServerProcess holding the socket (games.presence), which then gets a row."""
     with locked(table_id) as ctx:
         seat = ctx.seat_of(user)
         if seat is None:
@@ -904,24 +925,59 @@ def connect(table_id: int, user: AbstractBaseUser | None) -> int:
             ctx.lobby = True
         else:
             _count_sockets(ctx, seat, +1)
-    return ctx.table.version
+        socket_id = None
+        if process_id is not None:
+            socket_id = OpenSocket.objects.create(
+                process_id=process_id,
+                table_id=ctx.table.pk,
+                user=user if user is not None and user.is_authenticated else None,
+                seated=seat is not None,
+                opened=ctx.now,
+            ).pk
+    return Connection(ctx.table.version, socket_id)
 
 
-def disconnect(table_id: int, user: AbstractBaseUser | None, counted_seated: bool | None = None) -> None:
+def disconnect(
+    table_id: int,
+    user: AbstractBaseUser | None,
+    counted_seated: bool | None = None,
+    socket_id: int | None = None,
+) -> None:
     """A socket closed; `counted_seated`: whether it was counted for a seat (None: as its user's
-    role is now)."""
+    role is now); `socket_id`: its OpenSocket row (nothing to count if the clock dropped it)."""
     with locked(table_id) as ctx:
-        seat = ctx.seat_of(user)
-        as_seat = seat is not None if counted_seated is None else counted_seated
-        if not as_seat:
-            _count_spectators(ctx, -1)
+        if socket_id is not None and not _close_socket(socket_id):
             return
-        if seat is None:
-            return  # its seat was freed meanwhile, and its count with it
-        _count_sockets(ctx, seat, -1)
+        _uncount(ctx, user, counted_seated)
 
 
-def move_presence(table_id: int, user: AbstractBaseUser | None, counted_seated: bool) -> bool:
+def drop_socket(socket: OpenSocket, at: datetime) -> bool:
+    """The clock: a socket whose process was found dead (games.presence) is closed as of `at`
+    (the process's last sign of life: a disconnect a restart caused is nobody's fault)."""
+    try:
+        with locked(socket.table_id) as ctx:
+            if not _close_socket(socket.pk):
+                return False
+            _uncount(ctx, socket.user, socket.seated, at)
+    except ServiceError:  # the table is gone (and the row with it)
+        return False
+    return True
+
+
+def _uncount(
+    ctx: Loaded, user: AbstractBaseUser | None, counted_seated: bool | None, at: datetime | None = None
+) -> None:
+    seat = ctx.seat_of(user)
+    as_seat = seat is not None if counted_seated is None else counted_seated
+    if not as_seat:
+        _count_spectators(ctx, -1)
+    elif seat is not None:  # (else its seat was freed meanwhile, and its count with it)
+        _count_sockets(ctx, seat, -1, at)
+
+
+def move_presence(
+    table_id: int, user: AbstractBaseUser | None, counted_seated: bool, socket_id: int | None = None
+) -> bool:
     """A socket stayed open while its user sat down or stood up: count it for the user's role
     now (sitting down over a socket used to leave the seat "disconnected", auto-played, until a
     reload). Returns whether the socket is now counted for a seat."""
@@ -929,6 +985,8 @@ def move_presence(table_id: int, user: AbstractBaseUser | None, counted_seated: 
         seat = ctx.seat_of(user)
         if (seat is not None) == counted_seated:
             return counted_seated
+        if socket_id is not None and not _mark_socket(socket_id, seated=seat is not None):
+            return counted_seated  # the clock dropped it: counted nowhere
         if seat is not None:
             _socket_to_seat(ctx, seat)
         else:
@@ -986,10 +1044,10 @@ def perform(
     version: Any,
     action: Any,
     now: datetime | None = None,
-    from_socket: bool = False,
+    socket_id: int | None = None,
 ) -> Table:
     """Route one `legal` entry sent back by a client to its service function (`now`: see `act`;
-    `from_socket`: see `sit`)."""
+    `socket_id`: see `sit`)."""
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise ServiceError("bad_action", "an action is an object with a 'type'")
     if isinstance(version, bool) or not isinstance(version, int):
@@ -998,7 +1056,7 @@ def perform(
         raise ServiceError("login_required", "log in to play")
     kind = action["type"]
     table_actions = {
-        "sit": lambda: sit(table_id, user, action.get("seat"), from_socket),
+        "sit": lambda: sit(table_id, user, action.get("seat"), socket_id),
         "stand": lambda: stand(table_id, user),
         "add_bot": lambda: add_bot(table_id, user, action.get("seat")),
         "remove_bot": lambda: remove_bot(table_id, user, action.get("seat")),

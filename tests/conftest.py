@@ -35,9 +35,10 @@ def _plain_static_storage() -> Iterator[None]:
 def _fresh_process_caches() -> Iterator[None]:
     """Each test starts like a fresh process: no kept snapshots, hand states or views (a test
     database rolled back may give an id again)."""
-    from games import consumers, presenters, services, snapshots
+    from games import consumers, presence, presenters, services, snapshots
 
     snapshots.forget()
+    presence._process_id = None  # (a rolled-back database loses the row)
     consumers.PAUSE_ENDS.pending.clear()
     services._STATE_CACHE.clear()
     presenters._VIEWS.clear()

@@ -1,0 +1,145 @@
+"""Sockets of a dead server process stop counting (games.presence, the OpenSocket rows)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async as sync_to_async
+from django.contrib.auth.models import User
+from django.utils import timezone
+
+from games import consumers, presence, services
+from games.models import OpenSocket, Seat, ServerProcess, Table
+from tests.games.conftest import bot_table, two_seated
+from tests.games.test_consumers import open_socket, receive
+
+pytestmark = pytest.mark.django_db
+
+STALE = timedelta(seconds=presence.STALE_SECONDS + 1)
+
+
+def process(seen_ago: timedelta = timedelta(0)) -> int:
+    now = timezone.now()
+    return ServerProcess.objects.create(host="test 1", started=now - seen_ago, seen=now - seen_ago).pk
+
+
+def seat_of(table: Table, index: int) -> Seat:
+    return Seat.objects.get(table=table, index=index)
+
+
+def spectators(table: Table) -> int:
+    return Table.objects.get(pk=table.pk).spectators
+
+
+def test_a_socket_is_counted_with_a_row_and_uncounted_once(alice: User, bob: User) -> None:
+    table = two_seated(alice, bob)
+    mine = process()
+    connection = services.connect(table.pk, alice, mine)
+    row = OpenSocket.objects.get(pk=connection.socket_id)
+    assert (row.process_id, row.table_id, row.user_id, row.seated) == (mine, table.pk, alice.pk, True)
+    assert seat_of(table, 0).connections == 1
+    services.disconnect(table.pk, alice, True, connection.socket_id)
+    assert seat_of(table, 0).connections == 0 and not OpenSocket.objects.exists()
+    services.disconnect(table.pk, alice, True, connection.socket_id)  # replayed: nothing to count
+    assert seat_of(table, 0).connections == 0
+
+
+def test_the_sockets_of_a_process_not_seen_are_dropped_as_of_its_last_heartbeat(
+    alice: User, bob: User
+) -> None:
+    table = two_seated(alice, bob)
+    services.start_hand(table.pk, alice)
+    dead, alive = process(seen_ago=STALE), process()
+    gone = services.connect(table.pk, alice, dead)  # alice's only socket, on the dead process
+    services.connect(table.pk, bob, dead)
+    services.connect(table.pk, bob, alive)  # bob has another tab
+    services.connect(table.pk, None, dead)  # a spectator
+    assert spectators(table) == 1
+    assert presence.reap() == 3
+    last_seen = timezone.now() - STALE
+    alice_seat, bob_seat = seat_of(table, 0), seat_of(table, 1)
+    assert alice_seat.connections == 0 and not alice_seat.connected
+    assert alice_seat.disconnected_at is not None and abs(alice_seat.disconnected_at - last_seen) < timedelta(
+        seconds=2
+    )
+    assert bob_seat.connections == 1 and bob_seat.disconnected_at is None
+    assert spectators(table) == 0
+    assert list(ServerProcess.objects.values_list("pk", flat=True)) == [alive]
+    assert list(OpenSocket.objects.values_list("process_id", flat=True)) == [alive]
+    services.disconnect(table.pk, alice, True, gone.socket_id)  # the dead process's late word
+    assert seat_of(table, 0).connections == 0
+
+
+def test_nobody_is_given_up_when_every_process_is_as_old(alice: User, bob: User) -> None:
+    """A database or clock that stalled makes every heartbeat old at once: that is no death."""
+    table = two_seated(alice, bob)
+    first, second = process(seen_ago=STALE), process(seen_ago=STALE)
+    services.connect(table.pk, alice, first)
+    services.connect(table.pk, bob, second)
+    assert presence.reap() == 0
+    assert ServerProcess.objects.count() == 2 and seat_of(table, 0).connections == 1
+
+
+def test_an_orphan_socket_is_dropped_once_its_process_is_gone_long_enough(alice: User, bob: User) -> None:
+    table = two_seated(alice, bob)
+    process()  # someone alive
+    orphan = services.connect(table.pk, alice, 999_999)  # its process row was deleted meanwhile
+    assert presence.reap() == 0  # just opened: its process may still close it
+    OpenSocket.objects.filter(pk=orphan.socket_id).update(opened=timezone.now() - STALE)
+    assert presence.reap() == 1
+    assert seat_of(table, 0).connections == 0
+
+
+def test_heartbeat_registers_beats_and_tells_when_it_was_given_up() -> None:
+    assert presence.registered() is None
+    assert presence.heartbeat() is True  # first registration
+    first = presence.registered()
+    assert first is not None and ServerProcess.objects.filter(pk=first).exists()
+    assert presence.heartbeat() is True and presence.registered() == first
+    ServerProcess.objects.filter(pk=first).delete()  # the clock gave it up
+    assert presence.heartbeat() is False
+    assert presence.registered() not in (None, first)
+
+
+def test_a_dropped_socket_moving_or_sitting_counts_nothing(alice: User, bob: User) -> None:
+    table = bot_table(alice, "shanghai", bots=2)
+    spectator = services.connect(table.pk, bob, process())
+    OpenSocket.objects.filter(pk=spectator.socket_id).delete()  # dropped by the clock
+    free = next(s.index for s in Table.objects.get(pk=table.pk).seats.all() if s.empty)
+    services.sit(table.pk, bob, free, spectator.socket_id)
+    assert seat_of(table, free).connections == 0  # the socket counts nowhere now
+    assert services.move_presence(table.pk, bob, False, spectator.socket_id) is False
+
+
+def test_sitting_down_over_a_socket_moves_its_row_to_the_seat(alice: User, bob: User) -> None:
+    table = bot_table(alice, "shanghai", bots=2)
+    spectator = services.connect(table.pk, bob, process())
+    free = next(s.index for s in Table.objects.get(pk=table.pk).seats.all() if s.empty)
+    services.sit(table.pk, bob, free, spectator.socket_id)
+    assert OpenSocket.objects.get(pk=spectator.socket_id).seated
+    assert seat_of(table, free).connections == 1 and spectators(table) == 0
+    presence.reap(timezone.now() + timedelta(hours=1))  # no fresher process: nothing is given up
+    assert seat_of(table, free).connections == 1
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_process_given_up_closes_its_sockets_so_they_come_back(alice: User) -> None:
+    table = await sync_to_async(bot_table)(alice, "shanghai")
+    comm = await open_socket(table.pk, alice)
+    await receive(comm)
+    mine = presence.registered()
+    row: Any = await sync_to_async(lambda: OpenSocket.objects.get(process_id=mine))()
+    assert row.user_id == alice.pk and row.seated
+    await sync_to_async(lambda: ServerProcess.objects.filter(pk=mine).delete())()  # given up…
+    await sync_to_async(services.drop_socket)(row, timezone.now())  # …and its socket dropped
+    await consumers.WATCHER._heartbeat()
+    closed = await comm.receive_output(timeout=5)
+    while closed["type"] != "websocket.close":
+        closed = await comm.receive_output(timeout=5)
+    assert closed["code"] == consumers.CLOSE_SERVICE_RESTART
+    await comm.wait()
+    seat = await sync_to_async(lambda: Seat.objects.get(table=table, index=0))()
+    assert seat.connections == 0  # the disconnect after the drop counted nothing more
+    assert not await sync_to_async(lambda: OpenSocket.objects.exists())()
