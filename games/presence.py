@@ -9,8 +9,9 @@ with sockets beats its heart (ServerProcess.seen) every HEARTBEAT_SECONDS, from 
 watcher it runs anyway; and the clock (`reap`) takes the sockets of a process not seen for
 STALE_SECONDS out of the counts, as disconnected at the process's last heartbeat.
 
-Staleness is measured against the freshest heartbeat, not the clock's own time: when the
-database or the clock stalls, every process looks old at once and none is given up. A process
+Heartbeats are stamped with the database's time, and staleness is measured against the
+freshest heartbeat, not the clock's own time: machines' clocks may disagree, and when the
+database or the clock stalls every process looks old at once and none is given up. A process
 given up for dead that was only stalled finds its row gone at its next heartbeat; its sockets
 are no longer counted, so it closes them and they reconnect (games.consumers).
 """
@@ -23,6 +24,7 @@ import socket
 from datetime import datetime, timedelta
 
 from django.db.models import Exists, Max, OuterRef, QuerySet
+from django.db.models.functions import Now
 from django.utils import timezone
 
 from games import services
@@ -46,12 +48,12 @@ def heartbeat(now: datetime | None = None) -> bool:
     been given up for dead (its row was gone): its sockets were taken out of the counts, and it
     is registered afresh."""
     global _process_id
-    now = now or timezone.now()
-    if _process_id is not None and ServerProcess.objects.filter(pk=_process_id).update(seen=now):
+    when = now or Now()  # the database's clock: the machines' clocks may disagree
+    if _process_id is not None and ServerProcess.objects.filter(pk=_process_id).update(seen=when):
         return True
     given_up = _process_id is not None
     _process_id = ServerProcess.objects.create(
-        host=f"{socket.gethostname()} {os.getpid()}", started=now, seen=now
+        host=f"{socket.gethostname()} {os.getpid()}", started=when, seen=when
     ).pk
     if given_up:
         log.warning(
@@ -67,7 +69,7 @@ def reap(now: datetime | None = None) -> int:
     newest = ServerProcess.objects.aggregate(newest=Max("seen"))["newest"]
     dropped = 0
     if newest is not None:
-        limit = min(now, newest) - timedelta(seconds=STALE_SECONDS)
+        limit = newest - timedelta(seconds=STALE_SECONDS)
         for process in ServerProcess.objects.filter(seen__lt=limit):
             # The row goes first, and only if it did not beat meanwhile: a socket it opens after
             # this is an orphan, closed by the process itself when it learns it was given up.
