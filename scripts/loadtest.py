@@ -50,7 +50,7 @@ import orjson
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from api_player import HAND_TYPES, choose  # noqa: E402  (one way to pick from `legal`)
-from lt_stack import HOST, ROOT, Stack, cpu_readings, cpu_used  # noqa: E402
+from lt_stack import HOST, ROOT, Stack, cpu_readings, cpu_used, stolen_ticks  # noqa: E402
 
 REPLY_TIMEOUT = 10.0
 VIEW_TIMEOUT = 5.0
@@ -85,6 +85,7 @@ class Stats:
     stale: int = 0
     reconnects: int = 0
     cpu: dict[str, float] = field(default_factory=dict)  # CPU seconds of the run, by process kind
+    stolen: float = 0.0  # share of the machine's CPU time the hypervisor gave to others meanwhile
     faults: list[tuple[float, str, int | None]] = field(default_factory=list)  # (time, kind, port)
     stopping: bool = False  # answers cut off by the end of the run are nobody's error
     log_marks: dict[str, int] | None = None
@@ -517,9 +518,11 @@ async def drive(drivers: list[TableDriver], stack: Stack, args: argparse.Namespa
     step = args.ramp / len(drivers) if drivers else 0.0
     tasks = [asyncio.create_task(d.run(stop, started + i * step)) for i, d in enumerate(drivers)]
     faults = asyncio.create_task(inject_faults(stack, args, stats, stop))
-    cpu_before = cpu_readings()
+    cpu_before, stolen_before = cpu_readings(), stolen_ticks()
     await asyncio.sleep(args.seconds)
     stats.cpu = cpu_used(cpu_before, cpu_readings(), stack.exited_cpu)
+    stolen_after = stolen_ticks()
+    stats.stolen = (stolen_after[0] - stolen_before[0]) / max(1, stolen_after[1] - stolen_before[1])
     stats.log_marks = stack.log_marks()  # sockets closing at the end are not the server's errors
     stats.stopping = True
     stop.set()
@@ -603,6 +606,7 @@ def summary(
         "cpu_ms_per_action": {g: round(1000 * t / stats.actions, 2) for g, t in stats.cpu.items() if t}
         if stats.actions
         else {},
+        "cpu_stolen": round(stats.stolen, 3),
         "mode": "echo" if args.echo else "tables",
         "spread": args.spread,
         "loadavg": Path("/proc/loadavg").read_text().split()[:3],

@@ -117,6 +117,13 @@ def cpu_readings(pids: set[int] | None = None) -> Readings:
     return readings
 
 
+def stolen_ticks() -> tuple[int, int]:
+    """(ticks stolen by the hypervisor, all ticks) of every CPU of this machine so far: a
+    virtual machine's neighbours show here as `steal` (/proc/stat)."""
+    fields = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+    return fields[7], sum(fields)
+
+
 def cpu_used(before: Readings, after: Readings, exited: Readings) -> dict[str, float]:
     """CPU seconds used between two readings, summed by group. `exited`: the last readings of
     processes that ended between them on purpose (a killed daphne, read just before its kill);

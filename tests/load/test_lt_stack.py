@@ -27,3 +27,8 @@ def test_cpu_readings_reads_this_process() -> None:
     assert group in (*lt_stack.CPU_GROUPS, "other")
     assert used >= 0.0
     assert lt_stack.cpu_readings({2**22 + 12345}) == {}  # no such process: nothing, no error
+
+
+def test_stolen_ticks_are_a_part_of_all_ticks() -> None:
+    stolen, total = lt_stack.stolen_ticks()
+    assert 0 <= stolen <= total and total > 0
