@@ -21,6 +21,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import threading
 from datetime import datetime, timedelta
 
 from django.db.models import Exists, Max, OuterRef, QuerySet
@@ -36,6 +37,7 @@ HEARTBEAT_SECONDS = 5.0
 STALE_SECONDS = 30.0
 
 _process_id: int | None = None  # this process's ServerProcess row
+_registering = threading.Lock()
 
 
 def registered() -> int | None:
@@ -49,12 +51,13 @@ def heartbeat(now: datetime | None = None) -> bool:
     is registered afresh."""
     global _process_id
     when = now or Now()  # the database's clock: the machines' clocks may disagree
-    if _process_id is not None and ServerProcess.objects.filter(pk=_process_id).update(seen=when):
-        return True
-    given_up = _process_id is not None
-    _process_id = ServerProcess.objects.create(
-        host=f"{socket.gethostname()} {os.getpid()}", started=when, seen=when
-    ).pk
+    with _registering:  # sockets connecting at once to an idle process: one row, not one each
+        if _process_id is not None and ServerProcess.objects.filter(pk=_process_id).update(seen=when):
+            return True
+        given_up = _process_id is not None
+        _process_id = ServerProcess.objects.create(
+            host=f"{socket.gethostname()} {os.getpid()}", started=when, seen=when
+        ).pk
     if given_up:
         log.warning(
             "this process was given up for dead (no heartbeat for %.0f s); registered again", STALE_SECONDS

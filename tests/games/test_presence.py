@@ -103,6 +103,23 @@ def test_heartbeat_registers_beats_and_tells_when_it_was_given_up() -> None:
     assert presence.registered() not in (None, first)
 
 
+@pytest.mark.django_db(transaction=True)
+def test_sockets_connecting_at_once_to_an_idle_process_register_it_once() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connection
+
+    def beat() -> bool:
+        try:
+            return presence.heartbeat()
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(8) as pool:
+        assert all(pool.map(lambda _: beat(), range(16)))
+    assert list(ServerProcess.objects.values_list("pk", flat=True)) == [presence.registered()]
+
+
 def test_a_dropped_socket_moving_or_sitting_counts_nothing(alice: User, bob: User) -> None:
     table = bot_table(alice, "shanghai", bots=2)
     spectator = services.connect(table.pk, bob, process())
