@@ -28,10 +28,12 @@ from games.models import (
     AdminAuditLog,
     Ban,
     Hand,
+    OpenSocket,
     Penalty,
     PenaltyReversal,
     Rating,
     Seat,
+    ServerProcess,
     ServerStart,
     SiteSettings,
     Table,
@@ -443,6 +445,21 @@ class ServerStartAdmin(ReadOnlyAdmin):
     list_display = ["started"]
 
 
+class ServerProcessAdmin(ReadOnlyAdmin):
+    """The socket processes and their heartbeats (games.presence): the clock gives up one not
+    seen for 30 s and drops its sockets."""
+
+    list_display = ["host", "started", "seen"]
+    ordering = ["-seen"]
+
+
+class OpenSocketAdmin(ReadOnlyAdmin):
+    list_display = ["table", "user", "seated", "process", "opened"]
+    list_filter = ["seated"]
+    search_fields = ["user__username"]
+    list_select_related = ["table", "user", "process"]
+
+
 class AdminAuditLogAdmin(ReadOnlyAdmin):
     list_display = ["created", "user", "action", "model", "object_repr", "details"]
     list_filter = ["action", "model", "created"]
@@ -464,6 +481,8 @@ def register() -> None:
     admin.site.register(Rating, RatingAdmin)
     admin.site.register(SiteSettings, SiteSettingsAdmin)
     admin.site.register(ServerStart, ServerStartAdmin)
+    admin.site.register(ServerProcess, ServerProcessAdmin)
+    admin.site.register(OpenSocket, OpenSocketAdmin)
     admin.site.register(AdminAuditLog, AdminAuditLogAdmin)
 
 

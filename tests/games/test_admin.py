@@ -8,7 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import LedgerEntry
-from games import moderation, services
+from games import moderation, presence, services
 from games.models import AdminAuditLog, Ban, Hand, Penalty, PenaltyReversal, Rating, Seat, Table
 from tests.conftest import logged_in_client
 from tests.games.conftest import balance, bot_table, two_seated
@@ -41,6 +41,8 @@ def test_non_staff_are_sent_to_the_admin_login(alice_client: Client, anon_client
 
 def test_staff_see_every_moderation_page(staff_client: Client, alice: User) -> None:
     table = bot_table(alice, "two_player")
+    presence.heartbeat()
+    services.connect(table.pk, alice, presence.registered())  # a socket, for the sockets page
     for name in (
         "games_table",
         "games_seat",
@@ -50,9 +52,13 @@ def test_staff_see_every_moderation_page(staff_client: Client, alice: User) -> N
         "accounts_ledgerentry",
         "games_rating",
         "games_serverstart",
+        "games_serverprocess",
+        "games_opensocket",
         "games_adminauditlog",
     ):
         assert staff_client.get(reverse(f"admin:{name}_changelist")).status_code == 200, name
+    sockets = staff_client.get(reverse("admin:games_opensocket_changelist")).content.decode()
+    assert "alice" in sockets
     html = staff_client.get(reverse("admin:games_table_change", args=[table.pk])).content.decode()
     assert "alice" in html
     assert staff_client.get(reverse("admin:games_sitesettings_changelist")).status_code == 302
