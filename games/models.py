@@ -340,7 +340,8 @@ class SiteSettings(models.Model):
 
 
 class ServerStart(models.Model):
-    """Appended when a server process starts: disconnects from before a restart are nobody's fault."""
+    """Appended when a server process starts, or is given up for dead (games.presence):
+    disconnects from before it are nobody's fault."""
 
     started = models.DateTimeField(auto_now_add=True, db_index=True)
 

@@ -7,7 +7,8 @@ for the full timer instead of being played (托管) after two seconds, and never
 escape. Now every counted socket has a row naming its process (OpenSocket); every process
 with sockets beats its heart (ServerProcess.seen) every HEARTBEAT_SECONDS, from the version
 watcher it runs anyway; and the clock (`reap`) takes the sockets of a process not seen for
-STALE_SECONDS out of the counts, as disconnected at the process's last heartbeat.
+STALE_SECONDS out of the counts, as disconnected at the process's last heartbeat (the server
+cut them off: like a restart's, those disconnects are nobody's fault, games.penalties).
 
 Heartbeats are stamped with the database's time, and staleness is measured against the
 freshest heartbeat, not the clock's own time: machines' clocks may disagree, and when the
@@ -28,7 +29,7 @@ from django.db.models import Exists, Max, OuterRef, QuerySet
 from django.db.models.functions import Now
 from django.utils import timezone
 
-from games import services
+from games import penalties, services
 from games.models import OpenSocket, ServerProcess
 
 log = logging.getLogger(__name__)
@@ -77,6 +78,7 @@ def reap(now: datetime | None = None) -> int:
             # The row goes first, and only if it did not beat meanwhile: a socket it opens after
             # this is an orphan, closed by the process itself when it learns it was given up.
             if ServerProcess.objects.filter(pk=process.pk, seen=process.seen).delete()[0]:
+                penalties.record_server_loss()
                 log.warning(
                     "server process %s gave no sign of life since %s: its sockets are closed",
                     process.host,

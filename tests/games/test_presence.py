@@ -10,7 +10,7 @@ from channels.db import database_sync_to_async as sync_to_async
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from games import consumers, presence, services
+from games import consumers, penalties, presence, services
 from games.models import OpenSocket, Seat, ServerProcess, Table
 from tests.games.conftest import bot_table, two_seated
 from tests.games.test_consumers import open_socket, receive
@@ -66,6 +66,7 @@ def test_the_sockets_of_a_process_not_seen_are_dropped_as_of_its_last_heartbeat(
     )
     assert bob_seat.connections == 1 and bob_seat.disconnected_at is None
     assert spectators(table) == 0
+    assert penalties.escape_is_blameless("disconnect", alice_seat.disconnected_at)  # the server's doing
     assert list(ServerProcess.objects.values_list("pk", flat=True)) == [alive]
     assert list(OpenSocket.objects.values_list("process_id", flat=True)) == [alive]
     services.disconnect(table.pk, alice, True, gone.socket_id)  # the dead process's late word
