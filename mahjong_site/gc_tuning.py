@@ -43,3 +43,10 @@ def install() -> None:
     gc.freeze()
     if not any(isinstance(callback, SurvivorFreezer) for callback in gc.callbacks):
         gc.callbacks.append(SurvivorFreezer())
+
+
+def uninstall() -> None:
+    """Back to the collector's defaults (the test process: `gc.get_referrers`, which libraries
+    use, does not see frozen objects)."""
+    gc.callbacks[:] = [callback for callback in gc.callbacks if not isinstance(callback, SurvivorFreezer)]
+    gc.unfreeze()

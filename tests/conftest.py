@@ -31,6 +31,15 @@ def _plain_static_storage() -> Iterator[None]:
         yield
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _collector_defaults() -> None:
+    """Importing the ASGI application (collecting tests does) tunes the garbage collector for a
+    long-running server; tests run with its defaults (tests/site/test_gc_tuning.py tests it)."""
+    from mahjong_site import gc_tuning
+
+    gc_tuning.uninstall()
+
+
 @pytest.fixture(autouse=True)
 def _fresh_process_caches() -> Iterator[None]:
     """Each test starts like a fresh process: no kept snapshots, hand states or views (a test

@@ -76,3 +76,13 @@ def test_frozen_objects_without_cycles_are_still_freed(freezer: tuple[SurvivorFr
     ref = weakref.ref(node)
     del node
     assert ref() is None
+
+
+def test_uninstall_removes_the_freezer_and_unfreezes() -> None:
+    from mahjong_site import gc_tuning
+
+    gc_tuning.install()
+    assert gc.get_freeze_count() > 0
+    gc_tuning.uninstall()
+    assert gc.get_freeze_count() == 0
+    assert not any(isinstance(callback, SurvivorFreezer) for callback in gc.callbacks)
