@@ -19,7 +19,7 @@ M = TypeVar("M", bound=Model)
 
 
 class RowSql(Generic[M]):
-    """Locked read, insert and partial update of single rows of `model`, and simple reads."""
+    """Locked read, insert, partial update and delete of single rows of `model`, and simple reads."""
 
     OPERATORS = frozenset({"=", "<", "<=", ">", ">="})  # the comparisons `select` writes
 
@@ -120,10 +120,10 @@ class RowSql(Generic[M]):
             cursor.execute(sql, list(pks))
             return dict(cursor.fetchall())
 
-    def update(self, obj: M, attnames: list[str] | tuple[str, ...], using: str = "default") -> None:
-        """`UPDATE … SET` the given fields of `obj`'s row to `obj`'s values."""
+    def update(self, obj: M, attnames: list[str] | tuple[str, ...], using: str = "default") -> int:
+        """`UPDATE … SET` the given fields of `obj`'s row to `obj`'s values; how many rows (0: gone)."""
         if not attnames:
-            return
+            return 0
         connection = connections[using]
         fields = [self.by_attname[name] for name in attnames]
         params = [f.get_db_prep_save(getattr(obj, f.attname), connection) for f in fields]
@@ -136,6 +136,19 @@ class RowSql(Generic[M]):
         sql = self._sql((using, "update", tuple(attnames)), build)
         with connection.cursor() as cursor:
             cursor.execute(sql, [*params, obj.pk])
+            return cursor.rowcount
+
+    def delete(self, pk: Any, using: str = "default") -> bool:
+        """`DELETE` the row with this key; whether there was one."""
+        connection = connections[using]
+
+        def build() -> str:
+            q = connection.ops.quote_name
+            return f"DELETE FROM {q(self.table)} WHERE {q(self.pk.column)} = %s"
+
+        with connection.cursor() as cursor:
+            cursor.execute(self._sql((using, "delete"), build), [pk])
+            return cursor.rowcount > 0
 
     def add(self, obj: M, attname: str, delta: int, using: str = "default") -> int:
         """Add `delta` to an integer field of `obj`'s row in the database (never below 0), in one

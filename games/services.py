@@ -104,6 +104,7 @@ TABLE_ROWS = RowSql(Table)
 SEAT_ROWS = RowSql(Seat)
 HAND_ROWS = RowSql(Hand)
 ACTION_ROWS = RowSql(HandAction)
+SOCKET_ROWS = RowSql(OpenSocket)  # every socket's connect, sit-down over it and close
 _TABLE_FIELDS = tuple(f.attname for f in Table._meta.concrete_fields if not f.primary_key)
 _SEAT_FIELDS = tuple(f.attname for f in Seat._meta.concrete_fields if not f.primary_key)
 
@@ -902,12 +903,12 @@ def _socket_to_seat(ctx: Loaded, seat: Seat) -> None:
 
 def _mark_socket(socket_id: int, seated: bool) -> bool:
     """The socket now counts for a seat (or a spectator); False if its row is gone."""
-    return OpenSocket.objects.filter(pk=socket_id).update(seated=seated) > 0
+    return SOCKET_ROWS.update(OpenSocket(pk=socket_id, seated=seated), ["seated"]) > 0
 
 
 def _close_socket(socket_id: int) -> bool:
     """Delete a socket's row; False if it was gone already."""
-    return OpenSocket.objects.filter(pk=socket_id).delete()[0] > 0
+    return SOCKET_ROWS.delete(socket_id)
 
 
 class Connection(NamedTuple):
@@ -927,13 +928,14 @@ def connect(table_id: int, user: AbstractBaseUser | None, process_id: int | None
             _count_sockets(ctx, seat, +1)
         socket_id = None
         if process_id is not None:
-            socket_id = OpenSocket.objects.create(
+            row = OpenSocket(
                 process_id=process_id,
                 table_id=ctx.table.pk,
-                user=user if user is not None and user.is_authenticated else None,
+                user_id=user.pk if user is not None and user.is_authenticated else None,
                 seated=seat is not None,
                 opened=ctx.now,
-            ).pk
+            )
+            socket_id = SOCKET_ROWS.insert(row).pk
     return Connection(ctx.table.version, socket_id)
 
 

@@ -40,10 +40,20 @@ def test_update_writes_the_named_fields_only(alice: User) -> None:
     stale.version += 1
     stale.notices = {"1": "a"}
     stale.deadline = timezone.now() + timedelta(seconds=3)
-    TABLES.update(stale, ["version", "notices", "deadline"])
+    assert TABLES.update(stale, ["version", "notices", "deadline"]) == 1
     fresh = Table.objects.get(pk=table.pk)
     assert (fresh.version, fresh.notices, fresh.deadline) == (stale.version, {"1": "a"}, stale.deadline)
     assert fresh.spectators == 5
+
+
+def test_update_and_delete_tell_whether_the_row_was_there(alice: User) -> None:
+    table = bot_table(alice)
+    seat = Seat.objects.filter(table=table).first()
+    assert seat is not None
+    assert SEATS.delete(seat.pk) is True
+    assert not Seat.objects.filter(pk=seat.pk).exists()
+    assert SEATS.delete(seat.pk) is False
+    assert SEATS.update(seat, ["accepted"]) == 0
 
 
 def test_insert_fills_automatic_fields_and_the_key(alice: User) -> None:
