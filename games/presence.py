@@ -46,12 +46,12 @@ def registered() -> int | None:
     return _process_id
 
 
-def heartbeat(now: datetime | None = None) -> bool:
+def heartbeat() -> bool:
     """Tell the others this process is alive (registering it on first use). False when it had
     been given up for dead (its row was gone): its sockets were taken out of the counts, and it
     is registered afresh."""
     global _process_id
-    when = now or Now()  # the database's clock: the machines' clocks may disagree
+    when = Now()  # the database's clock: the machines' clocks may disagree
     with _registering:  # sockets connecting at once to an idle process: one row, not one each
         if _process_id is not None and ServerProcess.objects.filter(pk=_process_id).update(seen=when):
             return True

@@ -593,8 +593,8 @@ def sit(table_id: int, user: AbstractBaseUser, index: int, socket_id: int | None
             table.stake_chooser = user
         table.notices.pop(str(user.pk), None)
         ctx.changed = ctx.lobby = True
-        if socket_id is not None and _mark_socket(socket_id, seated=True):
-            _socket_to_seat(ctx, seat)
+        if socket_id is not None:
+            _move_socket(ctx, socket_id, seat)
     return ctx.table
 
 
@@ -890,20 +890,25 @@ def _count_spectators(ctx: Loaded, delta: int) -> None:
     TABLE_ROWS.update(ctx.table, ["spectators"])
 
 
-def _socket_to_seat(ctx: Loaded, seat: Seat) -> None:
-    """A socket counted as a spectator's now counts for `seat`."""
-    _count_spectators(ctx, -1)
-    _count_sockets(ctx, seat, +1)
-
-
 # Every counted socket has an OpenSocket row naming the server process that holds it, written in
 # the same transaction as the count: when a process dies without closing its sockets, the clock
 # takes them out of the counts (games.presence). A row already gone means the clock did so.
 
 
-def _mark_socket(socket_id: int, seated: bool) -> bool:
-    """The socket now counts for a seat (or a spectator); False if its row is gone."""
-    return SOCKET_ROWS.update(OpenSocket(pk=socket_id, seated=seated), ["seated"]) > 0
+def _move_socket(ctx: Loaded, socket_id: int | None, seat: Seat | None) -> bool:
+    """A socket counted for its user's old role counts for `seat` now (None: as a spectator's;
+    the seat it left was freed, and its count with it). False if the clock dropped it: it
+    counts nowhere, and moves nothing."""
+    if socket_id is not None:
+        row = OpenSocket(pk=socket_id, seated=seat is not None)
+        if not SOCKET_ROWS.update(row, ["seated"]):
+            return False
+    if seat is None:
+        _count_spectators(ctx, +1)
+    else:
+        _count_spectators(ctx, -1)
+        _count_sockets(ctx, seat, +1)
+    return True
 
 
 def _close_socket(socket_id: int) -> bool:
@@ -987,13 +992,7 @@ def move_presence(
         seat = ctx.seat_of(user)
         if (seat is not None) == counted_seated:
             return counted_seated
-        if socket_id is not None and not _mark_socket(socket_id, seated=seat is not None):
-            return counted_seated  # the clock dropped it: counted nowhere
-        if seat is not None:
-            _socket_to_seat(ctx, seat)
-        else:
-            _count_spectators(ctx, +1)
-        return seat is not None
+        return seat is not None if _move_socket(ctx, socket_id, seat) else counted_seated
 
 
 # --- hand actions -------------------------------------------------------------------------
