@@ -1,4 +1,7 @@
-"""The public scoring cases in ../shared/rules/vectors, shared by the engine's tests."""
+"""The project's worked scoring cases (tests/engine/cases/<variant>.json), shared by the engine's tests.
+
+The facts of the public rule book's worked cases carried over, plus our own; docs/rules/ is the rule
+book they check."""
 
 from __future__ import annotations
 
@@ -6,7 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-VECTORS = Path(__file__).resolve().parents[1].parent / "shared" / "rules" / "vectors"
+VECTORS = Path(__file__).resolve().parent / "engine" / "cases"
 
 
 def vector_cases(variant: str | None = None) -> list[dict[str, Any]]:

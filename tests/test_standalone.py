@@ -1,0 +1,27 @@
+"""The repository stands alone: nothing in it reads or links the rule-book folder beside it."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+FORBIDDEN = ("../shared", "shared/rules", "shared/seeds")
+
+
+def _tracked_files() -> list[Path]:
+    out = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True)
+    return [ROOT / name for name in out.stdout.splitlines()]
+
+
+def test_no_file_refers_outside_the_repository() -> None:
+    offenders = []
+    for path in _tracked_files():
+        if path == Path(__file__).resolve() or not path.is_file():
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            continue  # tile art, sounds, compiled messages
+        offenders += [f"{path.relative_to(ROOT)}: {s}" for s in FORBIDDEN if s in text]
+    assert not offenders, offenders
