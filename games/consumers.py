@@ -28,6 +28,7 @@ from games import broadcaster, presence, services, snapshots
 from games.db_threads import db
 from games.models import Table
 from games.presenters import json_view, snapshot_context, table_context
+from games.rendering import language_from_scope, render_error_html, render_table_html
 
 MAX_FRAME = 4096  # bytes; a legal client never needs more
 BURST = 20  # messages
@@ -259,6 +260,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         token = (query.get("token") or [""])[0]
         self.json_mode = bool(token) or (query.get("format") or [""])[0] == "json"
+        # Every HTML frame is rendered in the language the page was (a socket has no
+        # LocaleMiddleware): the language cookie, then Accept-Language.
+        self.language = language_from_scope(self.scope)
         await self.accept()
         if token:
             self.user = await db(user_for_token)(token)
@@ -411,7 +415,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 frame["reply_to"] = reply_to
             await self.send_json(frame)
         else:
-            await self.send(text_data=render_html(context))
+            await self.send(text_data=render_table_html(context, self.language))
         await self._follow_role(context["viewer"]["seat"] is not None)
         return True
 
@@ -446,7 +450,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 frame["reply_to"] = reply_to
             await self.send_json(frame)
         else:
-            await self.send(text_data=render_error(code, message))
+            await self.send(text_data=render_error_html(code, message, self.language))
 
     async def send(
         self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
@@ -496,23 +500,3 @@ def normalise(message: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def render_html(context: dict[str, Any]) -> str:
-    try:
-        from games.rendering import render_table_html
-    except ImportError:  # the board UI is not there yet: a bare board with the JSON
-        return f'<div id="board" hx-swap-oob="true"><pre>{_escape(json.dumps(context))}</pre></div>'
-    return render_table_html(context)
-
-
-def render_error(code: str, message: str) -> str:
-    try:
-        from games.rendering import render_error_html
-    except ImportError:
-        return f'<div id="notice" hx-swap-oob="true">{_escape(code)}: {_escape(message)}</div>'
-    return render_error_html(code, message)
-
-
-def _escape(text: str) -> str:
-    from django.utils.html import escape
-
-    return escape(text)
