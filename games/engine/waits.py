@@ -1,0 +1,147 @@
+"""Waits help for one seat: which tiles complete its hand, how many of each it has not seen, and
+why a completed shape would still not be a legal win.
+
+Everything here is computed from what that seat may see. The state is first *blinded*
+(`blind`): the wall's tiles and the other seats' concealed tiles are replaced by nothing before
+any rule is asked, so no answer can depend on them (tests/engine/test_waits.py checks it by
+changing hidden tiles).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from games.engine.actions import win_context
+from games.engine.rulesets import get_ruleset
+from games.engine.state import HandState, evolve
+from games.engine.tiles import KINDS, Tile, name
+
+
+@dataclass(frozen=True)
+class Wait:
+    """A tile that completes the hand and `unseen`: the copies the seat has not seen.
+
+    When the shape completes but the rules refuse the win, the reason code: `refused` when it
+    could not be won at all (then `discard_refused` says the same), `discard_refused` when only
+    a discard of it could not be won (a lock, the one-flower minimum…) — it may still be drawn.
+    """
+
+    tile: Tile
+    unseen: int
+    refused: str = ""
+    discard_refused: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"tile": name(self.tile), "unseen": self.unseen}
+        if self.refused:
+            out["refused"] = self.refused
+        if self.discard_refused:
+            out["discard_refused"] = self.discard_refused
+        return out
+
+
+def blind(state: HandState, seat: int) -> HandState:
+    """The state as `seat` knows it: the wall (its length kept: the count is public) and every
+    other seat's concealed tiles erased."""
+    hidden = bytes(KINDS)
+    players = tuple(
+        p if s == seat else evolve(p, concealed=hidden, drawn=None) for s, p in enumerate(state.players)
+    )
+    return evolve(state, wall=(0,) * len(state.wall), players=players)
+
+
+def seen_by(state: HandState, seat: int) -> list[int]:
+    """Copies of each kind face up to `seat`: its own hand and concealed kongs, every river tile
+    not taken into a meld, every exposed meld, and the joker indicator."""
+    seen = [0] * KINDS
+    for s, p in enumerate(state.players):
+        for i, t in enumerate(p.discards):
+            if i not in p.claimed_discards and t < KINDS:
+                seen[t] += 1
+        for m in p.melds:
+            if m.kind != "concealed_kong" or s == seat:
+                for t in m.tiles:
+                    if t < KINDS:
+                        seen[t] += 1
+    for t, n in enumerate(state.players[seat].concealed[:KINDS]):
+        seen[t] += n
+    if state.indicator is not None and state.indicator < KINDS:
+        seen[state.indicator] += 1
+    return seen
+
+
+def waits_for(state: HandState, seat: int) -> list[Wait]:
+    """The waits of `seat`'s concealed part as it is (13, 10, 7… tiles: between turns)."""
+    known = blind(state, seat)
+    return _waits(known, seat, known.players[seat].concealed, seen_by(known, seat))
+
+
+def discard_waits(state: HandState, seat: int) -> dict[Tile, list[Wait]]:
+    """On `seat`'s turn: for each tile it could discard, the waits it would then have (only
+    discards that leave it ready are listed)."""
+    known = blind(state, seat)
+    concealed = known.players[seat].concealed
+    seen = seen_by(known, seat)
+    out: dict[Tile, list[Wait]] = {}
+    for t in range(KINDS):
+        if concealed[t]:
+            after = bytearray(concealed)
+            after[t] -= 1
+            waits = _waits(known, seat, bytes(after), seen)
+            if waits:
+                out[t] = waits
+    return out
+
+
+def _waits(known: HandState, seat: int, concealed: bytes, seen: list[int]) -> list[Wait]:
+    rules = get_ruleset(known.variant)
+    out = []
+    for t in range(KINDS):
+        with_t = bytearray(concealed)
+        with_t[t] += 1
+        if with_t[t] > 4 or not rules.is_winning_shape(known, seat, bytes(with_t)):
+            continue
+        by_draw = _self_draw_refusal(known, seat, concealed, t)
+        by_discard = _discard_refusal(known, seat, concealed, t)
+        refused = by_draw if by_draw and (by_discard or not rules.win_on_discard) else ""
+        out.append(Wait(t, max(0, 4 - seen[t]), refused, by_discard))
+    return out
+
+
+def _self_draw_refusal(known: HandState, seat: int, concealed: bytes, t: Tile) -> str:
+    """Why drawing `t` would not be a win ('' if it would): each ruleset's win_check knows its
+    minimums, locks and restrictions."""
+    drawn = bytearray(concealed)
+    drawn[t] += 1
+    as_drawn = known.with_player(seat, concealed=bytes(drawn), drawn=t)
+    score = get_ruleset(known.variant).win_check(as_drawn, seat, win_context(as_drawn, seat, t, "self_draw"))
+    return "" if score.win else score.reason or "not_a_win"
+
+
+def _discard_refusal(known: HandState, seat: int, concealed: bytes, t: Tile) -> str:
+    """Why a discard of `t` by the next seat would not be a win ('' if it would, or when the
+    variant never wins on a discard)."""
+    rules = get_ruleset(known.variant)
+    if not rules.win_on_discard:
+        return ""
+    before = known.with_player(seat, concealed=concealed, drawn=None)
+    discarder = (seat + 1) % known.num_players
+    score = rules.win_check(before, seat, win_context(before, seat, t, "discard", discarder))
+    return "" if score.win else score.reason or "not_a_win"
+
+
+def waits_json(state: HandState, seat: int) -> dict[str, Any]:
+    """The JSON view's `hand` help: `waits` between turns, `discard_waits` on the seat's turn."""
+    p = state.players[seat]
+    if state.phase == "turn" and state.turn == seat and p.hand_size % 3 == 2:
+        return {
+            "waits": [],
+            "discard_waits": [
+                {"discard": name(t), "waits": [w.to_json() for w in ws]}
+                for t, ws in discard_waits(state, seat).items()
+            ],
+        }
+    if p.hand_size % 3 == 1:
+        return {"waits": [w.to_json() for w in waits_for(state, seat)], "discard_waits": []}
+    return {"waits": [], "discard_waits": []}

@@ -1,0 +1,102 @@
+"""The waits help (games/engine/waits.py): right waits, unseen counts from the seat's view only,
+the discard → waits table, and the reason a completed shape is not a win."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.engine.actions import Action, apply
+from games.engine.scenario import scenario
+from games.engine.state import evolve
+from games.engine.tiles import name, parse
+from games.engine.waits import blind, discard_waits, waits_for, waits_json
+
+OTHERS = ["147m258p369s1234z", "258m369p147s1234z", "369m147p258s1234z"]
+
+
+def tiles(waits: list) -> list[str]:
+    return sorted(w.to_json()["tile"] for w in waits)
+
+
+def after_dealer_discard(variant: str, hand: str, draw: str, discard: str, **kw: object):  # noqa: ANN201
+    """Seat 0 (dealer) draws `draw` and discards `discard`; seat 0 then waits between turns."""
+    state = scenario(variant, hands=[hand, *OTHERS], draws=draw, **kw)  # type: ignore[arg-type]
+    state, _ = apply(state, 0, Action("discard", parse(discard)[0]))
+    return state
+
+
+def test_two_sided_wait_with_unseen_counts() -> None:
+    state = after_dealer_discard("shanghai", "123m456m789p23s55z", "9s", "9s")
+    waits = {w.to_json()["tile"]: w.unseen for w in waits_for(state, 0)}
+    assert waits == {"1s": 4, "4s": 4}
+
+
+def test_unseen_counts_drop_when_a_wait_tile_is_discarded_by_someone_else() -> None:
+    hands = ["123m456m789p23s55z", "147m258p369s4s234z", "258m369p147s1234z", "369m147p258s1234z"]
+    state = scenario("cantonese", hands=hands, draws="9s6p")
+    state, _ = apply(state, 0, Action("discard", parse("9s")[0]))
+    while state.phase == "claim":  # nobody claims 9s
+        seat = state.window.waiting_for()[0]
+        state, _ = apply(state, seat, Action("pass"))
+    assert state.turn == 1
+    state, _ = apply(state, 1, Action("discard", parse("4s")[0]))
+    waits = {w.to_json()["tile"]: w.unseen for w in waits_for(state, 0)}
+    assert waits["4s"] == 3 and waits["1s"] == 4
+
+
+def test_own_tiles_count_as_seen() -> None:
+    state = after_dealer_discard("shanghai", "123m456m789p11s55z", "9s", "9s")
+    waits = {w.to_json()["tile"]: w.unseen for w in waits_for(state, 0)}
+    assert waits == {"1s": 2, "5z": 2}  # shanpon: two of each held
+
+
+def test_waits_never_depend_on_hidden_tiles() -> None:
+    state = after_dealer_discard("shanghai", "123m456m789p23s55z", "9s", "9s")
+    other = list(state.players)
+    other[1] = evolve(other[1], concealed=other[2].concealed)  # another seat's hand changed
+    shuffled = evolve(state, players=tuple(other), wall=tuple(reversed(state.wall)))
+    assert waits_for(shuffled, 0) == waits_for(state, 0)
+    assert blind(state, 0) == blind(shuffled, 0)
+    assert set(blind(state, 0).wall) == {0} and not any(blind(state, 0).players[1].concealed)
+
+
+def test_discard_waits_on_the_seats_turn() -> None:
+    state = scenario("cantonese", hands=["123m456m789p23s55z", *OTHERS], draws="4s")
+    table = {name(t): tiles(ws) for t, ws in discard_waits(state, 0).items()}
+    # 123m 456m 789p 234s 55z: each discard leaves a different wait
+    assert table["2s"] == ["2s", "5s"]
+    assert table["4s"] == ["1s", "4s"]
+    assert table["1m"] == ["1m", "4m", "7m"]  # 23m 456m: three-sided
+    assert table["5z"] == ["5z"]
+    view = waits_json(state, 0)
+    assert view["waits"] == [] and {d["discard"] for d in view["discard_waits"]} == set(table)
+
+
+def test_joker_hand_waits_tianjin() -> None:
+    # 5m is the joker: 123m 456p 789s 11z 2z + joker → 1z (11z+1z, 2z+joker) or 2z (22z+joker)
+    others = ["46789m123789p34z", "123456s34567z78p", "46789m1239p567z4s"]
+    state = scenario("tianjin", hands=["123m456p789s11z2z5m", *others], draws="9p", jokers="5m")
+    state, _ = apply(state, 0, Action("discard", parse("9p")[0]))
+    waits = tiles(waits_for(state, 0))
+    assert {"1z", "2z"} <= set(waits)
+
+
+@pytest.mark.parametrize("variant", ["shanghai", "yihua", "cantonese", "tianjin"])
+def test_waits_json_between_turns_is_a_list_of_tiles_and_counts(variant: str) -> None:
+    state = after_dealer_discard(variant, "123m456m789p23s55z", "9s", "9s", base=2)
+    out = waits_json(state, 0)
+    assert out["discard_waits"] == []
+    assert all(set(w) <= {"tile", "unseen", "refused", "discard_refused"} for w in out["waits"])
+    assert {w["tile"] for w in out["waits"]} >= {"1s", "4s"}
+
+
+def test_a_completed_shape_the_rules_refuse_says_why() -> None:
+    # 一花起胡: no win without a flower; the shape completes, the help says why not
+    state = after_dealer_discard("yihua", "123m456m789p23s55z", "9s", "9s", base=2)
+    waits = waits_for(state, 0)
+    assert [w.discard_refused for w in waits] == ["one_flower_minimum"] * 2, waits
+    assert not any(w.refused for w in waits)  # a self-draw needs no flower
+    flowered = after_dealer_discard(
+        "yihua", "123m456m789p23s55z", "9s", "9s", base=2, flowers=["1f", "", "", ""]
+    )
+    assert not any(w.refused or w.discard_refused for w in waits_for(flowered, 0))
