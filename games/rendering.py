@@ -357,14 +357,62 @@ def _forbidden_reason(variant: str) -> str:
     return _("吃后不能打这张 — you can't discard this tile right after this chi")
 
 
+# Why a completed shape is not a win (the engine's reason codes, games/engine/waits.py).
+def win_refusal(code: str) -> str:
+    texts = {
+        "win_locked": _("You passed a win: until your next draw you may only win by self-draw."),
+        "missed_win_lock": _(
+            "You passed a win this go-round: a discard wins only with more fan than the one you passed."
+        ),
+        "own_discard_lock": _("You discarded this tile since your last draw: you can't win on it."),
+        "one_flower_minimum": _("A win on a discard needs at least one flower (一花起胡)."),
+        "discarded_joker": _("You discarded a joker (小相公): you can't win this hand."),
+        "self_draw_only": _("This rule set wins by self-draw only."),
+        "missed_win": _("You passed a win: you can't win on a discard until your next turn."),
+        "not_a_winning_hand": _("The shape completes but scores no winning hand."),
+    }
+    return texts.get(code, _("The rules don't allow this win now."))
+
+
+def waits_model(waits: list[dict[str, Any]], jokers: set[str]) -> dict[str, Any]:
+    """The waits strip: each wait's tile, the copies unseen by you, and one line of why-not."""
+    rows = [
+        {
+            "tile": tile(w["tile"], joker=w["tile"] in jokers),
+            "unseen": w["unseen"],
+            "refused": bool(w.get("refused")),
+        }
+        for w in waits
+    ]
+    codes = [w.get("refused") or w.get("discard_refused") for w in waits]
+    first = next((c for c in codes if c), "")
+    only_draw = first and not any(w.get("refused") for w in waits)
+    why = win_refusal(first) if first else ""
+    if only_draw and first not in ("self_draw_only",):
+        why = _("Only by self-draw: %(why)s") % {"why": why}
+    return {"tiles": rows, "why_not": why, "total_unseen": sum(w["unseen"] for w in waits)}
+
+
+def _discard_hint(waits: list[dict[str, Any]]) -> str:
+    """'→ waits 1s ×4, 4s ×4' for a hand tile (the discard → waits table)."""
+    parts = ", ".join(f"{tile_label(w['tile'])} ×{w['unseen']}" for w in waits)
+    return _("then waiting on %(waits)s") % {"waits": parts}
+
+
 def _my_hand(
-    seat_view: dict[str, Any], legal: list[dict[str, Any]], jokers: set[str], variant: str, my_turn: bool
+    seat_view: dict[str, Any],
+    legal: list[dict[str, Any]],
+    jokers: set[str],
+    variant: str,
+    my_turn: bool,
+    view: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     tiles = list(seat_view.get("hand") or [])
     drawn = seat_view.get("drawn")
     discards = {a["tile"]: a for a in legal if a["type"] == "discard" and not a.get("ready")}
     forbidden = set(seat_view.get("forbidden") or [])
     can_discard = bool(discards) or any(a["type"] == "discard" for a in legal)
+    after = {d["discard"]: d["waits"] for d in (view or {}).get("discard_waits") or []}
     rows: list[dict[str, Any]] = []
     for i, name in enumerate(tiles):
         action = discards.get(name)
@@ -381,12 +429,19 @@ def _my_hand(
                 disabled=bool(reason),
                 reason=reason,
                 index=i,
+                waits_after=_discard_hint(after[name]) if name in after and not reason else "",
             )
         )
     drawn_tile = None
     if drawn is not None and rows and rows[-1]["name"] == drawn:
         drawn_tile = rows.pop()
-    return {"tiles": rows, "drawn": drawn_tile, "clickable": can_discard and my_turn}
+    waits = (view or {}).get("waits") or []
+    return {
+        "tiles": rows,
+        "drawn": drawn_tile,
+        "clickable": can_discard and my_turn,
+        "waits": waits_model(waits, jokers) if waits else None,
+    }
 
 
 def _meld(m: dict[str, Any], jokers: set[str]) -> dict[str, Any]:
@@ -477,7 +532,7 @@ def board_model(context: dict[str, Any]) -> dict[str, Any]:
     hand = None
     in_hand = view is not None and my_seat is not None and my_seat < len(seat_views)
     if me is not None and in_hand and view.get("phase") != "over":
-        hand = _my_hand(seat_views[my_seat], hand_legal, jokers, table.get("variant", ""), my_turn)
+        hand = _my_hand(seat_views[my_seat], hand_legal, jokers, table.get("variant", ""), my_turn, view)
     zh, en = VARIANT_NAMES.get(table.get("variant", ""), (table.get("variant_name_zh", ""), ""))
     result = settlement_model(table, view, arranged, jokers)
     return {

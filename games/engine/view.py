@@ -14,6 +14,7 @@ from typing import Any
 from games.engine.actions import legal_actions, seats_to_act
 from games.engine.state import HandResult, HandState, Meld, PlayerState
 from games.engine.tiles import format_tiles, name, seat_wind, tiles_of
+from games.engine.waits import waits_json
 
 
 def _meld_view(m: Meld, visible: bool) -> dict[str, Any]:
@@ -91,6 +92,8 @@ def view_for(state: HandState, seat: int | None, public: dict[str, Any] | None =
     out["me"] = viewer
     # whether the viewer is being waited for; never who else is (claim privacy)
     out["my_move"] = viewer in seats_to_act(state)
+    if state.phase != "over":  # the waits help, from what this seat sees (games.engine.waits)
+        out.update(waits_json(state, viewer))
     return out
 
 

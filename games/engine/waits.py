@@ -79,7 +79,7 @@ def waits_for(state: HandState, seat: int) -> list[Wait]:
 
 def discard_waits(state: HandState, seat: int) -> dict[Tile, list[Wait]]:
     """On `seat`'s turn: for each tile it could discard, the waits it would then have (only
-    discards that leave it ready are listed)."""
+    discards that leave it ready are listed; without refusal reasons — they show once it waits)."""
     known = blind(state, seat)
     concealed = known.players[seat].concealed
     seen = seen_by(known, seat)
@@ -88,19 +88,26 @@ def discard_waits(state: HandState, seat: int) -> dict[Tile, list[Wait]]:
         if concealed[t]:
             after = bytearray(concealed)
             after[t] -= 1
-            waits = _waits(known, seat, bytes(after), seen)
+            waits = _waits(known, seat, bytes(after), seen, reasons=False)
             if waits:
                 out[t] = waits
     return out
 
 
-def _waits(known: HandState, seat: int, concealed: bytes, seen: list[int]) -> list[Wait]:
+def _waits(
+    known: HandState, seat: int, concealed: bytes, seen: list[int], reasons: bool = True
+) -> list[Wait]:
+    """`reasons`: also ask the rules whether each win would be allowed (scoring each: the
+    discard → waits table skips it, it is built on every turn of every seat)."""
     rules = get_ruleset(known.variant)
     out = []
     for t in range(KINDS):
         with_t = bytearray(concealed)
         with_t[t] += 1
         if with_t[t] > 4 or not rules.is_winning_shape(known, seat, bytes(with_t)):
+            continue
+        if not reasons:
+            out.append(Wait(t, max(0, 4 - seen[t])))
             continue
         by_draw = _self_draw_refusal(known, seat, concealed, t)
         by_discard = _discard_refusal(known, seat, concealed, t)

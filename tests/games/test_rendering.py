@@ -445,3 +445,40 @@ def test_render_in_the_viewers_language(shanghai_hand: tuple[Any, list[Any]]) ->
     assert "Pass 过" in render_table_html(ctx, "en")
     zh = render_table_html(ctx, "zh-hans")
     assert "过" in zh and "Pass 过" not in zh
+
+
+# --- the waits help -------------------------------------------------------------------------
+
+
+def test_a_ready_hand_shows_its_waits_with_unseen_counts_in_both_languages() -> None:
+    from django.utils import translation
+
+    from tests.engine.test_waits import after_dealer_discard
+
+    state = after_dealer_discard("yihua", "123m456m789p23s55z", "9s", "9s", base=2)
+    ctx = context(state, 0, table_info(4, 0, variant="yihua"))
+    with translation.override("en"):
+        html = render_table_html(ctx)
+    strip = html.split('class="waits"')[1].split("</div>")[0]
+    assert re.findall(r'data-tile="(\w\w)"', strip) == ["1s", "4s"]
+    assert strip.count("4 left") == 2
+    assert "at least one flower" in strip  # why a discard of 1s/4s would not win
+    with translation.override("zh-hans"):
+        html = render_table_html(ctx)
+    assert "听牌" in html and "剩 4 张" in html and "一花起胡：至少一朵花" in html
+    spectator = render_table_html(context(state, None))
+    assert 'class="waits"' not in spectator  # the help is the seat's own
+
+
+def test_each_discard_that_keeps_the_hand_ready_says_what_it_would_wait_on() -> None:
+    from django.utils import translation
+
+    from games.engine.scenario import scenario
+
+    others = ["147m258p369s1234z", "258m369p147s1234z", "369m147p258s1234z"]
+    state = scenario("cantonese", hands=["123m456m789p23s55z", *others], draws="4s")
+    with translation.override("en"):
+        html = render_table_html(context(state, 0, table_info(4, 0, variant="cantonese")))
+    hints = dict(re.findall(r'data-tile="(\w\w)" data-waits="([^"]*)"', html))
+    assert "2s" in hints and "×4" in hints["2s"] and "then waiting on" in hints["2s"]
+    assert hints["5z"].count("×") == 1  # a single wait on the other white dragon
