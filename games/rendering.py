@@ -469,6 +469,10 @@ def _river(seat_view: dict[str, Any], last: dict[str, Any] | None, jokers: set[s
     ]
 
 
+def bot_name(index: int) -> str:
+    return _("Bot %(number)s") % {"number": index + 1}
+
+
 def _seat(
     table_seat: dict[str, Any],
     seat_view: dict[str, Any] | None,
@@ -489,6 +493,8 @@ def _seat(
         "wind_en": WIND_EN.get(wind or "", ""),
         "in_hand": seat_view is not None,
     }
+    if table_seat.get("is_bot"):  # the data names bots in Chinese; the board in the viewer's language
+        out["name"] = bot_name(table_seat["index"])
     if seat_view is None or view is None:
         return out
     hand = seat_view.get("hand")

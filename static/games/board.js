@@ -113,4 +113,121 @@
     var i = tiles.indexOf(current) + (evt.key === "ArrowRight" ? 1 : -1);
     if (i >= 0 && i < tiles.length) { tiles[i].focus(); evt.preventDefault(); }
   });
+
+  // --- keyboard: P/C/K/H press 碰/吃/杠/胡 when offered, Esc passes, ? shows the keys -------
+  var HOTKEYS = { p: ".type-pong", c: ".type-chi", k: ".type-kong", h: ".type-win", escape: ".type-pass" };
+
+  function typing(el) {
+    return el && (el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.tagName === "SELECT" || el.isContentEditable);
+  }
+
+  function toggleHelp(show) {
+    var help = document.getElementById("keys-help");
+    if (!help) return;
+    if (show === undefined) show = help.hidden;
+    help.hidden = !show;
+    if (show) help.querySelector("button").focus();
+  }
+
+  document.addEventListener("keydown", function (evt) {
+    if (evt.ctrlKey || evt.metaKey || evt.altKey || typing(evt.target)) return;
+    var key = evt.key.toLowerCase();
+    if (key === "?") { toggleHelp(); evt.preventDefault(); return; }
+    var help = document.getElementById("keys-help");
+    if (key === "escape" && help && !help.hidden) { toggleHelp(false); evt.preventDefault(); return; }
+    var selector = HOTKEYS[key];
+    if (selector) {
+      // Only buttons the server offered (they carry an entry of `legal`): several chi runs →
+      // the first is focused, the player picks with ←/→ and Enter.
+      var buttons = document.querySelectorAll("#prompt " + selector);
+      if (!buttons.length) return;
+      if (buttons.length > 1) buttons[0].focus(); else buttons[0].click();
+      evt.preventDefault();
+      return;
+    }
+    if ((evt.key === "ArrowLeft" || evt.key === "ArrowRight") &&
+        !(document.activeElement && document.activeElement.closest && document.activeElement.closest(".hand, #prompt"))) {
+      var first = document.querySelector(".hand.clickable button.hand-tile");  // your turn: into the hand
+      if (first) { first.focus(); evt.preventDefault(); }
+    }
+  });
+  document.addEventListener("keydown", function (evt) {  // ←/→ across several chi runs
+    if (evt.key !== "ArrowLeft" && evt.key !== "ArrowRight") return;
+    var current = document.activeElement;
+    if (!current || !current.closest || !current.closest("#prompt")) return;
+    var buttons = Array.prototype.slice.call(document.querySelectorAll("#prompt button"));
+    var i = buttons.indexOf(current) + (evt.key === "ArrowRight" ? 1 : -1);
+    if (i >= 0 && i < buttons.length) { buttons[i].focus(); evt.preventDefault(); }
+  });
+  document.addEventListener("click", function (evt) {
+    if (evt.target.closest && evt.target.closest("[data-keys-help]")) toggleHelp();
+  });
+
+  // --- sound: your turn, a discard, a claim offered, a win, the timer's last 3 s -----------
+  // Muted by default for spectators; the switch is remembered per browser (localStorage).
+  var SOUND_DIR = document.currentScript ? document.currentScript.src.replace(/board\.js.*$/, "sounds/") : "";
+  var sounds = {};
+  var before = null;
+
+  function soundOn() {
+    var saved = null;
+    try { saved = localStorage.getItem("mahjong-sound"); } catch (e) { /* private mode */ }
+    if (saved !== null) return saved === "on";
+    var board = document.getElementById("board");
+    return !(board && board.classList.contains("spectating"));
+  }
+
+  function play(name) {
+    if (!soundOn() || !SOUND_DIR) return;
+    var audio = sounds[name] || (sounds[name] = new Audio(SOUND_DIR + name + ".wav"));
+    try { audio.currentTime = 0; var p = audio.play(); if (p && p.catch) p.catch(function () {}); } catch (e) { /* no audio */ }
+  }
+
+  function showSoundSwitch() {
+    document.querySelectorAll("[data-sound-switch]").forEach(function (el) {
+      var on = soundOn();
+      el.setAttribute("aria-pressed", on ? "true" : "false");
+      var label = el.getAttribute(on ? "data-on" : "data-off");
+      if (label) el.textContent = label;
+    });
+  }
+  document.addEventListener("click", function (evt) {
+    var el = evt.target.closest && evt.target.closest("[data-sound-switch]");
+    if (!el) return;
+    try { localStorage.setItem("mahjong-sound", soundOn() ? "off" : "on"); } catch (e) { /* private mode */ }
+    showSoundSwitch();
+  });
+
+  function snapshotBoard() {
+    var board = document.getElementById("board");
+    var settlement = document.getElementById("settlement");
+    return {
+      myTurn: !!(board && board.classList.contains("my-turn")),
+      river: document.querySelectorAll(".river .tile").length,
+      claim: document.querySelectorAll("#prompt .type-pong, #prompt .type-chi, #prompt .type-kong, #prompt .type-win").length,
+      won: !!(settlement && !settlement.hidden && settlement.querySelector(".winner")),
+    };
+  }
+
+  function soundsForFrame() {
+    var now = snapshotBoard();
+    if (before) {
+      if (now.won && !before.won) play("win");
+      else if (now.claim && !before.claim) play("claim");
+      else if (now.myTurn && !before.myTurn) play("turn");
+      else if (now.river > before.river) play("discard");
+    }
+    before = now;
+    showSoundSwitch();
+  }
+  document.addEventListener("htmx:wsAfterMessage", soundsForFrame);
+  document.addEventListener("DOMContentLoaded", soundsForFrame);
+
+  var lastTick = null;
+  setInterval(function () {  // the last 3 s of your own timer
+    var mine = document.querySelector(".countdown.mine strong");
+    var left = mine ? parseInt(mine.textContent, 10) : NaN;
+    if (left >= 1 && left <= 3 && left !== lastTick) play("tick");
+    lastTick = left;
+  }, 250);
 })();
