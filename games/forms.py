@@ -25,6 +25,23 @@ OPTION_LABELS: dict[str, Any] = {
 }
 
 
+# Timer presets (turn seconds, claim seconds): the speeds players know from other sites; "none"
+# is for private practice tables only (docs/board.md, "Timers").
+TIMER_PRESETS: dict[str, tuple[int, int]] = {
+    "fast": (5, 4),
+    "normal": (15, 8),
+    "slow": (30, 15),
+    "none": (0, 0),
+}
+TIMER_CHOICES = [
+    ("fast", _("Fast: 5 s a turn, 4 s to claim")),
+    ("normal", _("Normal: 15 s a turn, 8 s to claim")),
+    ("slow", _("Slow: 30 s a turn, 15 s to claim")),
+    ("none", _("No timer (private tables only)")),
+    ("custom", _("Custom: the timers below")),
+]
+
+
 def variant_choices() -> list[tuple[str, str]]:
     return [(v, f"{VARIANT_NAMES[v][0]} {VARIANT_NAMES[v][1]}") for v in VARIANT_IDS]
 
@@ -53,6 +70,8 @@ class CreateTableForm(forms.Form):
         initial=2,
         help_text=_("One-flower (一花起胡) tables need an even base stake."),
     )
+    # Not required: an API-like post without it keeps the two timer fields (custom).
+    timer = forms.ChoiceField(label=_("Timer"), choices=TIMER_CHOICES, initial="custom", required=False)
     turn_seconds = forms.IntegerField(label=_("Turn timer (seconds)"), min_value=3, max_value=120, initial=15)
     claim_seconds = forms.IntegerField(label=_("Claim timer (seconds)"), min_value=2, max_value=60, initial=8)
     pause_ms = forms.IntegerField(
@@ -104,11 +123,23 @@ class CreateTableForm(forms.Form):
         base = data.get("base")
         if variant == "yihua" and base is not None and base % 2:
             self.add_error("base", _("一花起胡 One-flower needs an even base stake."))
+        self._apply_timer_preset(data)
         bots = data.get("bots")
         players = get_ruleset(variant).players
         if bots is not None and bots > players - 1:
             self.add_error("bots", _("This rule set has only %(n)d other seats.") % {"n": players - 1})
         return data
+
+    def _apply_timer_preset(self, data: dict[str, Any]) -> None:
+        preset = data.get("timer")
+        if preset not in TIMER_PRESETS:
+            return  # custom: the two timer fields as typed
+        if preset == "none" and data.get("public"):
+            self.add_error("timer", _("Only a private table may play without a timer."))
+            return
+        data["turn_seconds"], data["claim_seconds"] = TIMER_PRESETS[preset]
+        for name in ("turn_seconds", "claim_seconds"):
+            self.errors.pop(name, None)  # a preset replaces whatever the custom fields held
 
     def options(self) -> dict[str, Any]:
         """The chosen variant's house rules that differ from its defaults."""

@@ -388,7 +388,7 @@ def seat_due(ctx: Loaded, seat: Seat) -> datetime | None:
         delay = _rng(hand, state.step, seat.index, "delay").uniform(*BOT_DELAY)
         return table.act_since + timedelta(seconds=delay)
     seconds = table.claim_seconds if state.phase == "claim" else table.turn_seconds
-    timer = table.act_since + timedelta(seconds=seconds)
+    timer = table.act_since + timedelta(seconds=seconds) if seconds else None  # 0: a table with no timer
     if seat.connected:
         return timer
     # 托管 two seconds into each decision, so a table does not wait for a player who is gone; but
@@ -397,7 +397,7 @@ def seat_due(ctx: Loaded, seat: Seat) -> datetime | None:
     due = table.act_since + timedelta(seconds=DISCONNECTED_DELAY)
     if seat.disconnected_at is not None:
         due = max(due, seat.disconnected_at + timedelta(seconds=RECONNECT_WINDOW))
-    return min(due, timer)
+    return due if timer is None else min(due, timer)
 
 
 def awaited(ctx: Loaded) -> list[Seat]:
@@ -447,6 +447,8 @@ def remaining_ms(ctx: Loaded) -> int | None:
     if state is None or table.act_since is None or state.phase == "over":
         return None
     seconds = table.claim_seconds if state.phase == "claim" else table.turn_seconds
+    if not seconds:
+        return None  # no timer (a private practice table)
     left = (table.act_since + timedelta(seconds=seconds) - ctx.now).total_seconds()
     return max(0, int(left * 1000))
 
@@ -500,8 +502,11 @@ def create_table(
     grace_seconds = site.grace_seconds if grace_seconds is None else grace_seconds
     if variant not in VARIANT_IDS:
         raise ServiceError("unknown_variant", f"variant must be one of {', '.join(VARIANT_IDS)}")
-    if not (3 <= turn_seconds <= 120 and 2 <= claim_seconds <= 60):
-        raise ServiceError("bad_timer", "turn timer 3–120 s, claim timer 2–60 s")
+    untimed = turn_seconds == 0 and claim_seconds == 0
+    if untimed and public:
+        raise ServiceError("bad_timer", "only a private table may play without a timer")
+    if not untimed and not (3 <= turn_seconds <= 120 and 2 <= claim_seconds <= 60):
+        raise ServiceError("bad_timer", "turn timer 3–120 s, claim timer 2–60 s (or both 0: no timer)")
     if not (0 <= min_pause_ms <= 5000 and 0 <= undo_ms <= 5000 and 10 <= grace_seconds <= 3600):
         raise ServiceError("bad_timer", "pause and undo 0–5000 ms, grace 10–3600 s")
     with transaction.atomic():

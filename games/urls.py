@@ -10,6 +10,7 @@ urlpatterns = [
     path("lobby/", views.lobby, name="lobby"),
     path("lobby/tables/", views.lobby_fragment, name="lobby_tables"),
     path("tables/new/", views.create_table, name="create"),
+    path("practice/", views.practice, name="practice"),
     path("tables/<int:pk>/", views.table_page, name="table"),
 ]
 

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_GET
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
 
 from games import services
 from games.engine.rulesets import VARIANT_IDS
@@ -141,6 +143,35 @@ def _create_and_sit(user: Any, form: CreateTableForm) -> Table:
         for index in range(1, 1 + data["bots"]):
             services.add_bot(table.pk, user, index)
     return table
+
+
+@login_required
+@require_POST
+def practice(request: HttpRequest) -> HttpResponse:
+    """One click from the lobby: a private table for you and bots in every other seat, the hand
+    started. No timer (you practise at your own pace); see docs/board.md, "Practice"."""
+    variant = request.POST.get("variant", "")
+    if variant not in VARIANT_NAMES:
+        messages.error(request, _("Choose a rule set to practise."))
+        return redirect("games:lobby")
+    try:
+        with transaction.atomic():
+            table = services.create_table(
+                request.user, variant, public=False, turn_seconds=0, claim_seconds=0, min_pause_ms=500
+            )
+            services.sit(table.pk, request.user, 0)
+            services.set_stake(table.pk, request.user, PRACTICE_BASE[variant])
+            for index in range(1, table.players):
+                services.add_bot(table.pk, request.user, index)
+            services.start_hand(table.pk, request.user)
+    except services.ServiceError as error:
+        messages.error(request, error.message)
+        return redirect("games:lobby")
+    return redirect("games:table", pk=table.pk)
+
+
+# The smallest stake each rule set allows (一花起胡: an even one).
+PRACTICE_BASE = {v: 2 if v == "yihua" else 1 for v in VARIANT_NAMES}
 
 
 # --- the table page ---------------------------------------------------------------------------
