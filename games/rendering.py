@@ -552,6 +552,8 @@ def board_model(context: dict[str, Any]) -> dict[str, Any]:
         "me": me,
         "hand": hand,
         "my_turn": my_turn,
+        # a claim offered to this viewer: its board marks the discard (only its own board)
+        "claim_open": any(a["type"] in ("pong", "chi", "kong", "win") for a in hand_legal) and not my_turn,
         "prompts": hand_prompts(hand_legal),
         "ready_discards": ready_discards(hand_legal),
         "actions": actions,

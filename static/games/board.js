@@ -20,6 +20,14 @@
   function tick() {
     var now = performance.now();
     var any = false;
+    document.querySelectorAll(".countdown-bar[data-ms]").forEach(function (el) {  // the prompt's bar
+      if (el._end === undefined) { el._total = parseInt(el.getAttribute("data-ms"), 10); el._end = now + el._total; }
+      if (!(el._total > 0)) return;
+      any = true;
+      var share = Math.max(0, (el._end - now) / el._total);
+      el.firstElementChild.style.width = (share * 100).toFixed(1) + "%";
+      el.classList.toggle("urgent", el._end - now <= 3000);
+    });
     document.querySelectorAll(".countdown[data-ms]").forEach(function (el) {
       if (el._end === undefined) return;
       any = true;
@@ -230,4 +238,30 @@
     if (left >= 1 && left <= 3 && left !== lastTick) play("tick");
     lastTick = left;
   }, 250);
+
+  // --- auto-pass / auto-win: the player's own standing choices, remembered per browser -------
+  // They press the same buttons the player would (rendered from `legal`), nothing else.
+  function autoOn(kind) {
+    try { return localStorage.getItem("mahjong-auto-" + kind) === "on"; } catch (e) { return false; }
+  }
+  function showAutoSwitches() {
+    document.querySelectorAll("input[data-auto]").forEach(function (box) {
+      box.checked = autoOn(box.getAttribute("data-auto"));
+    });
+  }
+  document.addEventListener("change", function (evt) {
+    var box = evt.target;
+    if (!box.matches || !box.matches("input[data-auto]")) return;
+    try { localStorage.setItem("mahjong-auto-" + box.getAttribute("data-auto"), box.checked ? "on" : "off"); } catch (e) { /* private mode */ }
+    autoAnswer();
+  });
+  function autoAnswer() {
+    var win = document.querySelector("#prompt .type-win");
+    if (win && autoOn("win")) { win.click(); return; }
+    var claims = document.querySelectorAll("#prompt .type-pong, #prompt .type-chi, #prompt .type-kong");
+    var pass = document.querySelector("#prompt .type-pass");
+    if (pass && !win && claims.length && autoOn("pass")) pass.click();
+  }
+  document.addEventListener("htmx:wsAfterMessage", function () { showAutoSwitches(); autoAnswer(); });
+  document.addEventListener("DOMContentLoaded", showAutoSwitches);
 })();

@@ -482,3 +482,25 @@ def test_each_discard_that_keeps_the_hand_ready_says_what_it_would_wait_on() -> 
     hints = dict(re.findall(r'data-tile="(\w\w)" data-waits="([^"]*)"', html))
     assert "2s" in hints and "×4" in hints["2s"] and "then waiting on" in hints["2s"]
     assert hints["5z"].count("×") == 1  # a single wait on the other white dragon
+
+
+def test_a_claim_offered_marks_the_discard_on_the_claimants_board_only(
+    shanghai_hand: tuple[Any, list[Any]],
+) -> None:
+    from games.engine.actions import replay as replay_log
+
+    _, log = shanghai_hand
+    for count in range(1, len(log)):
+        state, _ = replay_log("shanghai", 5, log[:count])
+        if state.phase == "claim" and state.window is not None and state.window.waiting_for():
+            break
+    else:
+        pytest.skip("no claim window in this hand")
+    claimant = state.window.waiting_for()[0]
+    html = render_table_html(context(state, claimant))
+    board_tag = re.search(r'<div id="board" class="([^"]*)"', html)
+    assert board_tag and "claim-open" in board_tag.group(1).split() and 'class="countdown-bar"' in html
+    others = [s for s in range(4) if s not in state.window.waiting_for()]
+    for seat in [*others, None]:
+        board = render_table_html(context(state, seat))
+        assert "claim-open" not in board and "countdown-bar" not in board
