@@ -264,7 +264,7 @@ def _why(variant: str, ctx: WinContext, result: ScoreResult, seat: int, lang: st
         return f"{units} × {unit} = {pay}" + (" (related to the winner, 三口)" if related else "")
     if variant == "tianjin":
         m = tianjin_scoring.pair_multiplier(ctx.seat, seat, ctx.dealer, ctx.zuozhuang, ctx.lazhuang)
-        return f"{v} × m {m} × {'底分' if zh else 'base'} {ctx.base} = {pay}"
+        return f"{v} × m {m} × {'底分' if zh else 'base'} {ctx.base} = {pay}" + _why_m(ctx, seat, zh)
     if variant == "two_player":
         multiplier = get_ruleset(variant).default_options.get("self_draw_multiplier", 1)
         if ctx.is_self_draw and v * multiplier * ctx.base == pay:
@@ -275,6 +275,22 @@ def _why(variant: str, ctx: WinContext, result: ScoreResult, seat: int, lang: st
     if ctx.is_self_draw:
         return f"自摸，每家付 {pay}" if zh else f"self-draw: each other player pays {pay}"
     return f"放炮，付 {pay}" if zh else f"the discarder pays {pay}"
+
+
+def _why_m(ctx: WinContext, seat: int, zh: bool) -> str:
+    """Where a tianjin pair multiplier comes from: 坐庄 and the non-dealer's 拉庄."""
+    if ctx.dealer not in (ctx.seat, seat):
+        return ""
+    other = seat if ctx.seat == ctx.dealer else ctx.seat
+    pulls = ctx.lazhuang[other] if other < len(ctx.lazhuang) else 0
+    parts = []
+    if ctx.zuozhuang:
+        parts.append("坐庄 ×2" if zh else "dealer sits ×2")
+    if pulls:
+        parts.append(f"拉{pulls}庄 ×{2**pulls}" if zh else f"pulled {pulls} ×{2**pulls}")
+    if not parts:
+        return ""
+    return f"（{'，'.join(parts)}）" if zh else f" ({', '.join(parts)})"
 
 
 def house_rules(variant: str, lang: str) -> list[dict[str, Any]]:
