@@ -3,6 +3,8 @@ with the value the rules page shows, and the scoring modules use the catalogue's
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from games.engine import patterns
@@ -98,3 +100,29 @@ def test_unknown_lookups() -> None:
     assert patterns.pattern("nope", "chicken") is None
     with pytest.raises(KeyError):
         patterns.catalogue("nope")
+
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules"
+UNIT_TEXT = {
+    "flowers": "{} flowers",
+    "fan": "{} fan",
+    "minimum": "at least {} fan",
+    "factor": "×{}",
+    "base": "{} × base",
+}
+
+
+@pytest.mark.parametrize("variant", patterns.VARIANTS)
+def test_rule_book_tables_match_the_catalogue(variant: str) -> None:
+    text = (DOCS / f"{variant}.md").read_text(encoding="utf-8")
+    rows = {
+        cells[0].strip("` "): [c.strip() for c in cells[1:]]
+        for line in text.splitlines()
+        if line.startswith("| `") and line.count("|") >= 6
+        for cells in (line.strip("|").split("|"),)
+    }
+    for p in patterns.catalogue(variant):
+        assert p.id in rows, f"docs/rules/{variant}.md has no row for {p.id}"
+        zh, en, value = rows[p.id][:3]
+        assert (zh, en) == (p.name_zh, p.name_en), p.id
+        assert value.startswith(UNIT_TEXT[p.unit].format(p.value)), p.id
