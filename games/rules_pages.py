@@ -107,12 +107,17 @@ def _caption(case: dict[str, Any], variant: str, lang: str) -> list[str]:
     return out
 
 
+def _in_order(text: str) -> list[str]:
+    """Tile names in the order a player sorts a hand: 万 筒 条, then honours, by number."""
+    return sorted(split_tiles(text), key=lambda name: ("mpszf".index(name[1]), name[0]))
+
+
 def example_model(variant: str, pattern_id: str, lang: str) -> dict[str, Any] | None:
     case = patterns.examples(variant).get(pattern_id)
     if case is None:
         return None
     jokers = set(split_tiles(case.get("jokers")))
-    concealed = [tile(n, joker=n in jokers) for n in split_tiles(case["concealed"])]
+    concealed = [tile(n, joker=n in jokers) for n in _in_order(case["concealed"])]
     melds = [
         {
             "label": MELD_LABELS[m["kind"]][0 if lang == "zh" else 1],
@@ -188,7 +193,7 @@ def worked_example(variant: str, lang: str) -> dict[str, Any]:
         for s, p in enumerate(result.payments)
     ]
     hand = {
-        "concealed": [tile(n) for n in split_tiles(text.worked_case["concealed"])],
+        "concealed": [tile(n) for n in _in_order(text.worked_case["concealed"])],
         "win": tile(text.worked_case["win_tile"], last=True),
         "flowers": [tile(n) for n in split_tiles(text.worked_case.get("flowers"))],
         "jokers": [tile(n, joker=True) for n in split_tiles(text.worked_case.get("jokers"))],

@@ -6,7 +6,7 @@ and games.rules_content (prose), in the language the site's switch picked.
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
@@ -22,5 +22,7 @@ def index(request: HttpRequest) -> HttpResponse:
 @require_GET
 def variant(request: HttpRequest, variant: str) -> HttpResponse:
     if variant not in VARIANT_NAMES:
-        raise Http404("no such rule set")
+        # a page of its own (also with DEBUG on): the rule sets there are, status 404
+        context = {"asked": variant, "variants": rules_pages.variant_list()}
+        return render(request, "rules/not_found.html", context, status=404)
     return render(request, "rules/variant.html", rules_pages.variant_page(variant))

@@ -79,6 +79,9 @@ def test_unknown_variant_is_a_404_page(anon_client: Client, url: str) -> None:
     assert response.status_code == 404
     html = response.content.decode()
     assert "Page not found" in html and reverse("rules:index") in html
+    assert "There is no rule set called" in html and 'href="/rules/shanghai/"' in html
+    zh = anon_client.get(url, **ZH)
+    assert zh.status_code == 404 and "找不到页面" in zh.content.decode()
 
 
 def test_rules_pages_take_no_post(anon_client: Client) -> None:
