@@ -129,6 +129,11 @@ def pattern_name(pattern_id: str, variant: str = "") -> dict[str, str]:
     has names but no link. The same id may be named differently per variant (对对胡 in
     yihua, 碰碰和 in cantonese), which is why the variant is asked for."""
     entry = patterns.pattern(variant, pattern_id)
+    if entry is None and variant not in patterns.VARIANTS:
+        # no variant given (an older caller): the first catalogue naming the id, without a link
+        found = next((p for v in patterns.VARIANTS if (p := patterns.pattern(v, pattern_id))), None)
+        if found is not None:
+            return {"id": pattern_id, "zh": found.name_zh, "en": found.name_en}
     if entry is not None:
         href = reverse("rules:variant", args=[variant]) + f"#pattern-{pattern_id}"
         return {"id": pattern_id, "zh": entry.name_zh, "en": entry.name_en, "href": href}

@@ -298,6 +298,21 @@ def _why_m(ctx: WinContext, seat: int, zh: bool) -> str:
     return f"（{'，'.join(parts)}）" if zh else f" ({', '.join(parts)})"
 
 
+def _payment_lines(variant: str, lang: str) -> list[str]:
+    """Payment rules that depend on a house-rule option, read from the ruleset's defaults."""
+    if variant != "two_player":
+        return []
+    m = get_ruleset(variant).default_options.get("self_draw_multiplier", 1)
+    if lang == "zh":
+        return [
+            f"自摸（及抢杠，按自摸计）：对手付 分数 × {m} × 底分；点和：放炮者付 分数 × 1 × 底分。"
+        ]
+    return [
+        f"Self-draw (and robbing a kong, paid as a self-draw): the opponent pays value × {m} × base "
+        "stake; a discard win: the discarder pays value × 1 × base stake."
+    ]
+
+
 def house_rules(variant: str, lang: str) -> list[dict[str, Any]]:
     out = []
     for key, default in get_ruleset(variant).default_options.items():
@@ -319,7 +334,7 @@ def variant_page(variant: str) -> dict[str, Any]:
         "overview": [x.get(lang) for x in text.overview],
         "flow": [x.get(lang) for x in text.flow],
         "restrictions": [x.get(lang) for x in text.restrictions],
-        "scoring": [x.get(lang) for x in text.scoring],
+        "scoring": [x.get(lang) for x in text.scoring] + _payment_lines(variant, lang),
         "groups": pattern_rows(variant, lang),
         "worked": worked_example(variant, lang),
         "house_rules": house_rules(variant, lang),

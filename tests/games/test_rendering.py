@@ -160,6 +160,10 @@ def test_bookkeeping_lines_are_named_without_a_link() -> None:
     assert pattern_name("mystery", "shanghai") == {"id": "mystery", "zh": "mystery", "en": "mystery"}
 
 
+def test_a_pattern_named_without_its_variant_still_gets_a_name() -> None:
+    assert pattern_name("single_wait") == {"id": "single_wait", "zh": "独吊", "en": "Single wait"}
+
+
 # --- a player mid-hand ----------------------------------------------------------------------
 
 

@@ -130,3 +130,9 @@ def test_header_lobby_create_form_and_table_page_link_to_the_rules(alice: User) 
     table = services.create_table(alice, "tianjin")
     html = client.get(reverse("games:table", args=[table.pk])).content.decode()
     assert 'class="variant-rules" href="/rules/tianjin/"' in html
+
+
+def test_two_player_page_states_the_self_draw_multiplier_of_the_ruleset(anon_client: Client) -> None:
+    multiplier = get_ruleset("two_player").default_options.get("self_draw_multiplier", 1)
+    assert f"the opponent pays value × {multiplier} × base" in page(anon_client, "two_player", EN)
+    assert f"对手付 分数 × {multiplier} × 底分" in page(anon_client, "two_player", ZH)
