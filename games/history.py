@@ -80,11 +80,12 @@ class HandRow:
         for score in self.result.get("scores", []):
             breakdown = score.get("breakdown") or [[p, None] for p in score.get("patterns", [])]
             seat = score.get("seat", 0)
+            variant = self.hand.table.variant
             out.append(
                 {
                     "name": self.names[seat] if seat < len(self.names) else "",
                     "value": score.get("value"),
-                    "patterns": [{**pattern_name(p), "value": v} for p, v in breakdown],
+                    "patterns": [{**pattern_name(p, variant), "value": v} for p, v in breakdown],
                 }
             )
         return out

@@ -17,9 +17,12 @@ from typing import Any
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.templatetags.static import static
+from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext, trans_real
+
+from games.engine import patterns
 
 # --- tiles --------------------------------------------------------------------------------
 
@@ -112,124 +115,6 @@ VARIANT_NAMES = {
     "two_player": ("二人麻将", "Two-player"),
 }
 
-# Every pattern id the scoring modules use (games/engine/scoring/*.py), plus the
-# breakdown's bookkeeping ids, with its Chinese and English name.
-PATTERN_NAMES: dict[str, tuple[str, str]] = {
-    # shanghai
-    "heavenly": ("天胡", "Heavenly hand"),
-    "earthly": ("地胡", "Earthly hand"),
-    "human": ("人和", "Human hand"),
-    "eight_flowers": ("八花", "Eight flowers"),
-    "all_honour_pungs": ("字一色", "All honours (pungs)"),
-    "honours_any": ("乱风向", "All honours, any shape"),
-    "pure_pungs": ("清碰", "Pure pungs"),
-    "pure_one_suit": ("清一色", "Pure one suit"),
-    "mixed_pungs": ("混碰", "Mixed pungs"),
-    "big_hanging": ("大吊车", "Big hanging (single wait)"),
-    "kong_bloom": ("杠开", "Win on a kong replacement"),
-    "mixed_one_suit": ("混一色", "Mixed one suit"),
-    "all_pungs": ("碰碰胡", "All pungs"),
-    "base_flowers": ("底花", "Base flowers"),
-    "huangfan": ("荒番", "Doubling after a draw"),
-    # yihua
-    "single_wait": ("独吊", "Single wait"),
-    "seven_pairs": ("七对", "Seven pairs"),
-    "flowers": ("花", "Flowers"),
-    "one_flower_minimum": ("一花起胡", "One-flower minimum"),
-    "chicken": ("鸡胡", "Chicken hand"),
-    "exposed_kong": ("明杠", "Exposed kong"),
-    "concealed_kong": ("暗杠", "Concealed kong"),
-    "added_kong": ("加杠", "Added kong"),
-    "exposed_pung": ("明刻", "Exposed pung"),
-    "concealed_pung": ("暗刻", "Concealed pung"),
-    "kong": ("杠", "Kong"),
-    "pung": ("刻子", "Pung"),
-    "pair": ("将", "Pair"),
-    "self_draw": ("自摸", "Self-draw"),
-    "robbing_kong": ("抢杠", "Robbing the kong"),
-    # cantonese
-    "all_chows": ("平和", "All chows"),
-    "seat_wind": ("门风刻", "Seat wind pung"),
-    "prevailing_wind": ("圈风刻", "Prevailing wind pung"),
-    "dragon_pung": ("箭刻", "Dragon pung"),
-    "mixed_terminals": ("混幺九", "Mixed terminals"),
-    "small_three_dragons": ("小三元", "Little three dragons"),
-    "small_four_winds": ("小四喜", "Little four winds"),
-    "all_honours": ("字一色", "All honours"),
-    "pure_terminals": ("清幺九", "Pure terminals"),
-    "big_three_dragons": ("大三元", "Big three dragons"),
-    "big_four_winds": ("大四喜", "Big four winds"),
-    "nine_gates": ("九莲宝灯", "Nine gates"),
-    "thirteen_orphans": ("十三幺", "Thirteen orphans"),
-    "last_tile": ("海底捞月", "Last tile"),
-    "triple_win": ("一炮三响", "Triple win"),
-    "twelve_tiles": ("十二张落地", "Twelve tiles melded"),
-    # tianjin
-    "clean": ("素的", "Clean (no jokers)"),
-    "joker_wait": ("混吊", "Joker wait"),
-    "catch_five": ("捉5", "Catch the five"),
-    "dragon": ("龙", "Dragon (1–9 run)"),
-    "gold": ("金杠", "Golden kong"),
-    "wild_pung": ("混刻", "Joker pung"),
-    # two_player (Chinese Official fans)
-    "all_green": ("绿一色", "All green"),
-    "four_kongs": ("四杠", "Four kongs"),
-    "seven_shifted_pairs": ("连七对", "Seven shifted pairs"),
-    "four_concealed_pungs": ("四暗刻", "Four concealed pungs"),
-    "pure_terminal_chows": ("一色双龙会", "Pure terminal chows"),
-    "quadruple_chow": ("一色四同顺", "Quadruple chow"),
-    "four_pure_shifted_pungs": ("一色四节高", "Four pure shifted pungs"),
-    "four_pure_shifted_chows": ("一色四步高", "Four pure shifted chows"),
-    "three_kongs": ("三杠", "Three kongs"),
-    "greater_honours_knitted": ("七星不靠", "Greater honours and knitted tiles"),
-    "all_even_pungs": ("全双刻", "All even pungs"),
-    "pure_triple_chow": ("一色三同顺", "Pure triple chow"),
-    "pure_shifted_pungs": ("一色三节高", "Pure shifted pungs"),
-    "upper_tiles": ("全大", "Upper tiles"),
-    "middle_tiles": ("全中", "Middle tiles"),
-    "lower_tiles": ("全小", "Lower tiles"),
-    "pure_straight": ("清龙", "Pure straight"),
-    "three_suited_terminal_chows": ("三色双龙会", "Three-suited terminal chows"),
-    "pure_shifted_chows": ("一色三步高", "Pure shifted chows"),
-    "all_fives": ("全带五", "All fives"),
-    "triple_pung": ("三同刻", "Triple pung"),
-    "three_concealed_pungs": ("三暗刻", "Three concealed pungs"),
-    "lesser_honours_knitted": ("全不靠", "Lesser honours and knitted tiles"),
-    "knitted_straight": ("组合龙", "Knitted straight"),
-    "upper_four": ("大于五", "Upper four"),
-    "lower_four": ("小于五", "Lower four"),
-    "big_three_winds": ("三风刻", "Big three winds"),
-    "mixed_straight": ("花龙", "Mixed straight"),
-    "reversible_tiles": ("推不倒", "Reversible tiles"),
-    "mixed_triple_chow": ("三色三同顺", "Mixed triple chow"),
-    "mixed_shifted_pungs": ("三色三节高", "Mixed shifted pungs"),
-    "mixed_shifted_chows": ("三色三步高", "Mixed shifted chows"),
-    "all_types": ("五门齐", "All types"),
-    "melded_hand": ("全求人", "Melded hand"),
-    "two_concealed_kongs": ("双暗杠", "Two concealed kongs"),
-    "two_dragon_pungs": ("双箭刻", "Two dragon pungs"),
-    "melded_and_concealed_kongs": ("明暗杠", "Melded and concealed kongs"),
-    "outside_hand": ("全带幺", "Outside hand"),
-    "fully_concealed_hand": ("不求人", "Fully concealed hand"),
-    "two_melded_kongs": ("双明杠", "Two melded kongs"),
-    "fourth_tile": ("和绝张", "Last of its kind"),
-    "concealed_hand": ("门前清", "Concealed hand"),
-    "tile_hog": ("四归一", "Tile hog"),
-    "double_pung": ("双同刻", "Double pung"),
-    "two_concealed_pungs": ("双暗刻", "Two concealed pungs"),
-    "all_simples": ("断幺", "All simples"),
-    "pure_double_chow": ("一般高", "Pure double chow"),
-    "mixed_double_chow": ("喜相逢", "Mixed double chow"),
-    "short_straight": ("连六", "Short straight"),
-    "two_terminal_chows": ("老少副", "Two terminal chows"),
-    "terminal_or_honour_pung": ("幺九刻", "Terminal or honour pung"),
-    "melded_kong": ("明杠", "Melded kong"),
-    "one_voided_suit": ("缺一门", "One voided suit"),
-    "no_honours": ("无字", "No honours"),
-    "edge_wait": ("边张", "Edge wait"),
-    "closed_wait": ("嵌张", "Closed wait"),
-}
-
 EXTRA_NAMES: dict[str, tuple[str, str]] = {
     "kong": ("杠钱", "Kong payment"),
     "chan": ("铲", "Chan (four equal first discards)"),
@@ -238,9 +123,24 @@ EXTRA_NAMES: dict[str, tuple[str, str]] = {
 }
 
 
-def pattern_name(pattern_id: str) -> dict[str, str]:
-    zh, en = PATTERN_NAMES.get(pattern_id, (pattern_id, pattern_id.replace("_", " ")))
-    return {"id": pattern_id, "zh": zh, "en": en}
+def pattern_name(pattern_id: str, variant: str = "") -> dict[str, str]:
+    """A settlement line's names, from the variant's pattern catalogue (games/engine/patterns),
+    with `href` to the pattern's entry on the rules page; a bookkeeping line (底花, 荒番, 花)
+    has names but no link. The same id may be named differently per variant (对对胡 in
+    yihua, 碰碰和 in cantonese), which is why the variant is asked for."""
+    entry = patterns.pattern(variant, pattern_id)
+    if entry is None and variant not in patterns.VARIANTS:
+        # no variant given (an older caller): the first catalogue naming the id, without a link
+        found = next((p for v in patterns.VARIANTS if (p := patterns.pattern(v, pattern_id))), None)
+        if found is not None:
+            return {"id": pattern_id, "zh": found.name_zh, "en": found.name_en}
+    if entry is not None:
+        href = reverse("rules:variant", args=[variant]) + f"#pattern-{pattern_id}"
+        return {"id": pattern_id, "zh": entry.name_zh, "en": entry.name_en, "href": href}
+    term = patterns.term(pattern_id)
+    if term is not None:
+        return {"id": pattern_id, "zh": term.name_zh, "en": term.name_en}
+    return {"id": pattern_id, "zh": pattern_id, "en": pattern_id.replace("_", " ")}
 
 
 def extra_name(reason: str) -> dict[str, str]:
@@ -591,6 +491,7 @@ def settlement_model(
         return None
     n = len(seats)
     names = [s.get("name") or pgettext("empty seat", "—") for s in seats]
+    variant = table.get("variant", "")
     scores = []
     for score in result.get("scores", []):
         breakdown = score.get("breakdown") or [[p, None] for p in score.get("patterns", [])]
@@ -600,7 +501,7 @@ def settlement_model(
                 "name": names[score["seat"]] if score["seat"] < n else "",
                 "value": score.get("value"),
                 "win": score.get("win", True),
-                "patterns": [{**pattern_name(p), "value": v} for p, v in breakdown],
+                "patterns": [{**pattern_name(p, variant), "value": v} for p, v in breakdown],
             }
         )
     payments = (last or {}).get("payments") or result.get("payments") or [0] * n

@@ -8,6 +8,7 @@ urlpatterns = [
     path("", games_views.home, name="home"),
     path("", include("games.urls")),
     path("", include("games.urls_history")),  # history, replays, leaderboards and their API
+    path("rules/", include("games.urls_rules")),  # the rule book of every variant
     path("api/", include((api_urlpatterns, "api"))),
     path("accounts/", include("accounts.urls")),
     path("i18n/", include("django.conf.urls.i18n")),

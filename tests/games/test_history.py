@@ -98,3 +98,16 @@ def test_leaderboard_speaks_chinese(anon_client: Client) -> None:
         "/leaderboard/", {"variant": "two_player"}, HTTP_ACCEPT_LANGUAGE="zh-hans"
     ).content.decode()
     assert "排行榜" in html and "打满 10 局后上榜" in html
+
+
+def test_history_names_patterns_as_the_variant_does_and_links_them_to_the_rules(
+    alice: User, anon_client: Client
+) -> None:
+    hand = finished_hand(alice, "two_player")
+    html = anon_client.get(reverse("history:user", args=["alice"])).content.decode()
+    scores = (hand.result or {}).get("scores", [])
+    winning = [s for s in scores if s.get("breakdown")]
+    if not winning:  # a drawn hand names no pattern
+        pytest.skip("the helper's hand was drawn")
+    for pid, _value in winning[0]["breakdown"]:
+        assert f'href="/rules/two_player/#pattern-{pid}"' in html

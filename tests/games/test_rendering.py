@@ -18,8 +18,8 @@ from games.engine.actions import replay
 from games.engine.simulate import play_hand
 from games.engine.view import legal_json, view_for
 from games.rendering import (
-    PATTERN_NAMES,
     board_model,
+    pattern_name,
     render_lobby_html,
     render_table_html,
     split_tiles,
@@ -132,19 +132,36 @@ def test_split_tiles_reads_compact_notation() -> None:
     assert split_tiles("") == []
 
 
-def test_pattern_names_cover_every_scoring_module_pattern() -> None:
-    from games.engine.scoring import cantonese, shanghai, two_player, yihua
+def test_pattern_names_come_from_the_variants_catalogue() -> None:
+    # the same id is named as each variant's engine names it (it said 碰碰胡 everywhere)
+    assert pattern_name("all_pungs", "yihua")["zh"] == "对对胡"
+    assert pattern_name("all_pungs", "cantonese")["zh"] == "碰碰和"
+    assert pattern_name("all_pungs", "shanghai")["zh"] == "碰碰胡"
+    assert pattern_name("all_pungs", "cantonese")["href"] == "/rules/cantonese/#pattern-all_pungs"
 
-    ids = {f.id for f in two_player.FANS}
-    for module in (shanghai, yihua, cantonese):
-        for value in vars(module).values():
-            if isinstance(value, tuple | list):
-                ids |= {p.id for p in value if hasattr(p, "id") and hasattr(p, "name_zh")}
-            elif hasattr(value, "id") and hasattr(value, "name_zh"):
-                ids.add(value.id)
-    assert ids, "found no patterns"
-    missing = sorted(ids - set(PATTERN_NAMES))
-    assert not missing, f"no Chinese/English name for {missing}"
+
+def test_every_scored_pattern_has_names_and_a_rules_link() -> None:
+    from games.engine import patterns
+    from games.engine.scoring import two_player
+
+    for variant in patterns.VARIANTS:
+        for p in patterns.catalogue(variant):
+            name = pattern_name(p.id, variant)
+            assert (name["zh"], name["en"]) == (p.name_zh, p.name_en)
+            assert name["href"].endswith(f"/rules/{variant}/#pattern-{p.id}")
+    for fan in two_player.FANS:
+        assert "href" in pattern_name(fan.id, "two_player")
+
+
+def test_bookkeeping_lines_are_named_without_a_link() -> None:
+    expected = {"id": "base_flowers", "zh": "底花", "en": "Base flowers"}
+    assert pattern_name("base_flowers", "shanghai") == expected
+    assert pattern_name("huangfan", "shanghai")["zh"] == "荒番"
+    assert pattern_name("mystery", "shanghai") == {"id": "mystery", "zh": "mystery", "en": "mystery"}
+
+
+def test_a_pattern_named_without_its_variant_still_gets_a_name() -> None:
+    assert pattern_name("single_wait") == {"id": "single_wait", "zh": "独吊", "en": "Single wait"}
 
 
 # --- a player mid-hand ----------------------------------------------------------------------
@@ -328,6 +345,11 @@ def test_settlement_lists_patterns_payments_and_balances() -> None:
     )
     settlement = html.split('id="settlement"')[1].split("</section>")[0]
     assert "底花" in settlement and "Base flowers" in settlement
+    # each pattern links to its entry on the rules page; bookkeeping lines (底花) do not
+    for pid, _value in result["scores"][0]["breakdown"]:
+        if pid != "base_flowers":
+            assert f'href="/rules/shanghai/#pattern-{pid}"' in settlement
+    assert "#pattern-base_flowers" not in settlement
     assert "+12" in settlement and "-12" in settlement and "1012" in settlement and "991" in settlement
     assert "您的积分不足" in settlement
     assert "continue" in settlement and "leave" in settlement

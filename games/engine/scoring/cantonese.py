@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
+from games.engine import patterns as catalogue
 from games.engine.hand import decompositions, is_thirteen_orphans
 from games.engine.scoring.context import ScoreResult, WinContext, no_win
 from games.engine.state import Meld, PlayerState
@@ -32,7 +33,6 @@ from games.engine.tiles import (
 
 CAP = 3  # 爆和
 MINIMUM = 3  # what kong_bloom, last_tile, robbing_kong and triple_win raise a hand to
-HEAVEN_FAN = 6  # Decision (§4.4): heavenly, earthly, human
 
 # Liability kinds live play may pass in ctx.liability; "none" says the history
 # rules a liability out (包先不包后) even though the melds would imply one.
@@ -120,6 +120,13 @@ class Pattern:
     count: Callable[[Reading], int]
 
 
+def _rule(pattern_id: str, count: Callable[[Reading], int]) -> Pattern:
+    """A pattern of the catalogue (games/engine/patterns: names and values) with its count."""
+    entry = catalogue.pattern("cantonese", pattern_id)
+    assert entry is not None, pattern_id
+    return Pattern(entry.id, entry.name_zh, entry.value, count)
+
+
 # -- within the cap (§4.3) ---------------------------------------------------
 
 
@@ -139,11 +146,11 @@ def _mixed_one_suit(r: Reading) -> bool:
 
 
 BASE_PATTERNS: tuple[Pattern, ...] = (
-    Pattern("all_chows", "平和", 1, _all_chows),
-    Pattern("all_pungs", "碰碰和", 2, _all_pungs),
-    Pattern("mixed_one_suit", "混一色", 2, _mixed_one_suit),
+    _rule("all_chows", _all_chows),
+    _rule("all_pungs", _all_pungs),
+    _rule("mixed_one_suit", _mixed_one_suit),
 )
-CHICKEN = Pattern("chicken", "鸡和", 0, lambda r: True)  # named when no base pattern applies
+CHICKEN = _rule("chicken", lambda r: True)  # named when no base pattern applies
 
 
 def _self_draw(r: Reading) -> bool:
@@ -165,10 +172,10 @@ def _dragon_pungs(r: Reading) -> int:
 
 
 BONUSES: tuple[Pattern, ...] = (
-    Pattern("self_draw", "自摸", 1, _self_draw),
-    Pattern("seat_wind", "门风刻", 1, _seat_wind),
-    Pattern("prevailing_wind", "圈风刻", 1, _prevailing_wind),
-    Pattern("dragon_pung", "箭刻", 1, _dragon_pungs),
+    _rule("self_draw", _self_draw),
+    _rule("seat_wind", _seat_wind),
+    _rule("prevailing_wind", _prevailing_wind),
+    _rule("dragon_pung", _dragon_pungs),
 )
 
 
@@ -265,21 +272,21 @@ def _human(r: Reading) -> bool:
 
 
 SPECIAL_HANDS: tuple[Pattern, ...] = (
-    Pattern("pure_one_suit", "清一色", 4, _pure_one_suit),
-    Pattern("mixed_pungs", "混碰", 4, _mixed_pungs),
-    Pattern("pure_pungs", "清碰", 5, _pure_pungs),
-    Pattern("mixed_terminals", "混幺九", 5, _mixed_terminals),
-    Pattern("small_three_dragons", "小三元", 5, _small_three_dragons),
-    Pattern("small_four_winds", "小四喜", 5, _small_four_winds),
-    Pattern("all_honours", "字一色", 6, _all_honours),
-    Pattern("pure_terminals", "清幺九", 6, _pure_terminals),
-    Pattern("big_three_dragons", "大三元", 6, _big_three_dragons),
-    Pattern("big_four_winds", "大四喜", 6, _big_four_winds),
-    Pattern("nine_gates", "九莲宝灯", 6, _nine_gates),
-    Pattern("thirteen_orphans", "十三幺", 6, _thirteen_orphans),
-    Pattern("heavenly", "天和", HEAVEN_FAN, _heavenly),
-    Pattern("earthly", "地和", HEAVEN_FAN, _earthly),
-    Pattern("human", "人和", HEAVEN_FAN, _human),
+    _rule("pure_one_suit", _pure_one_suit),
+    _rule("mixed_pungs", _mixed_pungs),
+    _rule("pure_pungs", _pure_pungs),
+    _rule("mixed_terminals", _mixed_terminals),
+    _rule("small_three_dragons", _small_three_dragons),
+    _rule("small_four_winds", _small_four_winds),
+    _rule("all_honours", _all_honours),
+    _rule("pure_terminals", _pure_terminals),
+    _rule("big_three_dragons", _big_three_dragons),
+    _rule("big_four_winds", _big_four_winds),
+    _rule("nine_gates", _nine_gates),
+    _rule("thirteen_orphans", _thirteen_orphans),
+    _rule("heavenly", _heavenly),
+    _rule("earthly", _earthly),
+    _rule("human", _human),
 )
 
 
@@ -304,10 +311,10 @@ def _triple_win(r: Reading) -> bool:
 
 
 RAISERS: tuple[Pattern, ...] = (
-    Pattern("kong_bloom", "杠上开花", MINIMUM, _kong_bloom),
-    Pattern("last_tile", "海底捞月", MINIMUM, _last_tile),
-    Pattern("robbing_kong", "抢杠", MINIMUM, _robbing_kong),
-    Pattern("triple_win", "一炮三响", MINIMUM, _triple_win),
+    _rule("kong_bloom", _kong_bloom),
+    _rule("last_tile", _last_tile),
+    _rule("robbing_kong", _robbing_kong),
+    _rule("triple_win", _triple_win),
 )
 
 

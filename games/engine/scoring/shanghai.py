@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
+from games.engine import patterns as catalogue
 from games.engine.hand import Group, decompositions
 from games.engine.scoring.context import ScoreResult, WinContext, no_win
 from games.engine.state import Meld
@@ -133,19 +134,26 @@ def _all_pungs(r: Reading) -> bool:
     return r.all_pungs
 
 
+def _rule(pattern_id: str, klass: int, test: Callable[[Reading], bool]) -> Pattern:
+    """A pattern of the catalogue (games/engine/patterns: the one place of names and values) with its test."""
+    entry = catalogue.pattern("shanghai", pattern_id)
+    assert entry is not None, pattern_id
+    return Pattern(entry.id, entry.name_zh, klass, entry.value, test)
+
+
 PATTERNS: tuple[Pattern, ...] = (
-    Pattern("heavenly", "天胡", 1, 500, _heavenly),
-    Pattern("earthly", "地胡", 1, 400, _earthly),
-    Pattern("eight_flowers", "八花", 1, 300, _eight_flowers),
-    Pattern("all_honour_pungs", "字一色", 2, 200, _all_honour_pungs),
-    Pattern("honours_any", "乱风向", 2, 100, _honours_any),
-    Pattern("pure_pungs", "清碰", 2, 100, _pure_pungs),
-    Pattern("pure_one_suit", "清一色", 2, 50, _pure_one_suit),
-    Pattern("mixed_pungs", "混碰", 2, 50, _mixed_pungs),
-    Pattern("big_hanging", "大吊车", 2, 50, _big_hanging),
-    Pattern("kong_bloom", "杠开", 3, 1, _kong_bloom),
-    Pattern("mixed_one_suit", "混一色", 3, 0, _mixed_one_suit),
-    Pattern("all_pungs", "碰碰胡", 3, 0, _all_pungs),
+    _rule("heavenly", 1, _heavenly),
+    _rule("earthly", 1, _earthly),
+    _rule("eight_flowers", 1, _eight_flowers),
+    _rule("all_honour_pungs", 2, _all_honour_pungs),
+    _rule("honours_any", 2, _honours_any),
+    _rule("pure_pungs", 2, _pure_pungs),
+    _rule("pure_one_suit", 2, _pure_one_suit),
+    _rule("mixed_pungs", 2, _mixed_pungs),
+    _rule("big_hanging", 2, _big_hanging),
+    _rule("kong_bloom", 3, _kong_bloom),
+    _rule("mixed_one_suit", 3, _mixed_one_suit),
+    _rule("all_pungs", 3, _all_pungs),
 )
 PATTERN_BY_ID = {p.id: p for p in PATTERNS}
 

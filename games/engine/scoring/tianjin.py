@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
+from games.engine import patterns as catalogue
 from games.engine.hand import is_complete
 from games.engine.scoring.context import ScoreResult, WinContext, no_win
 from games.engine.tiles import HONOR, KINDS, Tile, add, next_in_cycle
@@ -175,12 +176,19 @@ def _kong_bloom(r: Reading) -> bool:
     return r.ctx.after_kong
 
 
+def _rule(pattern_id: str, test: Callable[[Reading], bool]) -> Pattern:
+    """A pattern of the catalogue (games/engine/patterns: the one place of names and values) with its test."""
+    entry = catalogue.pattern("tianjin", pattern_id)
+    assert entry is not None, pattern_id
+    return Pattern(entry.id, entry.name_zh, entry.value, test)
+
+
 PATTERNS: tuple[Pattern, ...] = (
-    Pattern("clean", "素的", 2, _clean),
-    Pattern("joker_wait", "混吊", 2, _joker_wait),
-    Pattern("catch_five", "捉5", 2, _catch_five),
-    Pattern("dragon", "龙", 4, _dragon),
-    Pattern("kong_bloom", "杠开", 2, _kong_bloom),
+    _rule("clean", _clean),
+    _rule("joker_wait", _joker_wait),
+    _rule("catch_five", _catch_five),
+    _rule("dragon", _dragon),
+    _rule("kong_bloom", _kong_bloom),
 )
 
 

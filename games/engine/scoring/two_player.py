@@ -24,7 +24,9 @@ from typing import Any
 
 from MahjongGB import MahjongFanCalculator, MahjongShanten
 
+from games.engine import patterns as catalogue
 from games.engine.errors import EngineError
+from games.engine.patterns import two_player as catalogue_tp
 from games.engine.scoring.context import ScoreResult, WinContext, no_win
 from games.engine.state import Meld
 from games.engine.tiles import EAST, GREEN, HONOR, KINDS, RED, WHITE, Tile, counts_of, format_tiles
@@ -77,8 +79,7 @@ def _hand(counts: Sequence[int]) -> tuple[str, ...]:
 
 # ---------------------------------------------------------------------------
 # The fan table: one entry per fan the library can name, with the pattern id
-# our score CLI reports. RULES.md's ids where it has the same pattern; stable
-# English ids of our own for the rest (docs/rules/two_player.md lists them).
+# our score CLI reports (docs/rules/two_player.md lists them).
 
 
 @dataclass(frozen=True)
@@ -88,102 +89,10 @@ class Fan:
     value: int  # official value of one occurrence
 
 
-FANS: tuple[Fan, ...] = (
-    # 88
-    Fan("大四喜", "big_four_winds", 88),
-    Fan("大三元", "big_three_dragons", 88),
-    Fan("绿一色", "all_green", 88),
-    Fan("九莲宝灯", "nine_gates", 88),
-    Fan("四杠", "four_kongs", 88),
-    Fan("连七对", "seven_shifted_pairs", 88),
-    Fan("十三幺", "thirteen_orphans", 88),
-    # 64
-    Fan("清幺九", "pure_terminals", 64),
-    Fan("小四喜", "small_four_winds", 64),
-    Fan("小三元", "small_three_dragons", 64),
-    Fan("字一色", "all_honours", 64),
-    Fan("四暗刻", "four_concealed_pungs", 64),
-    Fan("一色双龙会", "pure_terminal_chows", 64),
-    # 48
-    Fan("一色四同顺", "quadruple_chow", 48),
-    Fan("一色四节高", "four_pure_shifted_pungs", 48),
-    # 32
-    Fan("一色四步高", "four_pure_shifted_chows", 32),
-    Fan("三杠", "three_kongs", 32),
-    Fan("混幺九", "mixed_terminals", 32),
-    # 24
-    Fan("七对", "seven_pairs", 24),
-    Fan("七星不靠", "greater_honours_knitted", 24),
-    Fan("全双刻", "all_even_pungs", 24),
-    Fan("清一色", "pure_one_suit", 24),
-    Fan("一色三同顺", "pure_triple_chow", 24),
-    Fan("一色三节高", "pure_shifted_pungs", 24),
-    Fan("全大", "upper_tiles", 24),
-    Fan("全中", "middle_tiles", 24),
-    Fan("全小", "lower_tiles", 24),
-    # 16
-    Fan("清龙", "pure_straight", 16),
-    Fan("三色双龙会", "three_suited_terminal_chows", 16),
-    Fan("一色三步高", "pure_shifted_chows", 16),
-    Fan("全带五", "all_fives", 16),
-    Fan("三同刻", "triple_pung", 16),
-    Fan("三暗刻", "three_concealed_pungs", 16),
-    # 12
-    Fan("全不靠", "lesser_honours_knitted", 12),
-    Fan("组合龙", "knitted_straight", 12),
-    Fan("大于五", "upper_four", 12),
-    Fan("小于五", "lower_four", 12),
-    Fan("三风刻", "big_three_winds", 12),
-    # 8
-    Fan("花龙", "mixed_straight", 8),
-    Fan("推不倒", "reversible_tiles", 8),
-    Fan("三色三同顺", "mixed_triple_chow", 8),
-    Fan("三色三节高", "mixed_shifted_pungs", 8),
-    Fan("无番和", "chicken", 8),
-    Fan("妙手回春", "last_tile", 8),  # last tile self-drawn
-    Fan("海底捞月", "last_tile", 8),  # last discard claimed: the same RULES id
-    Fan("杠上开花", "kong_bloom", 8),
-    Fan("抢杠和", "robbing_kong", 8),
-    # 6
-    Fan("碰碰和", "all_pungs", 6),
-    Fan("混一色", "mixed_one_suit", 6),
-    Fan("三色三步高", "mixed_shifted_chows", 6),
-    Fan("五门齐", "all_types", 6),
-    Fan("全求人", "melded_hand", 6),
-    Fan("双暗杠", "two_concealed_kongs", 6),
-    Fan("双箭刻", "two_dragon_pungs", 6),
-    # 5 (the library's later addition: one exposed and one concealed kong)
-    Fan("明暗杠", "melded_and_concealed_kongs", 5),
-    # 4
-    Fan("全带幺", "outside_hand", 4),
-    Fan("不求人", "fully_concealed_hand", 4),
-    Fan("双明杠", "two_melded_kongs", 4),
-    Fan("和绝张", "fourth_tile", 4),
-    # 2
-    Fan("箭刻", "dragon_pung", 2),
-    Fan("圈风刻", "prevailing_wind", 2),
-    Fan("门风刻", "seat_wind", 2),
-    Fan("门前清", "concealed_hand", 2),
-    Fan("平和", "all_chows", 2),
-    Fan("四归一", "tile_hog", 2),
-    Fan("双同刻", "double_pung", 2),
-    Fan("双暗刻", "two_concealed_pungs", 2),
-    Fan("暗杠", "concealed_kong", 2),
-    Fan("断幺", "all_simples", 2),
-    # 1
-    Fan("一般高", "pure_double_chow", 1),
-    Fan("喜相逢", "mixed_double_chow", 1),
-    Fan("连六", "short_straight", 1),
-    Fan("老少副", "two_terminal_chows", 1),
-    Fan("幺九刻", "terminal_or_honour_pung", 1),
-    Fan("明杠", "melded_kong", 1),
-    Fan("缺一门", "one_voided_suit", 1),
-    Fan("无字", "no_honours", 1),
-    Fan("独听・边张", "edge_wait", 1),
-    Fan("独听・嵌张", "closed_wait", 1),
-    Fan("独听・单钓", "single_wait", 1),
-    Fan("自摸", "self_draw", 1),
-    Fan("花牌", "flowers", 1),  # per flower
+# Built from the pattern catalogue (games/engine/patterns/two_player.py): the one
+# place of ids, names and values, which the rules pages and the settlement share.
+FANS: tuple[Fan, ...] = tuple(
+    Fan(name, pid, catalogue.value("two_player", pid)) for name, pid in catalogue_tp.LIBRARY_NAMES.items()
 )
 _BY_NAME: dict[str, Fan] = {f.name_zh: f for f in FANS}
 

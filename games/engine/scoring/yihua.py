@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
+from games.engine import patterns as catalogue
 from games.engine.errors import EngineError
 from games.engine.hand import Group, decompositions, is_seven_pairs
 from games.engine.scoring.context import ScoreResult, WinContext, no_win
@@ -18,7 +19,7 @@ from games.engine.scoring.shanghai import forbidden_after_chi
 from games.engine.state import Meld
 from games.engine.tiles import Tile, is_honour, is_suited, suit_of
 
-CAP_FACTOR = 10  # (b + 3 × b/2) × 4 = 10 × b (§3.7)
+CAP_FACTOR = catalogue.value("yihua", "eight_flowers")  # (b + 3 × b/2) × 4 = 10 × b (§3.7)
 FALSE_WIN_FACTOR = 2  # Y4: 2 × base stake
 
 # ---------------------------------------------------------------------------
@@ -130,13 +131,20 @@ def _seven_pairs(r: Reading) -> bool:
     return r.seven_pairs
 
 
+def _rule(pattern_id: str, test: Callable[[Reading], bool]) -> Pattern:
+    """A pattern of the catalogue (games/engine/patterns: the one place of names and values) with its test."""
+    entry = catalogue.pattern("yihua", pattern_id)
+    assert entry is not None, pattern_id
+    return Pattern(entry.id, entry.name_zh, entry.value, test)
+
+
 PATTERNS: tuple[Pattern, ...] = (
-    Pattern("mixed_one_suit", "混一色", 1, _mixed_one_suit),
-    Pattern("all_pungs", "对对胡", 1, _all_pungs),
-    Pattern("kong_bloom", "杠开", 1, _kong_bloom),
-    Pattern("single_wait", "独吊", 1, _single_wait),
-    Pattern("pure_one_suit", "清一色", 2, _pure_one_suit),
-    Pattern("seven_pairs", "七对", 2, _seven_pairs),
+    _rule("mixed_one_suit", _mixed_one_suit),
+    _rule("all_pungs", _all_pungs),
+    _rule("kong_bloom", _kong_bloom),
+    _rule("single_wait", _single_wait),
+    _rule("pure_one_suit", _pure_one_suit),
+    _rule("seven_pairs", _seven_pairs),
 )
 CHICKEN = "chicken"  # 鸡胡: named when no fan applies
 
