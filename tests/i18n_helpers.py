@@ -37,9 +37,12 @@ def _entries() -> list[tuple[str, str]]:
 def _always_bilingual() -> set[str]:
     """Terms every page shows in both scripts: the rule sets (上海麻将 Shanghai) and the
     patterns' own names (荒番, 清一色)."""
-    from games.rendering import PATTERN_NAMES, VARIANT_NAMES
+    from games.engine import patterns
+    from games.rendering import VARIANT_NAMES
 
-    return {zh for zh, _en in [*VARIANT_NAMES.values(), *PATTERN_NAMES.values()]}
+    names = {zh for zh, _en in VARIANT_NAMES.values()}
+    names |= {p.name_zh for v in patterns.VARIANTS for p in patterns.catalogue(v)}
+    return names | {t.name_zh for t in patterns.TERMS.values()}
 
 
 @cache
