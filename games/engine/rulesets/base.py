@@ -128,6 +128,10 @@ class Ruleset:
         """Score a possible win; a refused win has win=False and a reason code."""
         return self.score(ctx)
 
+    def fan_of(self, result: ScoreResult) -> int:
+        """The 番 a win carries apart from flowers (yihua Y2 加番 compares them); 0 where unused."""
+        return 0
+
     def on_kong(self, state: HandState, seat: int, kind: str) -> HandState:
         """After a kong is made (tianjin pays kongs when made)."""
         return state
