@@ -284,8 +284,8 @@ def flowers_in(result: ScoreResult) -> int:
 
 def adds_fan(result: ScoreResult, passed_fan: int, base: int) -> bool:
     """Y2 exception (seed 001 §二.2): a player who passed a win may win on a later
-    discard of the go-round only "有加番的情况下" — the new win carries more 番 than
-    the passed one — and not "若此时是否加番已不影响到得分结果（即不加番也可封顶）":
+    discard of the go-round only "有加番的情況下" — the new win carries more 番 than
+    the passed one — and not "若此時是否加番已不影響到得分結果時(即不加番也可封頂)":
     the new win scored with only the passed win's 番 (its own flowers kept) must
     score less. More flowers alone never open the lock; a win at the cap with or
     without the extra 番 stays locked."""
