@@ -22,7 +22,10 @@ OPTION_LABELS: dict[str, Any] = {
     "cuopai_p": _("搓牌 chance"),
     "reserve": _("Keep a 海底捞月 reserve"),
     "reserve_n": _("Reserve size"),
+    "self_draw_multiplier": _("Self-draw pays value × (1–3, 自摸 ×3方)"),
 }
+# Whole-number house rules narrower than the default 0–1000 (the engine refuses others too).
+OPTION_BOUNDS: dict[str, tuple[int, int]] = {"self_draw_multiplier": (1, 3)}
 
 
 # Timer presets (turn seconds, claim seconds): the speeds players know from other sites; "none"
@@ -55,7 +58,8 @@ def _option_field(key: str, default: Any) -> forms.Field:
     if isinstance(default, bool):
         return forms.BooleanField(label=label, required=False, initial=default)
     if isinstance(default, int):
-        return forms.IntegerField(label=label, required=False, initial=default, min_value=0, max_value=1000)
+        low, high = OPTION_BOUNDS.get(key, (0, 1000))
+        return forms.IntegerField(label=label, required=False, initial=default, min_value=low, max_value=high)
     if isinstance(default, float):
         return forms.FloatField(label=label, required=False, initial=default, min_value=0, max_value=1)
     return forms.CharField(label=label, required=False, initial=default, max_length=50)

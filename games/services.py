@@ -481,6 +481,10 @@ def validate_options(variant: str, options: Any) -> dict[str, Any]:
     for key, value in options.items():
         if type(value) is not type(known[key]):
             raise ServiceError("bad_option", f"option {key} must be like {known[key]!r}")
+    try:
+        get_ruleset(variant).check_options({**known, **options})  # ranges (self_draw_multiplier 1–3, …)
+    except EngineError as e:
+        raise ServiceError(e.code, e.message) from None
     return dict(options)
 
 

@@ -23,7 +23,14 @@ def score_case(data: Any) -> dict[str, Any]:
     from games.engine.scoring.context import WinContext
 
     ctx = WinContext.from_json(data)
-    return get_ruleset(ctx.variant).score(ctx).to_json()
+    rules = get_ruleset(ctx.variant)
+    unknown = set(ctx.options) - set(rules.default_options)
+    if unknown:
+        known = ", ".join(rules.default_options) or "none"
+        raise EngineError(
+            "bad_input", f"unknown options for {ctx.variant}: {', '.join(sorted(unknown))} (known: {known})"
+        )
+    return rules.score(ctx).to_json()
 
 
 def _cmd_score(args: argparse.Namespace) -> int:

@@ -280,6 +280,7 @@ def _draw(
         "win_lock": False,
         "passed_win_tiles": frozenset(),
         "passed_win_value": 0,
+        "passed_win_fan": 0,
         "discarded_since_draw": frozenset(),
         "forbidden": frozenset(),
     }
@@ -685,12 +686,13 @@ def _lock_passers(rules: Ruleset, state: HandState, w: ClaimWindow) -> HandState
         p = state.players[s]
         if any(o.type == "win" for o in opts) and answer.type != "win":
             by = "discard" if w.kind == "discard" else "robbing_kong"
-            value = rules.win_check(state, s, win_context(state, s, w.tile, by, w.seat)).value
+            passed = rules.win_check(state, s, win_context(state, s, w.tile, by, w.seat))
             state = state.with_player(
                 s,
                 win_lock=True,
                 passed_win_tiles=p.passed_win_tiles | {w.tile},
-                passed_win_value=max(p.passed_win_value, value),
+                passed_win_value=max(p.passed_win_value, passed.value),
+                passed_win_fan=max(p.passed_win_fan, rules.fan_of(passed)),
             )
             p = state.players[s]
         if any(o.type == "pong" for o in opts) and answer.type not in ("pong", "kong"):
@@ -731,6 +733,7 @@ def _claim(rules: Ruleset, state: HandState, seat: int, action: Action, w: Claim
         win_lock=False,
         passed_win_tiles=frozenset(),
         passed_win_value=0,
+        passed_win_fan=0,
         forbidden=forbidden,
         concealed_at_chi=p.hand_size if action.type == "chi" else p.concealed_at_chi,
     )

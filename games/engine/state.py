@@ -95,7 +95,8 @@ class PlayerState:
     pong_lock: frozenset[Tile] = frozenset()  # passed pongs, until own next discard (R1)
     win_lock: bool = False  # passed a discard win, until own next draw/claim (R2, Y2, 漏和)
     passed_win_tiles: frozenset[Tile] = frozenset()  # tiles of passed wins while locked
-    passed_win_value: int = 0  # best value of a passed win while locked (Y2 exception)
+    passed_win_value: int = 0  # best value of a passed win while locked
+    passed_win_fan: int = 0  # most 番 of a passed win while locked (Y2 加番 exception)
     forbidden: frozenset[Tile] = frozenset()  # may not discard now (R3 / Y3), with reason
     discarded_since_draw: frozenset[Tile] = frozenset()  # Y1 own-discard lock
     ready: bool = False  # 报听 declared (two_player)

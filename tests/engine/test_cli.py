@@ -36,6 +36,19 @@ def test_every_public_vector_through_the_real_cli(case):
     assert_matches(json.loads(done.stdout), expect)
 
 
+_TP_SELF_DRAW = '{"variant": "two_player", "seat": 1, "concealed": "111z222z333z555z6z", "win_tile": "6z"}'
+
+
+def test_house_rules_reach_the_score_through_options():
+    # RULES §6.3: a self-draw pays value × 3 × base; the house rule self_draw_multiplier replaces the 3
+    assert json.loads(run("score", stdin=_TP_SELF_DRAW).stdout)["payments"] == [-39, 39]
+    one = _TP_SELF_DRAW[:-1] + ', "options": {"self_draw_multiplier": 1}}'
+    assert json.loads(run("score", stdin=one).stdout)["payments"] == [-13, 13]
+    lower_cap = _TP_SELF_DRAW[:-1] + ', "options": {"cap": 8, "self_draw_multiplier": 2}}'
+    out = json.loads(run("score", stdin=lower_cap).stdout)
+    assert (out["value"], out["payments"]) == (8, [-16, 16])
+
+
 @pytest.mark.parametrize(
     "stdin, code",
     [
@@ -67,6 +80,10 @@ def test_every_public_vector_through_the_real_cli(case):
             ' "melds": [{"kind": "chi", "tiles": "135m"}]}',
             "bad_input",
         ),
+        (_TP_SELF_DRAW[:-1] + ', "options": [3]}', "bad_input"),  # options is an object
+        (_TP_SELF_DRAW[:-1] + ', "options": {"bogus": 1}}', "bad_input"),  # no such house rule
+        (_TP_SELF_DRAW[:-1] + ', "options": {"self_draw_multiplier": 4}}', "bad_option"),
+        (_TP_SELF_DRAW[:-1] + ', "options": {"self_draw_multiplier": "3"}}', "bad_option"),
     ],
 )
 def test_bad_input_gets_a_clear_error_and_exit_code_2(stdin, code):

@@ -54,10 +54,21 @@ def test_create_table_seats_the_caller_and_bots(alice: User, token: str) -> None
 
 
 @pytest.mark.django_db
+def test_create_table_with_the_self_draw_multiplier_house_rule(alice: User, token: str) -> None:
+    body = {"variant": "two_player", "base": 1, "bots": 1, "options": {"self_draw_multiplier": 1}}
+    response = post(Client(), body, token)
+    assert response.status_code == 201
+    assert Table.objects.get(pk=response.json()["id"]).options == {"self_draw_multiplier": 1}
+
+
+@pytest.mark.django_db
 def test_create_table_with_free_seats_leaves_the_stake_proposed(alice: User, token: str) -> None:
     response = post(Client(), {"variant": "shanghai", "base": 1, "bots": 1}, token)
     table = Table.objects.get(pk=response.json()["id"])
     assert table.stake_state == "proposed"
+
+
+_TWO = {"variant": "two_player", "base": 1, "bots": 1}
 
 
 @pytest.mark.django_db
@@ -72,6 +83,10 @@ def test_create_table_with_free_seats_leaves_the_stake_proposed(alice: User, tok
         ({"variant": "shanghai", "base": 1, "bots": -1}, "bad_bots"),
         ({"variant": "shanghai", "base": 1, "bots": "3"}, "bad_bots"),
         ({"variant": "shanghai", "base": 1, "bots": 3, "options": {"x": 1}}, "bad_option"),
+        ({**_TWO, "options": {"self_draw_multiplier": 4}}, "bad_option"),
+        ({**_TWO, "options": {"self_draw_multiplier": 0}}, "bad_option"),
+        ({**_TWO, "options": {"self_draw_multiplier": "1"}}, "bad_option"),
+        ({**_TWO, "options": [1]}, "bad_option"),
         ("{not json", "bad_json"),
         ("[1]", "bad_json"),
     ],

@@ -13,6 +13,7 @@ from games.clock import drive_table_until_idle
 from games.engine.actions import legal_actions
 from games.models import Hand, HandAction, Penalty, ScoreEntry, Seat, Table
 from games.presenters import table_context
+from games.rendering import render_table_html
 from games.services import INSUFFICIENT_POINTS, ServiceError
 from tests.games.conftest import (
     after_pause,
@@ -438,3 +439,47 @@ def test_a_state_is_extended_from_an_older_cached_one_as_a_replay_would_build_it
     services._STATE_CACHE[(hand.pk, 0)] = services._replay(far, table.variant)
     expected = replayed if count <= services.EXTEND_LIMIT else None
     assert services._extend(hand, table.variant) == expected
+
+
+def _two_player_self_draw(alice: User, monkeypatch: pytest.MonkeyPatch, options: dict | None) -> Table:
+    """A two_player table (base 2) whose first hand ends with seat 1 (a bot) winning by self-draw:
+    the hand's seed and the first dealer are fixed, bots and 托管 play the rest."""
+    monkeypatch.setattr(services.secrets, "randbits", lambda n: 2)
+    monkeypatch.setattr(services.secrets, "randbelow", lambda n: 0)
+    table = services.create_table(alice, "two_player", options=options)
+    services.sit(table.pk, alice, 0)
+    services.set_stake(table.pk, alice, 2)
+    services.add_bot(table.pk, alice, 1)
+    services.start_hand(table.pk, alice)
+    play_to_end(table.pk)
+    table.refresh_from_db()
+    assert table.hand.result["by"] == "self_draw" and table.hand.result["winners"] == [1]
+    return table
+
+
+@pytest.mark.parametrize(("options", "times"), [(None, 3), ({"self_draw_multiplier": 1}, 1)])
+def test_a_two_player_self_draw_settles_value_times_multiplier_times_base(
+    alice: User, monkeypatch: pytest.MonkeyPatch, options: dict | None, times: int
+) -> None:
+    # RULES §6.3 (seed 004 §三 "自摸：(基本分)×3方×底分"); the house rule 1 pays every win alike
+    table = _two_player_self_draw(alice, monkeypatch, options)
+    value = table.hand.result["scores"][0]["value"]
+    assert value == 12
+    amount = value * times * 2
+    assert table.hand.settlement["payments"] == [-amount, amount]
+    entries = list(ScoreEntry.objects.filter(hand=table.hand).order_by("seat"))
+    assert [e.delta for e in entries] == [-amount, amount]
+    # the settlement screen shows the value and the corrected payments
+    context = table_context(table, alice)
+    assert context["table"]["last_result"]["payments"] == [-amount, amount]
+    settlement = render_table_html(context, "en").split('id="settlement"')[1].split("</section>")[0]
+    assert '<strong class="value">12</strong>' in settlement
+    assert f">-{amount}<" in settlement and f">+{amount}<" in settlement
+
+
+@pytest.mark.parametrize("bad", [0, 4, 13])
+def test_create_table_refuses_a_self_draw_multiplier_out_of_range(alice: User, bad: int) -> None:
+    with pytest.raises(ServiceError) as e:
+        services.create_table(alice, "two_player", options={"self_draw_multiplier": bad})
+    assert e.value.code == "bad_option" and "self_draw_multiplier" in e.value.message
+    assert not Table.objects.exists()

@@ -80,6 +80,7 @@ def test_create_form_offers_variants_timers_and_house_rules(alice_client: Client
     assert 'name="turn_seconds"' in html and 'value="15"' in html
     assert 'name="claim_seconds"' in html and 'value="8"' in html
     assert 'name="opt_two_player_cap"' in html  # the rule sets' default_options
+    assert 'name="opt_two_player_self_draw_multiplier"' in html and 'max="3"' in html
     assert 'name="public"' in html
 
 
@@ -101,6 +102,12 @@ def test_create_private_table_with_house_rule(alice_client: Client) -> None:
     assert not table.public and table.options == {"cap": 10}
 
 
+def test_create_table_with_the_self_draw_multiplier(alice_client: Client) -> None:
+    payload = create_payload(variant="two_player", bots=1, opt_two_player_self_draw_multiplier=1)
+    alice_client.post(reverse("games:create"), payload)
+    assert Table.objects.get().options == {"self_draw_multiplier": 1}
+
+
 def test_odd_yihua_stake_is_refused(alice_client: Client) -> None:
     response = alice_client.post(reverse("games:create"), create_payload(variant="yihua", base=3))
     assert response.status_code == 200
@@ -119,6 +126,8 @@ def test_odd_yihua_stake_is_refused(alice_client: Client) -> None:
         {"claim_seconds": 500},
         {"variant": "poker"},
         {"variant": "two_player", "bots": 3},
+        {"variant": "two_player", "bots": 1, "opt_two_player_self_draw_multiplier": 4},
+        {"variant": "two_player", "bots": 1, "opt_two_player_self_draw_multiplier": 0},
     ],
 )
 def test_bad_create_input_is_refused(alice_client: Client, bad: dict[str, object]) -> None:

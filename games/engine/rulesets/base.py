@@ -17,7 +17,7 @@ a class attribute or a hook here, overridden in `rulesets/<variant>.py`:
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from games.engine.hand import is_complete
@@ -59,6 +59,11 @@ class Ruleset:
     def reserve_drawer(self, state: HandState) -> int | None:
         """When only the reserve is left: the seat that draws one reserve tile, or None (drawn hand)."""
         return None
+
+    # -- house rules -----------------------------------------------------------
+    def check_options(self, options: Mapping[str, Any]) -> None:
+        """Raise EngineError('bad_option', …) for a house-rule value out of range
+        (`options` are the table's, merged over `default_options`)."""
 
     # -- before play ---------------------------------------------------------
     def setup(self, state: HandState, rng: random.Random) -> HandState:
@@ -122,6 +127,10 @@ class Ruleset:
     def win_check(self, state: HandState, seat: int, ctx: WinContext) -> ScoreResult:
         """Score a possible win; a refused win has win=False and a reason code."""
         return self.score(ctx)
+
+    def fan_of(self, result: ScoreResult) -> int:
+        """The 番 a win carries apart from flowers (yihua Y2 加番 compares them); 0 where unused."""
+        return 0
 
     def on_kong(self, state: HandState, seat: int, kind: str) -> HandState:
         """After a kong is made (tianjin pays kongs when made)."""

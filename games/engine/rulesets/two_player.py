@@ -10,7 +10,7 @@ actions (RULES §1.14).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from games.engine.errors import EngineError
@@ -49,7 +49,18 @@ class TwoPlayerRuleset(Ruleset):
         "reserve": False,
         "reserve_n": 8,
         "escape_penalty": 13,  # RULES §1.8: 13 × base for two_player
+        "self_draw_multiplier": scoring.DEFAULT_SELF_DRAW_MULTIPLIER,  # 1–3: self-draw pays value × m × base
     }
+
+    # -- house rules -------------------------------------------------------------
+    def check_options(self, options: Mapping[str, Any]) -> None:
+        scoring.cap_of(options)
+        scoring.self_draw_multiplier_of(options)
+
+    def setup(self, state: HandState, rng: random.Random | None = None) -> HandState:
+        """Refuse a house rule out of range before play rather than at the first win."""
+        self.check_options(dict(state.options))
+        return state
 
     # -- the tiles (§6.1) ----------------------------------------------------
     def wall_tiles(self) -> list[Tile]:

@@ -86,7 +86,7 @@ class YihuaRuleset(Ruleset):
 
     def win_check(self, state: HandState, seat: int, ctx: WinContext) -> ScoreResult:
         """Score, then the locks on a win on a discard: Y1 (unless the win is a
-        single wait) and Y2 (unless strictly higher than the passed win).
+        single wait) and Y2 (unless the win adds 番 that raise its score, 加番).
         Robbing a kong is no discard: neither lock applies to it."""
         result = self.score(ctx)
         if not result.win or ctx.by != "discard":
@@ -96,9 +96,12 @@ class YihuaRuleset(Ruleset):
         single = scoring.single_wait_possible(p.melds, concealed, ctx.win_tile)
         if scoring.own_discard_blocks(p.discarded_since_draw, ctx.win_tile, single):
             return no_win(OWN_DISCARD_LOCK, ctx.players)
-        if p.win_lock and not scoring.beats_passed_win(result.value, p.passed_win_value):
+        if p.win_lock and not scoring.adds_fan(result, p.passed_win_fan, ctx.base):
             return no_win(MISSED_WIN_LOCK, ctx.players)
         return result
+
+    def fan_of(self, result: ScoreResult) -> int:
+        return scoring.fan_of(result)
 
     def score(self, ctx: WinContext) -> ScoreResult:
         return scoring.score(ctx)

@@ -83,13 +83,6 @@ class Reading:
     def pair(self) -> Tile | None:
         return next((s.tile for s in self.sets if s.kind == "pair"), None)
 
-    @cached_property
-    def win_in_run(self) -> bool:
-        """The winning tile completes a run of the concealed part (not the pair)."""
-        w = self.ctx.win_tile
-        concealed = self.sets[len(self.ctx.melds) :]
-        return any(s.kind == "run" and s.tile <= w <= s.tile + 2 for s in concealed)
-
 
 def _meld_set(m: Meld) -> Set:
     return Set("run" if m.kind == "chi" else "pung", m.tile)
@@ -131,10 +124,9 @@ def _rule(pattern_id: str, count: Callable[[Reading], int]) -> Pattern:
 
 
 def _all_chows(r: Reading) -> bool:
-    # Decision (from the vectors: the same fourteen tiles are all_chows won on
-    # 4s of 23s and chicken won on 5s of a single 5s): 平和 is four runs and a
-    # pair where the winning tile completes a run, not the pair (单吊).
-    return not r.orphans and not r.pungs and r.win_in_run
+    # Seed 002: "平和 1番 全部都是顺子没有刻子" — four runs and a pair, no pungs, on
+    # any wait: a win that completes the pair (单吊) is 平和 too.
+    return not r.orphans and not r.pungs
 
 
 def _all_pungs(r: Reading) -> bool:

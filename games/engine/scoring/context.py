@@ -46,6 +46,7 @@ _KNOWN_KEYS = {
     "discarded_joker",
     "expect",
     "balances",
+    "options",
 }
 
 
@@ -205,6 +206,9 @@ class WinContext:
         round_wind = _one_tile(data, "round_wind") if "round_wind" in data else EAST
         if not 27 <= round_wind <= 30:
             raise EngineError("bad_input", "'round_wind' must be a wind, 1z–4z")
+        options = data.get("options") or {}
+        if not isinstance(options, dict):
+            raise EngineError("bad_input", "'options' must be an object of house rules, e.g. {\"cap\": 13}")
         return cls(
             variant=variant,
             concealed=concealed,
@@ -230,6 +234,7 @@ class WinContext:
             zuozhuang=_bool(data, "zuozhuang"),
             lazhuang=lazhuang,
             discarded_joker=_bool(data, "discarded_joker"),
+            options=dict(options),
         )
 
 

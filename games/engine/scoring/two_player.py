@@ -6,7 +6,10 @@ table with its counting principles). Flowers count 1 fan each (the library adds
 them itself: `flowerCount` → 花牌 × n). The library applies no 8-fan minimum
 (`calculate_fan` only reports fans; 起和 is left to its callers), which is what
 §6.3 wants: no minimum. Value = fan total capped at the table option `cap`
-(default 13); the loser pays value × base stake, self-drawn or not.
+(default 13). The loser pays value × 3 × base stake for a self-draw or a robbed
+kong (seed 004 §三: "自摸：(基本分)×3方×底分", "搶杠,記分按自摸計") and value ×
+base for a discard win; the table option `self_draw_multiplier` (1–3, default
+3) replaces the 3.
 
 Library conventions checked against its source and by tests: tiles W1–W9
 characters, B1–B9 dots, T1–T9 bamboo, F1–F4 E S W N, J1 中 red, J2 发 green,
@@ -32,6 +35,8 @@ from games.engine.state import Meld
 from games.engine.tiles import EAST, GREEN, HONOR, KINDS, RED, WHITE, Tile, counts_of, format_tiles
 
 DEFAULT_CAP = 13  # seed: "每1番为1分, 13分封顶"
+DEFAULT_SELF_DRAW_MULTIPLIER = 3  # seed 004 §三: "自摸：(基本分)×3方×底分"
+MAX_SELF_DRAW_MULTIPLIER = 3  # a house rule may soften it (1: every win pays alike), not raise it
 # The 72-tile set (§6.1): 万 1m–9m and the seven honours (flowers aside).
 SET_KINDS: tuple[Tile, ...] = (*range(0, 9), *range(HONOR, KINDS))
 NOT_WIN = "ERROR_NOT_WIN"
@@ -117,6 +122,18 @@ def cap_of(options: Mapping[str, Any]) -> int:
     return cap
 
 
+def self_draw_multiplier_of(options: Mapping[str, Any]) -> int:
+    """How many times the value a self-drawn (or robbing-kong) win pays: the house rule, 1–3."""
+    m = options.get("self_draw_multiplier", DEFAULT_SELF_DRAW_MULTIPLIER)
+    if isinstance(m, bool) or not isinstance(m, int) or not 1 <= m <= MAX_SELF_DRAW_MULTIPLIER:
+        raise EngineError(
+            "bad_option",
+            "the two_player option 'self_draw_multiplier' must be a whole number "
+            f"1–{MAX_SELF_DRAW_MULTIPLIER}",
+        )
+    return m
+
+
 def _require_tile_set(ctx: WinContext) -> None:
     strays = sorted({t for t in ctx.all_tiles if t not in SET_KINDS})
     if strays:
@@ -198,9 +215,12 @@ def gb_fans(ctx: WinContext) -> tuple[tuple[str, int], ...] | None:
 
 
 def payments_for(ctx: WinContext, value: int) -> tuple[int, ...]:
-    """The loser (the discarder, the konger, or on a self-draw the other seat)
-    pays value × base stake."""
-    amount = value * ctx.base
+    """The loser (the discarder, the konger, or on a self-draw the other seat) pays
+    value × base stake, times the self-draw multiplier when the win is self-drawn
+    or robs a kong (scored as a self-draw, seed 004 §三)."""
+    multiplier = self_draw_multiplier_of(ctx.options)  # checked on every win, not only self-draws
+    times = 1 if ctx.by == "discard" else multiplier
+    amount = value * times * ctx.base
     loser = ctx.from_seat if ctx.from_seat is not None and ctx.by != "self_draw" else (ctx.seat + 1) % 2
     out = [0] * ctx.players
     out[ctx.seat] += amount

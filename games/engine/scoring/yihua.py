@@ -147,6 +147,7 @@ PATTERNS: tuple[Pattern, ...] = (
     _rule("seven_pairs", _seven_pairs),
 )
 CHICKEN = "chicken"  # 鸡胡: named when no fan applies
+FLOWERS = "flowers"  # the breakdown entry that counts flowers, not fan
 
 # ---------------------------------------------------------------------------
 # Score (§3.7).
@@ -196,7 +197,7 @@ def value_of(reading: Reading) -> Valuation:
     flowers = flowers_of(reading)
     ids = [p.id for p in applied] or [CHICKEN]
     breakdown = [(p.id, p.fan) for p in applied] or [(CHICKEN, 0)]
-    breakdown.append(("flowers", flowers))
+    breakdown.append((FLOWERS, flowers))
     value = raw_score(reading.ctx.base, flowers, fan)
     return Valuation(value, flowers, fan, tuple(ids), tuple(breakdown))
 
@@ -279,11 +280,26 @@ def own_discard_blocks(discarded_since_draw: frozenset[Tile], tile: Tile, scores
     return tile in discarded_since_draw and not scores_single_wait
 
 
-def beats_passed_win(new_value: int, passed_value: int) -> bool:
-    """Y2 exception: a locked player may still win on a discard if the new win's
-    (capped) score is strictly higher than the passed one's; a passed win at the
-    cap can never be beaten."""
-    return new_value > passed_value
+def fan_of(result: ScoreResult) -> int:
+    """The 番 of a scored win: its patterns' fan, flowers not counted."""
+    return sum(v for k, v in result.breakdown if k != FLOWERS)
+
+
+def flowers_in(result: ScoreResult) -> int:
+    """The flowers a scored win counts (§3.5: flower tiles and honour pungs/kongs)."""
+    return sum(v for k, v in result.breakdown if k == FLOWERS)
+
+
+def adds_fan(result: ScoreResult, passed_fan: int, base: int) -> bool:
+    """Y2 exception (seed 001 §二.2): a player who passed a win may win on a later
+    discard of the go-round only "有加番的情況下" — the new win carries more 番 than
+    the passed one — and not "若此時是否加番已不影響到得分結果時(即不加番也可封頂)":
+    the new win scored with only the passed win's 番 (its own flowers kept) must
+    score less. More flowers alone never open the lock; a win at the cap with or
+    without the extra 番 stays locked."""
+    fan = fan_of(result)
+    flowers = flowers_in(result)
+    return fan > passed_fan and raw_score(base, flowers, fan) > raw_score(base, flowers, passed_fan)
 
 
 def chi_discard_forbidden(

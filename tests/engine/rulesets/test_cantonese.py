@@ -109,10 +109,10 @@ def test_all_chows_counts_declared_chows() -> None:
     assert "all_chows" in out["patterns"] and out["value"] == 2
 
 
-def test_all_chows_not_won_on_the_pair() -> None:
-    # Decision: the same four runs won on the pair (单吊 5s) are a chicken (1)
+def test_all_chows_also_won_on_the_pair() -> None:
+    # seed 002 sets no wait condition: the same four runs won on the pair (单吊 5s) are 平和 (2)
     out = score("123m456m789p234s5s", "5s")
-    assert "all_chows" not in out["patterns"] and out["value"] == 1
+    assert out["patterns"] == ["all_chows"] and out["value"] == 2
 
 
 def test_all_chows_needs_no_pung() -> None:

@@ -110,10 +110,10 @@ def test_flowers_add_one_fan_each() -> None:
 
 
 def test_self_draw_adds_one() -> None:
-    # SIX self-drawn: 混一色 6 + 自摸 1 = 7; the other seat pays.
+    # SIX self-drawn: 混一色 6 + 自摸 1 = 7; the other seat pays 7 × 3 (自摸 ×3方).
     got = score(**SIX)
     assert fans(got) == {"mixed_one_suit": 6, "self_draw": 1}
-    assert (got["value"], got["payments"]) == (7, [7, -7])
+    assert (got["value"], got["payments"]) == (7, [21, -21])
 
 
 def test_concealed_hand_on_a_discard_and_fully_concealed_self_draw() -> None:
@@ -127,7 +127,7 @@ def test_concealed_hand_on_a_discard_and_fully_concealed_self_draw() -> None:
     # only concealed pung (no 双暗刻).
     got = score(concealed="123234678m55m77z", win_tile="5m")
     assert fans(got) == {"mixed_one_suit": 6, "fully_concealed_hand": 4}
-    assert (got["value"], got["payments"]) == (10, [10, -10])
+    assert (got["value"], got["payments"]) == (10, [30, -30])  # self-drawn: value × 3
 
 
 def test_pure_one_suit_and_terminal_pung_with_a_higher_cap() -> None:
@@ -205,7 +205,8 @@ def test_kong_bloom() -> None:
 def test_robbing_kong() -> None:
     # seat 1 (South), round East; 234m 56m 999m 111z 77z, robbing 0's added
     # kong of 7m: 抢杠和 8 (不计和绝张) + 混一色 6 + 圈风刻 2 + 门前清 2 + 双暗刻
-    # (999m, 111z) 2 + 连六 234-567 1 + 幺九刻 999m 1 = 22 → 13, paid by the konger.
+    # (999m, 111z) 2 + 连六 234-567 1 + 幺九刻 999m 1 = 22 → 13, paid by the konger
+    # as a self-draw (搶杠,記分按自摸計): 13 × 3.
     kw = {"seat": 1, "concealed": "23456m999m111z77z", "win_tile": "7m", "by": "robbing_kong", "from": 0}
     got = score(**kw)
     assert fans(got) == {
@@ -217,7 +218,7 @@ def test_robbing_kong() -> None:
         "short_straight": 1,
         "terminal_or_honour_pung": 1,
     }
-    assert (got["value"], got["payments"]) == (13, [-13, 13])
+    assert (got["value"], got["payments"]) == (13, [-39, 39])
     # The robbed tile is always the 4th of its kind, yet 抢杠和 never also
     # counts 和绝张, even when live play flags it.
     ctx = replace(WinContext.from_json(case(**kw)), fourth_tile=True)
@@ -477,7 +478,8 @@ def test_every_four_groups_and_a_pair_wins_and_pays_zero_sum(data: dict[str, Any
     assert sum(got["payments"]) == 0
     total = sum(v for _, v in got["breakdown"])
     assert got["value"] == min(total, 13)
-    assert got["payments"][data["seat"]] == got["value"] * data["base"]
+    times = 1 if data["by"] == "discard" else 3  # seed 004 §三: 自摸 ×3方, 點和 ×1方
+    assert got["payments"][data["seat"]] == got["value"] * times * data["base"]
     # one suit + honours / one suit / honours only: never below 6 in this set (连七对 and 九莲宝灯
     # imply 清一色, which the Chinese Official table then does not count again)
     one_suit = {"mixed_one_suit", "pure_one_suit", "all_honours", "seven_shifted_pairs", "nine_gates"}

@@ -20,6 +20,7 @@ from games.engine.scoring import two_player as tp
 from games.engine.simulate import simulate
 from games.engine.state import HandResult, Meld
 from games.engine.tiles import FLOWERS, counts_of, parse, tile, tiles_of
+from tests.moves import run
 
 RULES = get_ruleset("two_player")
 
@@ -55,6 +56,7 @@ def test_variant_data() -> None:
         "reserve": False,
         "reserve_n": 8,
         "escape_penalty": 13,
+        "self_draw_multiplier": 3,
     }
 
 
@@ -269,3 +271,49 @@ def test_cuopai_swap() -> None:
         rp.cuopai_swap(hand_counts, tile("4z"), tile("1m"), wall, random.Random(2))
     with pytest.raises(EngineError):  # 5z is not in the hand
         rp.cuopai_swap(hand_counts, tile("5z"), tile("5m"), wall, random.Random(2))
+
+
+# ---------------------------------------------------------------------------
+# §6.3 payment in live play: a self-draw pays value × 3 × base (seed 004 §三 "自摸：(基本分)×3方×底分"),
+# a discard win value × base; the house rule `self_draw_multiplier` replaces the 3.
+
+# seat 1 holds 234567m 99m 111z 77z and waits on 9m / 7z (see the score cases: 13 either way)
+_WAITING = "234567m99m111z77z"
+
+
+def _self_draw(**kw: object) -> HandResult:
+    state = scenario("two_player", hands=["1133557788m2z3z4z", _WAITING], draws="5z9m", **kw)  # type: ignore[arg-type]
+    state = run(state, "0: discard 5z")  # seat 1 cannot claim it and draws 9m
+    assert Action("win") in legal_actions(state, 1)
+    state = run(state, "1: win")
+    return state.result
+
+
+def test_a_self_draw_in_play_pays_value_times_three_times_base() -> None:
+    result = _self_draw(base=2)
+    assert result.by == "self_draw" and result.scores[0].value == 13
+    assert result.payments == (-78, 78)  # 13 × 3 × 2
+
+
+def test_the_house_rule_multiplier_one_pays_a_self_draw_like_a_discard() -> None:
+    result = _self_draw(base=2, options={"self_draw_multiplier": 1})
+    assert result.payments == (-26, 26)
+
+
+def test_a_discard_win_in_play_pays_value_times_base() -> None:
+    state = scenario("two_player", hands=["1133557788m2z3z4z", _WAITING], draws="9m", base=2)
+    state = run(state, "0: discard 9m", "1: win 9m")
+    assert state.result.by == "discard" and state.result.scores[0].value == 12
+    assert state.result.payments == (-24, 24)  # 12 × 1 × 2
+
+
+@pytest.mark.parametrize("bad", [0, 4, -1, True, "3"])
+def test_a_self_draw_multiplier_out_of_range_is_refused_before_play(bad: object) -> None:
+    with pytest.raises(EngineError) as e:
+        scenario(
+            "two_player",
+            hands=["1133557788m2z3z4z", _WAITING],
+            draws="9m",
+            options={"self_draw_multiplier": bad},
+        )
+    assert e.value.code == "bad_option" and "self_draw_multiplier" in e.value.message

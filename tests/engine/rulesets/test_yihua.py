@@ -16,7 +16,7 @@ from games.engine.__main__ import score_case
 from games.engine.errors import EngineError
 from games.engine.rulesets import get_ruleset
 from games.engine.scoring import yihua as yh
-from games.engine.scoring.context import WinContext
+from games.engine.scoring.context import ScoreResult, WinContext
 from games.engine.state import HandResult, HandState, Meld
 from games.engine.tiles import parse, tile
 from tests.moves import bare_state
@@ -334,10 +334,38 @@ def test_single_wait_possible() -> None:
     assert not yh.single_wait_possible(melds[:3], parse("5p111z"), tile("5p"))
 
 
-def test_missed_win_lock_needs_a_strictly_higher_score() -> None:
-    assert yh.beats_passed_win(20, 15)
-    assert not yh.beats_passed_win(15, 15)
-    assert not yh.beats_passed_win(100, 100)  # both at the cap: never higher
+def _won(flowers: int, fan: int, base: int = 2) -> ScoreResult:
+    """A scored yihua win with this many flowers and 番 (one pattern carries them all)."""
+    breakdown = (("mixed_one_suit", fan) if fan else ("chicken", 0), ("flowers", flowers))
+    return ScoreResult(win=True, value=yh.raw_score(base, flowers, fan), breakdown=breakdown)
+
+
+@pytest.mark.parametrize(
+    ("flowers", "fan", "passed_fan", "opens"),
+    [
+        (1, 1, 0, True),  # 加番: 3 → 6
+        (2, 0, 0, False),  # more flowers alone (the issue's 1z after a passed 5s: 4 > 3, still locked)
+        (7, 0, 0, False),  # however many
+        (1, 1, 1, False),  # as many 番 as the passed win: no 加番
+        (1, 0, 1, False),  # fewer
+        (0, 2, 1, True),  # 2 × 4 = 8 against 2 × 2 = 4
+        (3, 3, 2, False),  # 5 × 8 = 40 → 20, and 5 × 4 = 20 without the extra 番: the cap either way
+        (2, 3, 2, True),  # 4 × 8 = 32 → 20 against 4 × 4 = 16 without it: the 番 raise the score
+        (0, 4, 2, True),  # 2 × 16 = 32 → 20 against 2 × 4 = 8
+    ],
+)
+def test_missed_win_lock_opens_only_for_more_fan_that_change_the_score(
+    flowers: int, fan: int, passed_fan: int, opens: bool
+) -> None:
+    assert yh.adds_fan(_won(flowers, fan), passed_fan, base=2) is opens
+
+
+def test_fan_and_flowers_of_a_scored_win() -> None:
+    out = yh.score(WinContext.from_json(case(concealed="111z456p789p23s55s", win_tile="4s", flowers="1f2f")))
+    assert (yh.fan_of(out), yh.flowers_in(out)) == (0, 4)  # 2 flower tiles + a concealed 111z
+    assert get_ruleset("yihua").fan_of(out) == 0
+    out = yh.score(WinContext.from_json(case(concealed="123456789p23p11z", win_tile="4p", flowers="1f")))
+    assert (yh.fan_of(out), yh.flowers_in(out)) == (1, 1)  # 混一色
 
 
 @pytest.mark.parametrize(

@@ -272,6 +272,38 @@ def test_y2_a_passed_win_at_the_cap_is_never_beaten() -> None:
     assert why_no_win(state, 2) == "missed_win_lock"
 
 
+# The example (seed 001 §二.2 "有加番的情况下可以胡牌"): seat 2 holds 11z 55s, three runs and
+# one flower. A win on 5s scores (2 + 1) × 1 = 3 with 0 番; a win on 1z (its exposed honour pung adds
+# a flower) scores (2 + 2) × 1 = 4, still 0 番: more flowers alone do not open the lock.
+_Y2F = [
+    "5s1m4m7m1s4s7s2z3z6z9m9p8s",
+    "1z1z2m5m8m2s9s3p6p4z4z6z7z",
+    "123m456m789p11z55s",
+    "3m6m3s6s7z5z5z1p1p2z2z3z3z",
+]
+
+
+def test_y2_more_flowers_alone_do_not_open_the_lock() -> None:
+    state = game(_Y2F, "9s8p", flowers=["", "", "1f", ""])
+    state = run(state, "0: discard 5s")
+    assert act("win 5s") in legal(state, 2)
+    state = run(state, "2: pass")
+    assert state.players[2].win_lock
+    assert (state.players[2].passed_win_value, state.players[2].passed_win_fan) == (3, 0)
+    state = run(state, "1: discard 1z")
+    assert act("win 1z") not in legal(state, 2) and act("pong 1z") in legal(state, 2)
+    assert why_no_win(state, 2) == "missed_win_lock"
+    false_win(state, 2, "win 1z")
+    # once seat 2 has drawn, the lock is gone and the same 1z wins (worth 4, seat 1 pays)
+    state = run(state, "2: pass")
+    state = throw_drawn(state, 2)
+    state = throw_drawn(throw_drawn(state, 3), 0)
+    state = run(state, "1: discard 1z")
+    assert act("win 1z") in legal(state, 2)
+    state = pass_all(run(state, "2: win 1z"))
+    assert state.result.scores[0].value == 4 and state.result.payments == (0, -4, 4, 0)
+
+
 # seat 2 waits on 7p or 5z (one flower): 7p = 3, 5z = 4 (the pung completed by the discard: 1 flower)
 _Y2R = [
     "7p1m4m7m1s4s7s2z3z6z9m9p8s",
