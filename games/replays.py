@@ -16,6 +16,7 @@ from games.engine.state import HandState
 from games.engine.view import view_for
 from games.history import may_see_hand
 from games.models import Hand, HandAction
+from games.rendering import pattern_name
 
 
 class ReplayRefused(Exception):
@@ -68,9 +69,17 @@ def build(hand: Hand) -> dict[str, Any]:
         "actions": rows,
         "steps": steps,
         "result": hand.result,
+        "pattern_names": pattern_names(hand.table.variant, hand.result or {}),
         "settlement": hand.settlement,
         "closed_by_admin": (hand.result or {}).get("by") == "admin_closed",
     }
+
+
+def pattern_names(variant: str, result: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """id → names (and the rules page link) of every pattern the result's scores name,
+    as the variant's catalogue names them (the settlement screen shows the same)."""
+    ids = {pid for score in result.get("scores", []) for pid in score.get("patterns", [])}
+    return {pid: pattern_name(pid, variant) for pid in sorted(ids)}
 
 
 def players(hand: Hand) -> list[str]:

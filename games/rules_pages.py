@@ -304,9 +304,7 @@ def _payment_lines(variant: str, lang: str) -> list[str]:
         return []
     m = get_ruleset(variant).default_options.get("self_draw_multiplier", 1)
     if lang == "zh":
-        return [
-            f"自摸（及抢杠，按自摸计）：对手付 分数 × {m} × 底分；点和：放炮者付 分数 × 1 × 底分。"
-        ]
+        return [f"自摸（及抢杠，按自摸计）：对手付 分数 × {m} × 底分；点和：放炮者付 分数 × 1 × 底分。"]
     return [
         f"Self-draw (and robbing a kong, paid as a self-draw): the opponent pays value × {m} × base "
         "stake; a discard win: the discarder pays value × 1 × base stake."

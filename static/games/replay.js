@@ -86,7 +86,14 @@
     scores.textContent = "";
     (result.scores || []).forEach(function (s) {
       var line = el("p", "score", (data.players[s.seat] || "") + " · " + (s.value === undefined ? "" : s.value) + ": ");
-      line.appendChild(document.createTextNode((s.patterns || []).join(", ")));
+      var names = data.pattern_names || {};
+      (s.patterns || []).forEach(function (id, i) {
+        var name = names[id] || { zh: id, en: "" };
+        var part = name.href ? el("a", "rules-link", name.zh + " " + name.en) : el("span", "", name.zh + " " + name.en);
+        if (name.href) { part.href = name.href; part.target = "_blank"; part.rel = "noopener"; }
+        line.appendChild(part);
+        if (i < s.patterns.length - 1) line.appendChild(document.createTextNode(", "));
+      });
       scores.appendChild(line);
     });
     settlement.hidden = false;

@@ -79,3 +79,17 @@ def test_a_private_tables_replay_is_for_its_players(alice: User, bob: User, anon
     token = create_api_token(alice)
     response = Client().get(f"/api/hands/{hand.pk}/replay", HTTP_AUTHORIZATION=f"Bearer {token}")
     assert response.status_code == 200
+
+
+def test_the_replay_names_each_pattern_as_its_variant_does(alice: User, anon_client: Client) -> None:
+    from games.engine import patterns
+
+    hand = finished_hand(alice)
+    data = anon_client.get(f"/api/hands/{hand.pk}/replay").json()
+    named = {pid for score in (hand.result or {}).get("scores", []) for pid in score.get("patterns", [])}
+    assert named, "the helper hand is a won hand"
+    assert set(data["pattern_names"]) == named
+    for pid, name in data["pattern_names"].items():
+        entry = patterns.pattern("two_player", pid)
+        assert entry is not None and (name["zh"], name["en"]) == (entry.name_zh, entry.name_en)
+        assert name["href"] == f"/rules/two_player/#pattern-{pid}"
