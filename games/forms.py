@@ -22,7 +22,7 @@ OPTION_LABELS: dict[str, Any] = {
     "cuopai_p": _("搓牌 chance"),
     "reserve": _("Keep a 海底捞月 reserve"),
     "reserve_n": _("Reserve size"),
-    "self_draw_multiplier": _("Self-draw pays value × (1–3, 自摸 ×3方)"),
+    "self_draw_multiplier": _("Self-draw multiplier 自摸 (value × this × base, 1–3)"),
 }
 # Whole-number house rules narrower than the default 0–1000 (the engine refuses others too).
 OPTION_BOUNDS: dict[str, tuple[int, int]] = {"self_draw_multiplier": (1, 3)}
