@@ -87,10 +87,14 @@ class Table(models.Model):
 
     @property
     def escape_penalty(self) -> int:
-        """RULES §1.8: 50 × base (a table setting), 13 × base for two_player."""
+        """RULES §1.8: 50 × base, 13 × base for two_player — a table setting: the creator's
+        `escape_penalty` house rule when set, else the admin's multiplier for this table, else
+        the site's (games.settings_store)."""
         from games.settings_store import escape_multiplier  # the admin's site settings
 
-        return (self.escape_multiplier or escape_multiplier(self.variant)) * (self.base or 0)
+        chosen = (self.options or {}).get("escape_penalty")
+        multiplier = chosen or self.escape_multiplier or escape_multiplier(self.variant)
+        return multiplier * (self.base or 0)
 
     @property
     def minimum_balance(self) -> int:

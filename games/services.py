@@ -30,7 +30,7 @@ from games import broadcaster, caches, settings_store, snapshots
 from games.engine.actions import Action, apply, auto_action, legal_actions, new_hand, replay, seats_to_act
 from games.engine.bots import BOTS
 from games.engine.errors import EngineError
-from games.engine.rulesets import VARIANT_IDS, get_ruleset
+from games.engine.rulesets import MAX_BASE, VARIANT_IDS, get_ruleset
 from games.engine.state import HandState
 from games.engine.view import view_for
 from games.models import EAST, Hand, HandAction, Match, OpenSocket, Penalty, ScoreEntry, Seat, Table
@@ -42,7 +42,6 @@ log = logging.getLogger(__name__)
 
 LOBBY_GROUP = "lobby"
 INSUFFICIENT_POINTS = "您的积分不足，不能进行下一局"
-MAX_BASE = 10_000
 BOT_DELAY = (0.6, 1.5)  # seconds: bots and 托管 act after a short human-like pause
 DISCONNECTED_DELAY = 2.0  # seconds into a decision before a disconnected player is auto-played
 RECONNECT_WINDOW = 5.0  # seconds a socket that just dropped (a reload) has to come back first
@@ -468,18 +467,13 @@ def validate_stake(variant: str, base: Any) -> int:
 
 
 def validate_options(variant: str, options: Any) -> dict[str, Any]:
+    """The house rules if the variant's `Ruleset` admits each one (its declared ranges)."""
     if options in (None, ""):
         return {}
-    if not isinstance(options, dict):
-        raise ServiceError("bad_option", "options must be an object")
-    known = get_ruleset(variant).default_options
-    unknown = set(options) - set(known)
-    if unknown:
-        raise ServiceError("bad_option", f"unknown options for {variant}: {', '.join(sorted(unknown))}")
-    for key, value in options.items():
-        if type(value) is not type(known[key]):
-            raise ServiceError("bad_option", f"option {key} must be like {known[key]!r}")
-    return dict(options)
+    try:
+        return get_ruleset(variant).check_options(options)
+    except EngineError as e:  # OptionError: the message names the option
+        raise ServiceError("bad_option", e.message) from None
 
 
 def create_table(

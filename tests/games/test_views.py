@@ -101,6 +101,26 @@ def test_create_private_table_with_house_rule(alice_client: Client) -> None:
     assert not table.public and table.options == {"cap": 10}
 
 
+@pytest.mark.parametrize(
+    ("variant", "field", "value"),
+    [("two_player", "cap", 0), ("two_player", "cuopai_p", 1.5), ("shanghai", "escape_penalty", 0)],
+)
+def test_a_house_rule_out_of_range_is_a_form_error(
+    alice_client: Client, variant: str, field: str, value: object
+) -> None:
+    bots = 1 if variant == "two_player" else 3
+    payload = create_payload(variant=variant, bots=bots, **{f"opt_{variant}_{field}": value})
+    response = alice_client.post(reverse("games:create"), payload)
+    assert response.status_code == 200 and not Table.objects.exists()
+    assert response.context["form"].errors[f"opt_{variant}_{field}"]
+
+
+def test_a_hidden_variants_house_rule_does_not_block_the_form(alice_client: Client) -> None:
+    """Only the chosen rule set's options are checked (a stale value in another fieldset is ignored)."""
+    response = alice_client.post(reverse("games:create"), create_payload(opt_two_player_cap=0))
+    assert response.status_code == 302 and Table.objects.get().variant == "shanghai"
+
+
 def test_odd_yihua_stake_is_refused(alice_client: Client) -> None:
     response = alice_client.post(reverse("games:create"), create_payload(variant="yihua", base=3))
     assert response.status_code == 200

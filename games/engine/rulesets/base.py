@@ -21,12 +21,18 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from games.engine.hand import is_complete
+from games.engine.rulesets.options import OptionRange, Value, check_options
 from games.engine.scoring.context import ScoreResult, WinContext, no_win
 from games.engine.state import HandResult, HandState, Meld
 from games.engine.tiles import FLOWERS, KINDS, Tile
 
 if TYPE_CHECKING:
     from games.engine.actions import Action
+
+# The highest base stake (底分) any table may set — the API, the form and the services read this one
+# number (issue 16: the form said 1000 while the services allowed 10,000). With the 50 × base entry
+# floor, a base of 1000 already needs 50,000 points.
+MAX_BASE = 1000
 
 
 class Ruleset:
@@ -43,6 +49,13 @@ class Ruleset:
     has_ready: ClassVar[bool] = False  # 报听 (two_player)
     # House rules a table may set, with defaults (values must be JSON-able).
     default_options: ClassVar[dict[str, Any]] = {}
+    # The values each option admits (issue 23): every key of `default_options` has one. A range
+    # for an option not (yet) in `default_options` is inert: the option stays unknown.
+    option_ranges: ClassVar[dict[str, OptionRange]] = {}
+
+    def check_options(self, options: Any) -> dict[str, Value]:
+        """The table's options if the rule set admits every one (else OptionError, 'bad_option')."""
+        return check_options(self.id, self.default_options, self.option_ranges, options)
 
     # -- the tiles ---------------------------------------------------------
     def wall_tiles(self) -> list[Tile]:

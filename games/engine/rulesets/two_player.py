@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from games.engine.errors import EngineError
 from games.engine.rulesets.base import Ruleset
+from games.engine.rulesets.options import BOOL, ESCAPE_PENALTY, OptionRange
 from games.engine.scoring import two_player as scoring
 from games.engine.scoring.context import ScoreResult, WinContext
 from games.engine.state import HandResult, HandState
@@ -49,6 +50,16 @@ class TwoPlayerRuleset(Ruleset):
         "reserve": False,
         "reserve_n": 8,
         "escape_penalty": 13,  # RULES §1.8: 13 × base for two_player
+    }
+    option_ranges: ClassVar[dict[str, OptionRange]] = {
+        "cap": OptionRange(1, 100),  # fan; the seed's 13 by default
+        "exchange": BOOL,
+        "cuopai": BOOL,
+        "cuopai_p": OptionRange(0.0, 1.0),
+        "reserve": BOOL,
+        "reserve_n": OptionRange(1, 16),  # of 72 tiles; 45 are left after the deal
+        "escape_penalty": ESCAPE_PENALTY,
+        "self_draw_multiplier": OptionRange(1, 3),  # issue 21's option (declared here for the merge)
     }
 
     # -- the tiles (§6.1) ----------------------------------------------------
