@@ -73,6 +73,11 @@ class Table(models.Model):
     hand = models.ForeignKey("Hand", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     spectators = models.IntegerField(default=0)
     notices = models.JSONField(default=dict, blank=True)  # {user id: message} for removed players
+    # The clock's failure isolation (games.clock): timeouts that raised in a row, the last error,
+    # and whether the clock gave the table up and closed it (the admin's "clock trouble" filter).
+    clock_failures = models.PositiveSmallIntegerField(default=0)
+    clock_error = models.CharField(max_length=300, blank=True, default="")
+    clock_closed = models.BooleanField(default=False)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
