@@ -22,6 +22,14 @@ def new_invite_token() -> str:
     return secrets.token_urlsafe(12)
 
 
+MIN_BALANCE_STAKES = 50  # RULES §1.6: the least a player may hold, in base stakes
+
+
+def minimum_balance(base: int) -> int:
+    """The least a player must hold to play at a base stake of `base`."""
+    return MIN_BALANCE_STAKES * base
+
+
 class Table(models.Model):
     class Status(models.TextChoices):
         WAITING = "waiting", _("waiting")
@@ -103,8 +111,9 @@ class Table(models.Model):
 
     @property
     def minimum_balance(self) -> int:
-        """RULES §1.6: below 50 × base a player may not play the next hand."""
-        return 50 * (self.base or 0)
+        """RULES §1.6: below 50 × base a player may not play the next hand (nor sit, set or accept
+        the stake, or start one: docs/history.md). With no stake set yet, the smallest stake's."""
+        return minimum_balance(self.base or 1)
 
 
 class Seat(models.Model):

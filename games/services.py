@@ -31,9 +31,21 @@ from games.engine.actions import Action, apply, auto_action, legal_actions, new_
 from games.engine.bots import BOTS
 from games.engine.errors import EngineError
 from games.engine.rulesets import MAX_BASE, VARIANT_IDS, get_ruleset
+from games.engine.rulesets.base import only_between
 from games.engine.state import HandState
 from games.engine.view import view_for
-from games.models import EAST, Hand, HandAction, Match, OpenSocket, Penalty, ScoreEntry, Seat, Table
+from games.models import (
+    EAST,
+    Hand,
+    HandAction,
+    Match,
+    OpenSocket,
+    Penalty,
+    ScoreEntry,
+    Seat,
+    Table,
+    minimum_balance,
+)
 from games.penalties import active_ban, ban_message, charge_escape, record_false_wins
 from games.ratings import record_hand_ratings
 from games.rows import RowSql
@@ -42,6 +54,7 @@ log = logging.getLogger(__name__)
 
 LOBBY_GROUP = "lobby"
 INSUFFICIENT_POINTS = "您的积分不足，不能进行下一局"
+SHORT_OF_POINTS = "every seated player needs at least %d points (50 × the base stake)"
 BOT_DELAY = (0.6, 1.5)  # seconds: bots and 托管 act after a short human-like pause
 DISCONNECTED_DELAY = 2.0  # seconds into a decision before a disconnected player is auto-played
 RECONNECT_WINDOW = 5.0  # seconds a socket that just dropped (a reload) has to come back first
@@ -573,7 +586,7 @@ def sit(table_id: int, user: AbstractBaseUser, index: int, socket_id: int | None
             raise ServiceError("seat_taken", "that seat is taken")
         table = ctx.table
         balance = balance_or_none(user)
-        if table.base and (balance or 0) < table.minimum_balance:
+        if (balance or 0) < table.minimum_balance:  # 50 × base, or 50 while no stake is set
             raise ServiceError("insufficient_points", INSUFFICIENT_POINTS)
         # A light copy with the balance just read: the snapshot of this change needs no query for
         # it, and the caller's user object (a socket's, long-lived) gets no profile cached.
@@ -678,7 +691,10 @@ def set_stake(table_id: int, user: AbstractBaseUser, base: Any) -> Table:
             _require_seat(ctx, user)
             raise ServiceError("not_stake_chooser", "another player sets the base stake")
         seat = ctx.seat_of(user)
-        table.base = validate_stake(table.variant, base)
+        base = validate_stake(table.variant, base)
+        if seat is not None:  # the setter plays at this stake (an owner of a bots-only table does not)
+            _require_points(user, base)
+        table.base = base
         table.stake_state = Table.Stake.PROPOSED
         table.stake_setter = user
         for s in ctx.seats:
@@ -695,6 +711,7 @@ def accept_stake(table_id: int, user: AbstractBaseUser) -> Table:
             raise ServiceError("stake_unset", "the base stake has not been set yet")
         if seat.accepted:
             raise ServiceError("already_accepted", "you already accepted the base stake")
+        _require_points(user, ctx.table.base or 1)
         seat.accepted = True
         _stake_fix_if_ready(ctx)
         ctx.changed = ctx.lobby = True
@@ -747,11 +764,38 @@ def start_hand(table_id: int, user: AbstractBaseUser | None) -> Table:
         problem = _ready_to_start(ctx)
         if problem:
             raise ServiceError(problem, START_ERRORS[problem])
+        if _short_of_points(ctx):
+            raise ServiceError("insufficient_points", SHORT_OF_POINTS % ctx.table.minimum_balance)
         _begin_hand(ctx)
     return ctx.table
 
 
+def _require_points(user: AbstractBaseUser, base: int) -> None:
+    """The 50 × base floor (RULES §1.6), checked wherever a player could cross it (issue 23)."""
+    if (balance_or_none(user) or 0) < minimum_balance(base):
+        raise ServiceError("insufficient_points", INSUFFICIENT_POINTS)
+
+
+def _short_of_points(ctx: Loaded) -> list[Seat]:
+    """Seated people whose balance (read now) is below the table's floor."""
+    return [s for s in _humans(ctx) if (balance_or_none(s.user) or 0) < ctx.table.minimum_balance]
+
+
+def _stand_up_short(ctx: Loaded) -> bool:
+    """Before a hand the server starts by itself (everyone continued): stand up whoever fell
+    below the floor since the last settlement, with the §1.6 message. True if anyone was."""
+    short = _short_of_points(ctx)
+    for seat in short:
+        ctx.table.notices[str(seat.user_id)] = INSUFFICIENT_POINTS
+        _free_seat(ctx, seat)
+    if short:
+        _after_seat_change(ctx)
+    return bool(short)
+
+
 def _begin_hand(ctx: Loaded) -> None:
+    if _stand_up_short(ctx):  # a next hand after Continue: nobody plays below the floor
+        return
     table = ctx.table
     players = [s.user_id for s in ctx.seats]
     match = Match.objects.filter(pk=table.match_id).first() if table.match_id else None
@@ -1200,8 +1244,14 @@ def _finish_hand(ctx: Loaded) -> None:
     ctx.fresh_balances = True
     result = state.result
     rules = get_ruleset(table.variant)
+    discarder = result.from_seat if result.by == "discard" else None
+    humans = [s.user_id is not None for s in ctx.seats]
     balances = [balance_of(s.user) if s.user_id else BOT_BALANCE for s in ctx.seats]
-    final = rules.settle(result, balances, result.from_seat if result.by == "discard" else None)
+    # What the hand pays as played, and the part between people that moves real points (issue 23:
+    # a bot has no account; a payment to or from one is practice, shown but never applied).
+    notional = rules.settle(result, balances, discarder)
+    final = notional if all(humans) else rules.settle(only_between(result, humans), balances, discarder)
+    practice = [n - f for n, f in zip(notional, final, strict=True)]
     after: list[int | None] = []
     for seat, delta in zip(ctx.seats, final, strict=True):
         if seat.user_id:
@@ -1212,7 +1262,7 @@ def _finish_hand(ctx: Loaded) -> None:
             )
             after.append(balance)
         else:
-            ScoreEntry.objects.create(hand=hand, seat=seat.index, delta=delta)
+            ScoreEntry.objects.create(hand=hand, seat=seat.index, delta=0)  # a bot holds no points
             after.append(None)
     record_false_wins(hand, state, [s.user if s.user_id else None for s in ctx.seats])
     public = view_for(state, None)
@@ -1221,6 +1271,7 @@ def _finish_hand(ctx: Loaded) -> None:
     hand.result = public.get("result")
     hand.settlement = {
         "payments": list(final),
+        "practice": practice,  # per seat: payments with a bot, not applied
         "balances": after,
         "penalties": [
             {"seat": _seat_index(ctx, p.user_id), "amount": p.amount, "reason": p.reason}

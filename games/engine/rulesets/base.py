@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from games.engine.hand import is_complete
@@ -33,6 +34,37 @@ if TYPE_CHECKING:
 # number (issue 16: the form said 1000 while the services allowed 10,000). With the 50 × base entry
 # floor, a base of 1000 already needs 50,000 points.
 MAX_BASE = 1000
+
+
+def only_between(result: HandResult, counted: Sequence[bool]) -> HandResult:
+    """The hand's payments restricted to flows between `counted` seats (issue 23: a table with
+    bots moves points only between its humans; a payment to or from a bot is practice).
+
+    Each payment vector is split into flows loser → gainer in proportion to what each gainer
+    is owed; flows with an uncounted seat at either end are dropped (rounded down, so a filtered
+    vector still sums to zero). The balance floor (`settle`) then applies as usual."""
+
+    def keep(payments: Sequence[int]) -> tuple[int, ...]:
+        gains = [max(0, p) if counted[s] else 0 for s, p in enumerate(payments)]
+        total_gain = sum(max(0, p) for p in payments)
+        kept = [0] * len(payments)
+        if not total_gain:
+            return tuple(kept)
+        for loser, p in enumerate(payments):
+            if p >= 0 or not counted[loser]:
+                continue
+            for gainer, gain in enumerate(gains):
+                flow = -p * gain // total_gain
+                kept[loser] -= flow
+                kept[gainer] += flow
+        return tuple(kept)
+
+    return replace(
+        result,
+        scores=tuple(replace(s, payments=keep(s.payments)) for s in result.scores),
+        payments=keep(result.payments),
+        extras=tuple((reason, keep(p)) for reason, p in result.extras),
+    )
 
 
 class Ruleset:
