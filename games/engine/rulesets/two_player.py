@@ -196,8 +196,9 @@ def reserve_size(options: dict[str, Any]) -> int:
     if not options.get("reserve", False):
         return 0
     n = options.get("reserve_n", 8)
-    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 40:
-        raise EngineError("bad_option", "the two_player option 'reserve_n' must be a whole number 1–40")
+    allowed = TwoPlayerRuleset.option_ranges["reserve_n"]  # the one declared range
+    if isinstance(n, bool) or not isinstance(n, int) or not allowed.admits(n):
+        raise EngineError("bad_option", f"the two_player option 'reserve_n' must be {allowed.describe()}")
     return n
 
 
