@@ -9,7 +9,9 @@ so any number of clock processes may run side by side. `make run` starts one
 Failure isolation (issue 23, docs/operations.md): a timeout that raises is retried after a
 back-off (1, 2, 4, 8 s); after MAX_FAILURES in a row the table is closed with the error recorded
 (`Table.clock_closed`, `clock_error`: the admin's "clock trouble" filter). Failing tables are
-taken after every healthy one, so they never hold up another table's timers and bots.
+taken after every healthy one, so they never hold up another table's timers and bots. With
+PostgreSQL `run` ticks through a `Scheduler`: each timeout on a thread of its own, so a slow table
+holds one thread and never the others.
 """
 
 from __future__ import annotations
@@ -17,9 +19,11 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
+from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import close_old_connections
 from django.utils import timezone
 
@@ -36,18 +40,17 @@ BACKOFF_MAX = 60  # seconds: the longest wait before retrying a failing table
 REAP_SECONDS = presence.HEARTBEAT_SECONDS  # how often the clock looks for dead server processes
 
 
-def due_tables(now: datetime) -> list[tuple[int, int, int]]:
-    """(table id, deadline version, failures so far) of the open tables past their deadline.
+def due_tables(now: datetime, busy: Collection[int] = ()) -> list[tuple[int, int, int]]:
+    """(table id, deadline version, failures so far) of the open tables past their deadline,
+    but for the `busy` ones (their timeout is still running on a thread).
 
     Tables whose timeouts have been failing come last: however many there are, they never take
     the batch from a healthy table (issue 23: 200 broken tables starved every other table)."""
-    rows = (
-        Table.objects.filter(deadline__lte=now)
-        .exclude(status=Table.Status.CLOSED)
-        .order_by("clock_failures", "deadline")
-        .values_list("pk", "deadline_version", "clock_failures")[:BATCH]
-    )
-    return list(rows)
+    rows = Table.objects.filter(deadline__lte=now).exclude(status=Table.Status.CLOSED)
+    if busy:
+        rows = rows.exclude(pk__in=list(busy))
+    ordered = rows.order_by("clock_failures", "deadline")
+    return list(ordered.values_list("pk", "deadline_version", "clock_failures")[:BATCH])
 
 
 def tick(now: datetime | None = None) -> int:
@@ -58,12 +61,60 @@ def tick(now: datetime | None = None) -> int:
         try:
             changed += timeout(table_id, version, now)
         except Exception as e:  # one broken table must not stop the others' clocks
-            log.exception("clock: table %s failed (%s in a row)", table_id, failures + 1)
-            failed(table_id, version, failures + 1, e, now)
+            outcome(table_id, version, failures, e, now)
         else:
-            if failures:
-                Table.objects.filter(pk=table_id).update(clock_failures=0, clock_error="")
+            outcome(table_id, version, failures, None, now)
     return changed
+
+
+def outcome(table_id: int, version: int, failures: int, error: BaseException | None, now: datetime) -> None:
+    """Book one timeout's end: a failure backs the table off (or closes it); a success after
+    failures clears the count."""
+    if error is not None:
+        log.error("clock: table %s failed (%s in a row)", table_id, failures + 1, exc_info=error)
+        failed(table_id, version, failures + 1, error, now)
+    elif failures:
+        Table.objects.filter(pk=table_id).update(clock_failures=0, clock_error="")
+
+
+class Scheduler:
+    """The clock on a pool of threads (`run` uses it with PostgreSQL): each due table's timeout
+    runs on a thread of its own, and a table whose timeout is still running is skipped by later
+    ticks — so a slow table holds one thread, never the tick or another table (issue 23). Up to
+    `threads` − 1 slow tables at once leave the others served. The outcomes are booked by the
+    ticking thread."""
+
+    def __init__(self, threads: int) -> None:
+        self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="clock")
+        self.running: dict[int, tuple[Future[bool], int, int, datetime]] = {}
+
+    def tick(self, now: datetime | None = None) -> int:
+        """Book the finished timeouts, then start those of the due tables not already running;
+        returns how many were started."""
+        now = now or timezone.now()
+        self.collect()
+        due = due_tables(now, busy=self.running)
+        for table_id, version, failures in due:
+            future = self.pool.submit(_timeout_on_thread, table_id, version, now)
+            self.running[table_id] = (future, version, failures, now)
+        return len(due)
+
+    def collect(self) -> None:
+        for table_id, (future, version, failures, started) in list(self.running.items()):
+            if future.done():
+                del self.running[table_id]
+                outcome(table_id, version, failures, future.exception(), started)
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True)
+        self.collect()
+
+
+def _timeout_on_thread(table_id: int, version: int, now: datetime) -> bool:
+    try:
+        return timeout(table_id, version, now)
+    finally:
+        close_old_connections()  # each clock thread holds its own connection
 
 
 def backoff(failures: int) -> timedelta:
@@ -132,20 +183,28 @@ def drive_table_until_idle(
 
 
 def run(interval: float = INTERVAL, stop: threading.Event | None = None) -> None:
-    """Tick forever (or until `stop` is set)."""
+    """Tick forever (or until `stop` is set): on `DB_THREADS` threads (a Scheduler) when the
+    database takes concurrent writers, else one table after another."""
     stop = stop or threading.Event()
-    log.info("table clock running every %.0f ms", interval * 1000)
+    threads = int(getattr(settings, "DB_THREADS", 1))
+    log.info("table clock running every %.0f ms on %s thread(s)", interval * 1000, threads)
+    scheduler = Scheduler(threads) if threads > 1 else None
     reap = Reaper()
     while not stop.is_set():
         started = time.monotonic()
         try:
-            tick()
+            if scheduler is not None:
+                scheduler.tick()
+            else:
+                tick()
             reap()
         except Exception:  # e.g. the database restarting: keep going
             log.exception("clock tick failed")
             close_old_connections()
         close_old_connections()
         stop.wait(max(0.0, interval - (time.monotonic() - started)))
+    if scheduler is not None:
+        scheduler.close()
 
 
 def after(now: datetime, seconds: float) -> datetime:

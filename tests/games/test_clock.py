@@ -190,3 +190,34 @@ def test_the_admin_sees_the_clock_flag(admin_client: Client, alice: User) -> Non
     ).content.decode()
     assert "EngineError: cap" in html
     assert admin_client.get("/admin/games/table/?clock=failing").content.decode().count("EngineError") == 0
+
+
+def test_a_slow_table_holds_one_thread_never_the_others(alice: User, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The threaded clock: while one table's timeout hangs, later ticks go on serving the others
+    and never start the hanging table again (waits are on events, never on wall-clock time)."""
+    now = timezone.now()
+    slow, healthy = (services.create_table(alice, "shanghai").pk for _ in range(2))
+    Table.objects.filter(pk__in=[slow, healthy]).update(deadline=now - timedelta(seconds=1))
+    release, calls = threading.Event(), Counter[int]()
+    served = threading.Semaphore(0)
+
+    def timeout(table_id: int, version: int, at: datetime | None = None) -> bool:
+        calls[table_id] += 1
+        if table_id == slow:
+            release.wait(60)
+        else:
+            served.release()
+        return True
+
+    monkeypatch.setattr(clock, "timeout", timeout)
+    monkeypatch.setattr(clock, "close_old_connections", lambda: None)  # the test's one connection
+    scheduler = clock.Scheduler(threads=2)
+    try:
+        for _ in range(3):
+            scheduler.tick(now)
+            assert served.acquire(timeout=30)  # the healthy table is served on every tick
+        assert calls[healthy] == 3 and calls[slow] == 1 and slow in scheduler.running
+    finally:
+        release.set()
+        scheduler.close()
+    assert not scheduler.running
