@@ -22,14 +22,6 @@ def new_invite_token() -> str:
     return secrets.token_urlsafe(12)
 
 
-MIN_BALANCE_STAKES = 50  # RULES §1.6: the least a player may hold, in base stakes
-
-
-def minimum_balance(base: int) -> int:
-    """The least a player must hold to play at a base stake of `base`."""
-    return MIN_BALANCE_STAKES * base
-
-
 class Table(models.Model):
     class Status(models.TextChoices):
         WAITING = "waiting", _("waiting")
@@ -113,7 +105,12 @@ class Table(models.Model):
     def minimum_balance(self) -> int:
         """RULES §1.6: below 50 × base a player may not play the next hand (nor sit, set or accept
         the stake, or start one: docs/history.md). With no stake set yet, the smallest stake's."""
-        return minimum_balance(self.base or 1)
+        return self.minimum_for(self.base or 1)
+
+    @staticmethod
+    def minimum_for(base: int) -> int:
+        """The least a player must hold to play at a base stake of `base` (RULES §1.6: 50 × base)."""
+        return 50 * base
 
 
 class Seat(models.Model):

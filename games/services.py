@@ -34,18 +34,7 @@ from games.engine.rulesets import MAX_BASE, VARIANT_IDS, get_ruleset
 from games.engine.rulesets.base import only_between
 from games.engine.state import HandState
 from games.engine.view import view_for
-from games.models import (
-    EAST,
-    Hand,
-    HandAction,
-    Match,
-    OpenSocket,
-    Penalty,
-    ScoreEntry,
-    Seat,
-    Table,
-    minimum_balance,
-)
+from games.models import EAST, Hand, HandAction, Match, OpenSocket, Penalty, ScoreEntry, Seat, Table
 from games.penalties import active_ban, ban_message, charge_escape, record_false_wins
 from games.ratings import record_hand_ratings
 from games.rows import RowSql
@@ -772,7 +761,7 @@ def start_hand(table_id: int, user: AbstractBaseUser | None) -> Table:
 
 def _require_points(user: AbstractBaseUser, base: int) -> None:
     """The 50 × base floor (RULES §1.6), checked wherever a player could cross it (issue 23)."""
-    if (balance_or_none(user) or 0) < minimum_balance(base):
+    if (balance_or_none(user) or 0) < Table.minimum_for(base):
         raise ServiceError("insufficient_points", INSUFFICIENT_POINTS)
 
 
