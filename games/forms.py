@@ -99,6 +99,9 @@ class CreateTableForm(forms.Form):
             rules = get_ruleset(variant)
             for key, default in rules.default_options.items():
                 field = _option_field(key, default, rules.option_ranges[key])
+                site = settings_store.escape_multiplier(variant) if key == "escape_penalty" else None
+                if site is not None and rules.option_ranges[key].admits(site):
+                    field.initial = site  # what applies when left alone: the admin's multiplier
                 self.fields[option_field_name(variant, key)] = field
 
     def option_groups(self) -> list[dict[str, Any]]:

@@ -198,3 +198,12 @@ def test_seated_player_sees_invite_link_for_private_table(alice_client: Client, 
 
 def test_missing_table_is_404(anon_client: Client, db: None) -> None:
     assert anon_client.get(reverse("games:table", args=[9999])).status_code == 404
+
+
+def test_the_escape_penalty_field_shows_the_multiplier_that_applies(alice_client: Client) -> None:
+    from games.models import SiteSettings
+
+    SiteSettings.objects.update_or_create(pk=1, defaults={"escape_multiplier": 40})
+    form = alice_client.get(reverse("games:create")).context["form"]
+    assert form.fields["opt_shanghai_escape_penalty"].initial == 40
+    assert form.fields["opt_two_player_escape_penalty"].initial == 13
