@@ -164,3 +164,11 @@ def test_the_settlement_marks_practice_payments(alice: User) -> None:
     _hands_until_practice(table.pk, [alice])
     html = logged_in_client(alice).get(reverse("games:table", args=[table.pk])).content.decode()
     assert 'class="practice"' in html
+
+
+def test_the_history_page_marks_practice_payments(alice: User) -> None:
+    table = bot_table(alice, "two_player", base=10)
+    services.start_hand(table.pk, alice)
+    _hands_until_practice(table.pk, [alice])
+    html = logged_in_client(alice).get(f"/users/{alice.username}/history/").content.decode()
+    assert 'class="practice"' in html
