@@ -19,7 +19,10 @@ class TableAdmin(admin.ModelAdmin):
     list_filter = ["variant", "status", "public"]
     search_fields = ["owner__username"]
     inlines = [SeatInline]
-    readonly_fields = ["version", "deadline", "deadline_version", "act_since", "pause_until", "match", "hand"]
+    readonly_fields = [
+        *("version", "deadline", "deadline_version", "act_since", "pause_until", "match", "hand"),
+        *("clock_failures", "clock_error", "clock_closed"),
+    ]
 
 
 @admin.register(Match)

@@ -160,6 +160,24 @@ def make_private(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: Q
     _done(request, modeladmin, done, _("Made private"))
 
 
+class ClockTroubleFilter(admin.SimpleListFilter):
+    """Tables whose timeouts fail (games.clock retries them with a back-off) or that the clock
+    closed after too many failures (issue 23)."""
+
+    title = _("clock trouble")
+    parameter_name = "clock"
+
+    def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple[str, str]]:
+        return [("failing", _("failing, retried")), ("closed", _("closed by the clock"))]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+        if self.value() == "failing":
+            return queryset.filter(clock_failures__gt=0, clock_closed=False)
+        if self.value() == "closed":
+            return queryset.filter(clock_closed=True)
+        return queryset
+
+
 class TableModerationAdmin(AuditedAdmin, basic_admin.TableAdmin):
     list_display = [
         "id",
@@ -170,10 +188,11 @@ class TableModerationAdmin(AuditedAdmin, basic_admin.TableAdmin):
         "public",
         "spectators",
         "version",
+        "clock_trouble",
         "created",
     ]
     list_display_links = ["id", "variant"]
-    list_filter = ["status", "variant", "public", "stake_state"]
+    list_filter = ["status", "variant", "public", "stake_state", ClockTroubleFilter]
     search_fields = ["id", "owner__username", "seats__user__username"]
     inlines = [SeatModerationInline, HandInline]
     actions = [close_tables, make_private]
@@ -189,6 +208,18 @@ class TableModerationAdmin(AuditedAdmin, basic_admin.TableAdmin):
             for s in table.seats.all()
         ]
         return format_html_join(", ", "{}{}", names)
+
+    @admin.display(description=_("clock"))
+    def clock_trouble(self, table: Table) -> str:
+        """Empty for a healthy table; else why the clock failed (and whether it gave the table up)."""
+        if table.clock_closed:
+            return _("closed by the clock: %(error)s") % {"error": table.clock_error}
+        if table.clock_failures:
+            return _("%(n)d failed timeouts: %(error)s") % {
+                "n": table.clock_failures,
+                "error": table.clock_error,
+            }
+        return ""
 
 
 @admin.action(description=_("Kick the players in the selected seats (no escape penalty)"))

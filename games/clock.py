@@ -5,6 +5,13 @@ Every table stores its next `deadline` and the version it was computed for. `tic
 so any number of clock processes may run side by side. `make run` starts one
 (`python manage.py run_clock`). Tests call `tick` or `drive_table_until_idle` with a fake
 `now` instead of sleeping.
+
+Failure isolation (issue 23, docs/operations.md): a timeout that raises is retried after a
+back-off (1, 2, 4, 8 s); after MAX_FAILURES in a row the table is closed with the error recorded
+(`Table.clock_closed`, `clock_error`: the admin's "clock trouble" filter). Failing tables are
+taken after every healthy one, so they never hold up another table's timers and bots. With
+PostgreSQL `run` ticks through a `Scheduler`: each timeout on a thread of its own, so a slow table
+holds one thread and never the others.
 """
 
 from __future__ import annotations
@@ -12,46 +19,133 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
+from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import close_old_connections
 from django.utils import timezone
 
-from games import presence
+from games import moderation, presence
 from games.models import Table
-from games.services import ServiceError, timeout
+from games.services import timeout
 
 log = logging.getLogger(__name__)
 
 INTERVAL = 0.2  # seconds between ticks
 BATCH = 200  # tables per tick at most
+MAX_FAILURES = 5  # failed timeouts in a row before the clock closes a table
+BACKOFF_MAX = 60  # seconds: the longest wait before retrying a failing table
 REAP_SECONDS = presence.HEARTBEAT_SECONDS  # how often the clock looks for dead server processes
 
 
-def due_tables(now: datetime) -> list[tuple[int, int]]:
-    """(table id, deadline version) of every open table whose deadline has passed."""
-    rows = (
-        Table.objects.filter(deadline__lte=now)
-        .exclude(status=Table.Status.CLOSED)
-        .order_by("deadline")
-        .values_list("pk", "deadline_version")[:BATCH]
-    )
-    return list(rows)
+def due_tables(now: datetime, busy: Collection[int] = ()) -> list[tuple[int, int, int]]:
+    """(table id, deadline version, failures so far) of the open tables past their deadline,
+    but for the `busy` ones (their timeout is still running on a thread).
+
+    Tables whose timeouts have been failing come last: however many there are, they never take
+    the batch from a healthy table (issue 23: 200 broken tables starved every other table)."""
+    rows = Table.objects.filter(deadline__lte=now).exclude(status=Table.Status.CLOSED)
+    if busy:
+        rows = rows.exclude(pk__in=list(busy))
+    ordered = rows.order_by("clock_failures", "deadline")
+    return list(ordered.values_list("pk", "deadline_version", "clock_failures")[:BATCH])
 
 
 def tick(now: datetime | None = None) -> int:
     """One pass over the due tables; returns how many changed."""
     now = now or timezone.now()
     changed = 0
-    for table_id, version in due_tables(now):
+    for table_id, version, failures in due_tables(now):
         try:
             changed += timeout(table_id, version, now)
-        except ServiceError as e:
-            log.warning("clock: table %s: %s", table_id, e)
-        except Exception:  # one broken table must not stop the others' clocks
-            log.exception("clock: table %s failed", table_id)
+        except Exception as e:  # one broken table must not stop the others' clocks
+            outcome(table_id, version, failures, e, now)
+        else:
+            outcome(table_id, version, failures, None, now)
     return changed
+
+
+def outcome(table_id: int, version: int, failures: int, error: BaseException | None, now: datetime) -> None:
+    """Book one timeout's end: a failure backs the table off (or closes it); a success after
+    failures clears the count."""
+    if error is not None:
+        log.error("clock: table %s failed (%s in a row)", table_id, failures + 1, exc_info=error)
+        failed(table_id, version, failures + 1, error, now)
+    elif failures:
+        Table.objects.filter(pk=table_id).update(clock_failures=0, clock_error="")
+
+
+class Scheduler:
+    """The clock on a pool of threads (`run` uses it with PostgreSQL): each due table's timeout
+    runs on a thread of its own, and a table whose timeout is still running is skipped by later
+    ticks — so a slow table holds one thread, never the tick or another table (issue 23). Up to
+    `threads` − 1 slow tables at once leave the others served. The outcomes are booked by the
+    ticking thread."""
+
+    def __init__(self, threads: int) -> None:
+        self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="clock")
+        self.running: dict[int, tuple[Future[bool], int, int, datetime]] = {}
+
+    def tick(self, now: datetime | None = None) -> int:
+        """Book the finished timeouts, then start those of the due tables not already running;
+        returns how many were started."""
+        now = now or timezone.now()
+        self.collect()
+        due = due_tables(now, busy=self.running)
+        for table_id, version, failures in due:
+            future = self.pool.submit(_timeout_on_thread, table_id, version, now)
+            self.running[table_id] = (future, version, failures, now)
+        return len(due)
+
+    def collect(self) -> None:
+        for table_id, (future, version, failures, started) in list(self.running.items()):
+            if future.done():
+                del self.running[table_id]
+                outcome(table_id, version, failures, future.exception(), started)
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True)
+        self.collect()
+
+
+def _timeout_on_thread(table_id: int, version: int, now: datetime) -> bool:
+    try:
+        return timeout(table_id, version, now)
+    finally:
+        close_old_connections()  # each clock thread holds its own connection
+
+
+def backoff(failures: int) -> timedelta:
+    """How long the clock leaves a table alone after its `failures`-th failure in a row."""
+    return timedelta(seconds=min(BACKOFF_MAX, 2 ** (failures - 1)))
+
+
+def failed(table_id: int, version: int, failures: int, error: BaseException, now: datetime) -> None:
+    """Record a failed timeout (its own transaction rolled back): retry after a back-off, and give
+    the table up after MAX_FAILURES. A table that moved on meanwhile is left as it is."""
+    reason = f"{type(error).__name__}: {error}"[:300]
+    if failures >= MAX_FAILURES:
+        close_broken(table_id, reason)
+        return
+    Table.objects.filter(pk=table_id, deadline_version=version).update(
+        clock_failures=failures, clock_error=reason, deadline=now + backoff(failures)
+    )
+
+
+def close_broken(table_id: int, reason: str) -> None:
+    """Close a table the clock cannot run: as an admin would (the hand settled as drawn, the seats
+    freed, the players told), or — when even that fails — by marking the row closed."""
+    try:
+        moderation.close_table(table_id)
+    except Exception:
+        log.exception("clock: table %s could not be closed normally; marking it closed", table_id)
+        Table.objects.filter(pk=table_id).update(status=Table.Status.CLOSED, deadline=None)
+    Table.objects.filter(pk=table_id).update(
+        clock_failures=MAX_FAILURES, clock_error=reason, clock_closed=True, deadline=None
+    )
+    log.error("clock: closed table %s after %s failed timeouts: %s", table_id, MAX_FAILURES, reason)
 
 
 class Reaper:
@@ -89,20 +183,28 @@ def drive_table_until_idle(
 
 
 def run(interval: float = INTERVAL, stop: threading.Event | None = None) -> None:
-    """Tick forever (or until `stop` is set)."""
+    """Tick forever (or until `stop` is set): on `DB_THREADS` threads (a Scheduler) when the
+    database takes concurrent writers, else one table after another."""
     stop = stop or threading.Event()
-    log.info("table clock running every %.0f ms", interval * 1000)
+    threads = int(getattr(settings, "DB_THREADS", 1))
+    log.info("table clock running every %.0f ms on %s thread(s)", interval * 1000, threads)
+    scheduler = Scheduler(threads) if threads > 1 else None
     reap = Reaper()
     while not stop.is_set():
         started = time.monotonic()
         try:
-            tick()
+            if scheduler is not None:
+                scheduler.tick()
+            else:
+                tick()
             reap()
         except Exception:  # e.g. the database restarting: keep going
             log.exception("clock tick failed")
             close_old_connections()
         close_old_connections()
         stop.wait(max(0.0, interval - (time.monotonic() - started)))
+    if scheduler is not None:
+        scheduler.close()
 
 
 def after(now: datetime, seconds: float) -> datetime:

@@ -8,10 +8,11 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games import settings_store
-from games.engine.rulesets import VARIANT_IDS, get_ruleset
+from games.engine.rulesets import MAX_BASE, VARIANT_IDS, get_ruleset
+from games.engine.rulesets.options import OptionError, OptionRange
 from games.rendering import VARIANT_NAMES
 
-MAX_BASE = 1000
+OPTION_OUT_OF_RANGE = _("This rule set allows %(range)s.")
 
 OPTION_LABELS: dict[str, Any] = {
     "escape_penalty": _("Escape penalty (× base stake)"),
@@ -24,8 +25,6 @@ OPTION_LABELS: dict[str, Any] = {
     "reserve_n": _("Reserve size"),
     "self_draw_multiplier": _("Self-draw multiplier 自摸 (value × this × base, 1–3)"),
 }
-# Whole-number house rules narrower than the default 0–1000 (the engine refuses others too).
-OPTION_BOUNDS: dict[str, tuple[int, int]] = {"self_draw_multiplier": (1, 3)}
 
 
 # Timer presets (turn seconds, claim seconds): the speeds players know from other sites; "none"
@@ -53,15 +52,27 @@ def option_field_name(variant: str, key: str) -> str:
     return f"opt_{variant}_{key}"
 
 
-def _option_field(key: str, default: Any) -> forms.Field:
+def _option_field(key: str, default: Any, allowed: OptionRange) -> forms.Field:
+    """A field for one house rule. Its range is shown to the browser (min/max) but checked in
+    `clean` by the chosen rule set only, so a hidden variant's fieldset never blocks the form."""
     label = OPTION_LABELS.get(key, key.replace("_", " "))
     if isinstance(default, bool):
         return forms.BooleanField(label=label, required=False, initial=default)
+    if allowed.choices is not None:
+        choices = [(c, str(c)) for c in allowed.choices]
+        return forms.TypedChoiceField(
+            label=label, required=False, initial=default, choices=choices, coerce=type(default)
+        )
+    bounds = {"min": allowed.minimum, "max": allowed.maximum}
     if isinstance(default, int):
-        low, high = OPTION_BOUNDS.get(key, (0, 1000))
-        return forms.IntegerField(label=label, required=False, initial=default, min_value=low, max_value=high)
+        return forms.IntegerField(
+            label=label, required=False, initial=default, widget=forms.NumberInput(bounds)
+        )
     if isinstance(default, float):
-        return forms.FloatField(label=label, required=False, initial=default, min_value=0, max_value=1)
+        bounds["step"] = "any"
+        return forms.FloatField(
+            label=label, required=False, initial=default, widget=forms.NumberInput(bounds)
+        )
     return forms.CharField(label=label, required=False, initial=default, max_length=50)
 
 
@@ -105,8 +116,13 @@ class CreateTableForm(forms.Form):
         self.fields["turn_seconds"].initial = site.turn_seconds
         self.fields["claim_seconds"].initial = site.claim_seconds
         for variant in VARIANT_IDS:
-            for key, default in get_ruleset(variant).default_options.items():
-                self.fields[option_field_name(variant, key)] = _option_field(key, default)
+            rules = get_ruleset(variant)
+            for key, default in rules.default_options.items():
+                field = _option_field(key, default, rules.option_ranges[key])
+                site = settings_store.escape_multiplier(variant) if key == "escape_penalty" else None
+                if site is not None and rules.option_ranges[key].admits(site):
+                    field.initial = site  # what applies when left alone: the admin's multiplier
+                self.fields[option_field_name(variant, key)] = field
 
     def option_groups(self) -> list[dict[str, Any]]:
         """Bound house-rule fields per variant, for the template's fieldsets."""
@@ -132,6 +148,7 @@ class CreateTableForm(forms.Form):
         players = get_ruleset(variant).players
         if bots is not None and bots > players - 1:
             self.add_error("bots", _("This rule set has only %(n)d other seats.") % {"n": players - 1})
+        self._check_options(variant)
         return data
 
     def _apply_timer_preset(self, data: dict[str, Any]) -> None:
@@ -145,9 +162,23 @@ class CreateTableForm(forms.Form):
         for name in ("turn_seconds", "claim_seconds"):
             self.errors.pop(name, None)  # a preset replaces whatever the custom fields held
 
-    def options(self) -> dict[str, Any]:
+    def _check_options(self, variant: str) -> None:
+        """The chosen rule set's declared ranges (the same check as the API's)."""
+        rules = get_ruleset(variant)
+        try:
+            rules.check_options(self.options(variant))
+        except OptionError as e:
+            allowed = rules.option_ranges.get(e.option or "")
+            if e.option is None or allowed is None:
+                self.add_error(None, e.message)
+                return
+            self.add_error(
+                option_field_name(variant, e.option), OPTION_OUT_OF_RANGE % {"range": allowed.describe()}
+            )
+
+    def options(self, variant: str | None = None) -> dict[str, Any]:
         """The chosen variant's house rules that differ from its defaults."""
-        variant = self.cleaned_data["variant"]
+        variant = variant or self.cleaned_data["variant"]
         out: dict[str, Any] = {}
         for key, default in get_ruleset(variant).default_options.items():
             value = self.cleaned_data.get(option_field_name(variant, key))

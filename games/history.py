@@ -99,7 +99,12 @@ class HandRow:
 
     @property
     def rows(self) -> list[dict[str, Any]]:
-        return [{"name": n, "payment": p} for n, p in zip(self.names, self.payments, strict=False)]
+        # payments with a bot are practice (issue 23): shown beside the points, never applied
+        practice = (self.hand.settlement or {}).get("practice") or [0] * len(self.names)
+        return [
+            {"name": n, "payment": p, "practice": q}
+            for n, p, q in zip(self.names, self.payments, practice, strict=False)
+        ]
 
 
 @dataclass

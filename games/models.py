@@ -73,6 +73,11 @@ class Table(models.Model):
     hand = models.ForeignKey("Hand", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     spectators = models.IntegerField(default=0)
     notices = models.JSONField(default=dict, blank=True)  # {user id: message} for removed players
+    # The clock's failure isolation (games.clock): timeouts that raised in a row, the last error,
+    # and whether the clock gave the table up and closed it (the admin's "clock trouble" filter).
+    clock_failures = models.PositiveSmallIntegerField(default=0)
+    clock_error = models.CharField(max_length=300, blank=True, default="")
+    clock_closed = models.BooleanField(default=False)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -87,15 +92,25 @@ class Table(models.Model):
 
     @property
     def escape_penalty(self) -> int:
-        """RULES §1.8: 50 × base (a table setting), 13 × base for two_player."""
+        """RULES §1.8: 50 × base, 13 × base for two_player — a table setting: the creator's
+        `escape_penalty` house rule when set, else the admin's multiplier for this table, else
+        the site's (games.settings_store)."""
         from games.settings_store import escape_multiplier  # the admin's site settings
 
-        return (self.escape_multiplier or escape_multiplier(self.variant)) * (self.base or 0)
+        chosen = (self.options or {}).get("escape_penalty")
+        multiplier = chosen or self.escape_multiplier or escape_multiplier(self.variant)
+        return multiplier * (self.base or 0)
 
     @property
     def minimum_balance(self) -> int:
-        """RULES §1.6: below 50 × base a player may not play the next hand."""
-        return 50 * (self.base or 0)
+        """RULES §1.6: below 50 × base a player may not play the next hand (nor sit, set or accept
+        the stake, or start one: docs/history.md). With no stake set yet, the smallest stake's."""
+        return self.minimum_for(self.base or 1)
+
+    @staticmethod
+    def minimum_for(base: int) -> int:
+        """The least a player must hold to play at a base stake of `base` (RULES §1.6: 50 × base)."""
+        return 50 * base
 
 
 class Seat(models.Model):

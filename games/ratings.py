@@ -64,7 +64,10 @@ def record_hand_ratings(hand: Hand) -> list[Rating]:
     before = [
         Skill(rows[e.user_id].mu, rows[e.user_id].sigma) if e.user_id in rows else Skill() for e in entries
     ]
-    after = rate(before, [e.delta for e in entries])
+    # ranked by the hand as played: a payment with a bot moved no points (practice) but was won
+    practice = (hand.settlement or {}).get("practice") or []
+    played = [e.delta + (practice[e.seat] if e.seat < len(practice) else 0) for e in entries]
+    after = rate(before, played)
     updated = []
     for entry, skill in zip(entries, after, strict=True):
         if entry.user_id is None:

@@ -506,6 +506,7 @@ def settlement_model(
         )
     payments = (last or {}).get("payments") or result.get("payments") or [0] * n
     balances = (last or {}).get("balances") or [s.get("balance") for s in seats]
+    practice = (last or {}).get("practice") or [0] * n  # payments with a bot: shown, not applied
     hands = (last or {}).get("hands") or [None] * n
     rows = []
     for s in seats:
@@ -517,6 +518,7 @@ def settlement_model(
             {
                 "seat": s,
                 "payment": payments[i] if i < len(payments) else 0,
+                "practice": practice[i] if i < len(practice) else 0,
                 "balance": balances[i] if i < len(balances) else None,
                 "hand": [tile(t, joker=t in jokers) for t in hand_names or []],
                 "melds": s.get("melds", []),

@@ -30,7 +30,8 @@ from games import broadcaster, caches, settings_store, snapshots
 from games.engine.actions import Action, apply, auto_action, legal_actions, new_hand, replay, seats_to_act
 from games.engine.bots import BOTS
 from games.engine.errors import EngineError
-from games.engine.rulesets import VARIANT_IDS, get_ruleset
+from games.engine.rulesets import MAX_BASE, VARIANT_IDS, get_ruleset
+from games.engine.rulesets.base import only_between
 from games.engine.state import HandState
 from games.engine.view import view_for
 from games.models import EAST, Hand, HandAction, Match, OpenSocket, Penalty, ScoreEntry, Seat, Table
@@ -42,7 +43,7 @@ log = logging.getLogger(__name__)
 
 LOBBY_GROUP = "lobby"
 INSUFFICIENT_POINTS = "您的积分不足，不能进行下一局"
-MAX_BASE = 10_000
+SHORT_OF_POINTS = "every seated player needs at least %d points (50 × the base stake)"
 BOT_DELAY = (0.6, 1.5)  # seconds: bots and 托管 act after a short human-like pause
 DISCONNECTED_DELAY = 2.0  # seconds into a decision before a disconnected player is auto-played
 RECONNECT_WINDOW = 5.0  # seconds a socket that just dropped (a reload) has to come back first
@@ -470,22 +471,13 @@ def validate_stake(variant: str, base: Any) -> int:
 
 
 def validate_options(variant: str, options: Any) -> dict[str, Any]:
+    """The house rules if the variant's `Ruleset` admits each one (its declared ranges)."""
     if options in (None, ""):
         return {}
-    if not isinstance(options, dict):
-        raise ServiceError("bad_option", "options must be an object")
-    known = get_ruleset(variant).default_options
-    unknown = set(options) - set(known)
-    if unknown:
-        raise ServiceError("bad_option", f"unknown options for {variant}: {', '.join(sorted(unknown))}")
-    for key, value in options.items():
-        if type(value) is not type(known[key]):
-            raise ServiceError("bad_option", f"option {key} must be like {known[key]!r}")
     try:
-        get_ruleset(variant).check_options({**known, **options})  # ranges (self_draw_multiplier 1–3, …)
-    except EngineError as e:
-        raise ServiceError(e.code, e.message) from None
-    return dict(options)
+        return get_ruleset(variant).check_options(options)
+    except EngineError as e:  # OptionError: the message names the option
+        raise ServiceError("bad_option", e.message) from None
 
 
 def create_table(
@@ -588,7 +580,7 @@ def sit(table_id: int, user: AbstractBaseUser, index: int, socket_id: int | None
             raise ServiceError("seat_taken", "that seat is taken")
         table = ctx.table
         balance = balance_or_none(user)
-        if table.base and (balance or 0) < table.minimum_balance:
+        if (balance or 0) < table.minimum_balance:  # 50 × base, or 50 while no stake is set
             raise ServiceError("insufficient_points", INSUFFICIENT_POINTS)
         # A light copy with the balance just read: the snapshot of this change needs no query for
         # it, and the caller's user object (a socket's, long-lived) gets no profile cached.
@@ -693,7 +685,10 @@ def set_stake(table_id: int, user: AbstractBaseUser, base: Any) -> Table:
             _require_seat(ctx, user)
             raise ServiceError("not_stake_chooser", "another player sets the base stake")
         seat = ctx.seat_of(user)
-        table.base = validate_stake(table.variant, base)
+        base = validate_stake(table.variant, base)
+        if seat is not None:  # the setter plays at this stake (an owner of a bots-only table does not)
+            _require_points(user, base)
+        table.base = base
         table.stake_state = Table.Stake.PROPOSED
         table.stake_setter = user
         for s in ctx.seats:
@@ -710,6 +705,7 @@ def accept_stake(table_id: int, user: AbstractBaseUser) -> Table:
             raise ServiceError("stake_unset", "the base stake has not been set yet")
         if seat.accepted:
             raise ServiceError("already_accepted", "you already accepted the base stake")
+        _require_points(user, ctx.table.base or 1)
         seat.accepted = True
         _stake_fix_if_ready(ctx)
         ctx.changed = ctx.lobby = True
@@ -762,11 +758,38 @@ def start_hand(table_id: int, user: AbstractBaseUser | None) -> Table:
         problem = _ready_to_start(ctx)
         if problem:
             raise ServiceError(problem, START_ERRORS[problem])
+        if _short_of_points(ctx):
+            raise ServiceError("insufficient_points", SHORT_OF_POINTS % ctx.table.minimum_balance)
         _begin_hand(ctx)
     return ctx.table
 
 
+def _require_points(user: AbstractBaseUser, base: int) -> None:
+    """The 50 × base floor (RULES §1.6), checked wherever a player could cross it (issue 23)."""
+    if (balance_or_none(user) or 0) < Table.minimum_for(base):
+        raise ServiceError("insufficient_points", INSUFFICIENT_POINTS)
+
+
+def _short_of_points(ctx: Loaded) -> list[Seat]:
+    """Seated people whose balance (read now) is below the table's floor."""
+    return [s for s in _humans(ctx) if (balance_or_none(s.user) or 0) < ctx.table.minimum_balance]
+
+
+def _stand_up_short(ctx: Loaded) -> bool:
+    """Before a hand the server starts by itself (everyone continued): stand up whoever fell
+    below the floor since the last settlement, with the §1.6 message. True if anyone was."""
+    short = _short_of_points(ctx)
+    for seat in short:
+        ctx.table.notices[str(seat.user_id)] = INSUFFICIENT_POINTS
+        _free_seat(ctx, seat)
+    if short:
+        _after_seat_change(ctx)
+    return bool(short)
+
+
 def _begin_hand(ctx: Loaded) -> None:
+    if _stand_up_short(ctx):  # a next hand after Continue: nobody plays below the floor
+        return
     table = ctx.table
     players = [s.user_id for s in ctx.seats]
     match = Match.objects.filter(pk=table.match_id).first() if table.match_id else None
@@ -1215,8 +1238,14 @@ def _finish_hand(ctx: Loaded) -> None:
     ctx.fresh_balances = True
     result = state.result
     rules = get_ruleset(table.variant)
+    discarder = result.from_seat if result.by == "discard" else None
+    humans = [s.user_id is not None for s in ctx.seats]
     balances = [balance_of(s.user) if s.user_id else BOT_BALANCE for s in ctx.seats]
-    final = rules.settle(result, balances, result.from_seat if result.by == "discard" else None)
+    # What the hand pays as played, and the part between people that moves real points (issue 23:
+    # a bot has no account; a payment to or from one is practice, shown but never applied).
+    notional = rules.settle(result, balances, discarder)
+    final = notional if all(humans) else rules.settle(only_between(result, humans), balances, discarder)
+    practice = [n - f for n, f in zip(notional, final, strict=True)]
     after: list[int | None] = []
     for seat, delta in zip(ctx.seats, final, strict=True):
         if seat.user_id:
@@ -1227,7 +1256,7 @@ def _finish_hand(ctx: Loaded) -> None:
             )
             after.append(balance)
         else:
-            ScoreEntry.objects.create(hand=hand, seat=seat.index, delta=delta)
+            ScoreEntry.objects.create(hand=hand, seat=seat.index, delta=0)  # a bot holds no points
             after.append(None)
     record_false_wins(hand, state, [s.user if s.user_id else None for s in ctx.seats])
     public = view_for(state, None)
@@ -1236,6 +1265,7 @@ def _finish_hand(ctx: Loaded) -> None:
     hand.result = public.get("result")
     hand.settlement = {
         "payments": list(final),
+        "practice": practice,  # per seat: payments with a bot, not applied
         "balances": after,
         "penalties": [
             {"seat": _seat_index(ctx, p.user_id), "amount": p.amount, "reason": p.reason}

@@ -132,10 +132,7 @@ def new_hand(
     dice = roll_dice(rng)
     wall = shuffled_wall(rules.wall_tiles(), rng)
     merged = dict(rules.default_options)
-    unknown = set(options or {}) - set(merged)
-    if unknown:
-        raise EngineError("bad_option", f"unknown options for {variant}: {', '.join(sorted(unknown))}")
-    merged.update(options or {})
+    merged.update(rules.check_options(options))  # the declared ranges (rulesets/options.py)
     players = []
     for seat in range(n):
         start = (seat - dealer) % n * 13

@@ -99,6 +99,41 @@ def test_bad_input_is_a_400(alice: User, token: str, body: Any, code: str) -> No
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("variant", "options", "option"),
+    [
+        ("two_player", {"cap": 0}, "cap"),
+        ("two_player", {"cap": -3}, "cap"),
+        ("two_player", {"reserve": True, "reserve_n": 72}, "reserve_n"),
+        ("two_player", {"cuopai_p": 2.0}, "cuopai_p"),
+        ("cantonese", {"rounds": 3}, "rounds"),
+        ("shanghai", {"escape_penalty": -100000}, "escape_penalty"),
+        ("yihua", {"escape_penalty": 0}, "escape_penalty"),
+    ],
+)
+def test_an_option_out_of_its_declared_range_is_a_400_naming_it(
+    alice: User, token: str, variant: str, options: dict[str, Any], option: str
+) -> None:
+    """Issue 23: `{"cap": 0}` used to be accepted and made the clock's timeout raise for ever."""
+    body = {"variant": variant, "base": 2, "bots": 1, "options": options}
+    response = post(Client(), body, token)
+    assert response.status_code == 400 and response.json()["error"] == "bad_option"
+    assert f"'{option}'" in response.json()["message"]
+    assert not Table.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_api_and_the_form_share_one_highest_base_stake(alice: User, token: str) -> None:
+    """Issue 16: the form allowed 1000, the API 10,000."""
+    from games.engine.rulesets import MAX_BASE
+    from games.forms import CreateTableForm
+
+    assert CreateTableForm().fields["base"].max_value == MAX_BASE
+    response = post(Client(), {"variant": "shanghai", "base": MAX_BASE + 1, "bots": 3}, token)
+    assert response.status_code == 400 and response.json()["error"] == "bad_stake"
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize("header", [None, "Bearer nope", "Token x", "Bearer "])
 def test_no_or_bad_token_is_a_401(alice: User, header: str | None) -> None:
     headers = {"Authorization": header} if header else {}

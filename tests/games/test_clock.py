@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import threading
-from datetime import timedelta
+from collections import Counter
+from collections.abc import Callable
+from datetime import datetime, timedelta
 
 import pytest
 from django.contrib.auth.models import User
+from django.test import Client
 from django.utils import timezone
 
-from games import clock, services
-from games.models import HandAction, Table
+from games import clock, services, snapshots
+from games.engine.errors import EngineError
+from games.models import Hand, HandAction, Table
 from tests.games.conftest import bot_table, hand_over, snapshot
 
 pytestmark = pytest.mark.django_db
@@ -80,3 +84,140 @@ def test_a_broken_table_does_not_stop_the_clock(alice: User, monkeypatch: pytest
 
     monkeypatch.setattr(clock, "timeout", boom)
     assert clock.tick(table.deadline) == 0
+
+
+# --- failure isolation (issue 23 item 1) ---------------------------------------------------------
+
+
+def _broken_tables(count: int, due: datetime) -> set[int]:
+    """`count` open tables due before `due` (rows only: their timeouts are made to fail)."""
+    Table.objects.bulk_create(
+        Table(variant="shanghai", deadline=due - timedelta(seconds=600 - i / 10), invite_token=f"broken-{i}")
+        for i in range(count)
+    )
+    return set(Table.objects.filter(invite_token__startswith="broken-").values_list("pk", flat=True))
+
+
+def _failing_for(broken: set[int], calls: Counter[int]) -> Callable[..., bool]:
+    real = services.timeout
+
+    def timeout(table_id: int, version: int, now: datetime | None = None) -> bool:
+        calls[table_id] += 1
+        if table_id in broken:
+            raise EngineError("bad_option", "the two_player option 'cap' must be a whole number ≥ 1")
+        return real(table_id, version, now)
+
+    return timeout
+
+
+def test_three_hundred_failing_tables_never_starve_a_healthy_one(
+    alice: User, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The red team's attack: 200+ tables whose timeout raises, with the oldest deadlines. Before the
+    fix they were retried on every tick for ever and the healthy table never came up."""
+    healthy = bot_table(alice, bots=3)
+    services.start_hand(healthy.pk, alice)
+    healthy.refresh_from_db()
+    now = healthy.deadline
+    assert now is not None
+    broken = _broken_tables(300, now)
+    calls: Counter[int] = Counter()
+    monkeypatch.setattr(clock, "timeout", _failing_for(broken, calls))
+    acted_at: list[int] = []
+    for tick in range(1, 80):  # 80 ticks of one second on the fake clock
+        before = Table.objects.get(pk=healthy.pk).version
+        clock.tick(now)
+        if Table.objects.get(pk=healthy.pk).version != before:
+            acted_at.append(tick)
+        now += timedelta(seconds=1)
+    assert acted_at and acted_at[0] <= 2  # at most one batch of never-failed tables goes first
+    assert len(acted_at) > 10  # and the healthy table keeps being served while the others fail
+    # each broken table was tried MAX_FAILURES times (with a back-off), then closed and flagged
+    assert {calls[t] for t in broken} == {clock.MAX_FAILURES}
+    closed = Table.objects.filter(pk__in=broken)
+    assert all(t.status == Table.Status.CLOSED and t.clock_closed and t.deadline is None for t in closed)
+    assert all("bad_option" in t.clock_error or "cap" in t.clock_error for t in closed)
+    assert not Table.objects.get(pk=healthy.pk).clock_closed
+    assert sum("closed table" in r.getMessage() for r in caplog.records if r.levelname == "ERROR") == 300
+
+
+def test_a_failing_table_backs_off_and_a_success_clears_its_count(
+    alice: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = bot_table(alice)
+    services.start_hand(table.pk, alice)
+    table.refresh_from_db()
+    now = table.deadline
+    assert now is not None
+    calls: Counter[int] = Counter()
+    monkeypatch.setattr(clock, "timeout", _failing_for({table.pk}, calls))
+    clock.tick(now)
+    clock.tick(now)  # not due again yet: backing off
+    assert calls[table.pk] == 1
+    row = Table.objects.get(pk=table.pk)
+    assert row.clock_failures == 1 and row.deadline == now + clock.backoff(1) and row.clock_error
+    assert [clock.backoff(n).total_seconds() for n in range(1, 6)] == [1, 2, 4, 8, 16]
+    monkeypatch.setattr(clock, "timeout", _failing_for(set(), calls))  # the fault went away
+    clock.tick(row.deadline)
+    row = Table.objects.get(pk=table.pk)
+    assert (row.clock_failures, row.clock_error, row.status) == (0, "", Table.Status.PLAYING)
+
+
+def test_a_hand_stored_with_a_bad_option_is_closed_not_retried_for_ever(
+    alice: User, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A real engine failure: a hand stored (before validation existed) with two_player cap 0."""
+    table = bot_table(alice, "two_player")
+    services.start_hand(table.pk, alice)
+    hand = Table.objects.get(pk=table.pk).hand
+    Hand.objects.filter(pk=hand.pk).update(setup={**hand.setup, "options": {"cap": 0}})
+    services._STATE_CACHE.clear()
+    snapshots.forget()
+    now = timezone.now()
+    for _ in range(40):
+        clock.tick(now)
+        now += timedelta(seconds=1)
+    row = Table.objects.get(pk=table.pk)
+    assert row.status == Table.Status.CLOSED and row.clock_closed and "cap" in row.clock_error
+    assert any("closed table" in r.getMessage() for r in caplog.records)
+
+
+def test_the_admin_sees_the_clock_flag(admin_client: Client, alice: User) -> None:
+    table = services.create_table(alice, "shanghai")
+    Table.objects.filter(pk=table.pk).update(clock_closed=True, clock_error="EngineError: cap")
+    html = admin_client.get(
+        "/admin/games/table/?clock=closed", headers={"Accept-Language": "en"}
+    ).content.decode()
+    assert "EngineError: cap" in html
+    assert admin_client.get("/admin/games/table/?clock=failing").content.decode().count("EngineError") == 0
+
+
+def test_a_slow_table_holds_one_thread_never_the_others(alice: User, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The threaded clock: while one table's timeout hangs, later ticks go on serving the others
+    and never start the hanging table again (waits are on events, never on wall-clock time)."""
+    now = timezone.now()
+    slow, healthy = (services.create_table(alice, "shanghai").pk for _ in range(2))
+    Table.objects.filter(pk__in=[slow, healthy]).update(deadline=now - timedelta(seconds=1))
+    release, calls = threading.Event(), Counter[int]()
+    served = threading.Semaphore(0)
+
+    def timeout(table_id: int, version: int, at: datetime | None = None) -> bool:
+        calls[table_id] += 1
+        if table_id == slow:
+            release.wait(60)
+        else:
+            served.release()
+        return True
+
+    monkeypatch.setattr(clock, "timeout", timeout)
+    monkeypatch.setattr(clock, "close_old_connections", lambda: None)  # the test's one connection
+    scheduler = clock.Scheduler(threads=2)
+    try:
+        for _ in range(3):
+            scheduler.tick(now)
+            assert served.acquire(timeout=30)  # the healthy table is served on every tick
+        assert calls[healthy] == 3 and calls[slow] == 1 and slow in scheduler.running
+    finally:
+        release.set()
+        scheduler.close()
+    assert not scheduler.running

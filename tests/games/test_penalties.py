@@ -46,6 +46,31 @@ def test_escape_is_one_penalty_row_with_ledger_rows_and_a_ban(alice: User, bob: 
     assert Penalty.objects.filter(user=alice).count() == 1
 
 
+@pytest.mark.parametrize(("variant", "multiplier"), [("shanghai", 20), ("two_player", 5), ("yihua", 100)])
+def test_the_escape_penalty_house_rule_sets_the_penalty(
+    alice: User, bob: User, variant: str, multiplier: int
+) -> None:
+    """Issue 16/23 item 9: the table's `escape_penalty` option used to be stored and ignored."""
+    table = services.create_table(alice, variant, options={"escape_penalty": multiplier})
+    services.sit(table.pk, alice, 0)
+    services.set_stake(table.pk, alice, 2)
+    services.sit(table.pk, bob, 1)
+    services.accept_stake(table.pk, bob)
+    for index in range(2, table.players):
+        services.add_bot(table.pk, alice, index)
+    services.start_hand(table.pk, bob)
+    a0 = balance(alice)
+    services.leave(table.pk, alice)
+    assert Penalty.objects.get(user=alice).amount == multiplier * 2
+    assert balance(alice) == a0 - multiplier * 2
+
+
+def test_without_the_house_rule_the_site_multiplier_applies(alice: User) -> None:
+    table = services.create_table(alice, "two_player")
+    Table.objects.filter(pk=table.pk).update(base=3)
+    assert Table.objects.get(pk=table.pk).escape_penalty == 13 * 3
+
+
 def test_disconnect_after_a_server_restart_is_nobodys_fault(alice: User, bob: User) -> None:
     table = two_humans(alice, bob, "two_player")
     services.connect(table.pk, bob)

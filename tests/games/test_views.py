@@ -108,6 +108,26 @@ def test_create_table_with_the_self_draw_multiplier(alice_client: Client) -> Non
     assert Table.objects.get().options == {"self_draw_multiplier": 1}
 
 
+@pytest.mark.parametrize(
+    ("variant", "field", "value"),
+    [("two_player", "cap", 0), ("two_player", "cuopai_p", 1.5), ("shanghai", "escape_penalty", 0)],
+)
+def test_a_house_rule_out_of_range_is_a_form_error(
+    alice_client: Client, variant: str, field: str, value: object
+) -> None:
+    bots = 1 if variant == "two_player" else 3
+    payload = create_payload(variant=variant, bots=bots, **{f"opt_{variant}_{field}": value})
+    response = alice_client.post(reverse("games:create"), payload)
+    assert response.status_code == 200 and not Table.objects.exists()
+    assert response.context["form"].errors[f"opt_{variant}_{field}"]
+
+
+def test_a_hidden_variants_house_rule_does_not_block_the_form(alice_client: Client) -> None:
+    """Only the chosen rule set's options are checked (a stale value in another fieldset is ignored)."""
+    response = alice_client.post(reverse("games:create"), create_payload(opt_two_player_cap=0))
+    assert response.status_code == 302 and Table.objects.get().variant == "shanghai"
+
+
 def test_odd_yihua_stake_is_refused(alice_client: Client) -> None:
     response = alice_client.post(reverse("games:create"), create_payload(variant="yihua", base=3))
     assert response.status_code == 200
@@ -187,3 +207,12 @@ def test_seated_player_sees_invite_link_for_private_table(alice_client: Client, 
 
 def test_missing_table_is_404(anon_client: Client, db: None) -> None:
     assert anon_client.get(reverse("games:table", args=[9999])).status_code == 404
+
+
+def test_the_escape_penalty_field_shows_the_multiplier_that_applies(alice_client: Client) -> None:
+    from games.models import SiteSettings
+
+    SiteSettings.objects.update_or_create(pk=1, defaults={"escape_multiplier": 40})
+    form = alice_client.get(reverse("games:create")).context["form"]
+    assert form.fields["opt_shanghai_escape_penalty"].initial == 40
+    assert form.fields["opt_two_player_escape_penalty"].initial == 13

@@ -5,7 +5,7 @@ from __future__ import annotations
 from importlib import import_module
 
 from games.engine.errors import EngineError
-from games.engine.rulesets.base import Ruleset
+from games.engine.rulesets.base import MAX_BASE, Ruleset
 
 VARIANT_IDS = ("shanghai", "yihua", "cantonese", "tianjin", "two_player")
 _cache: dict[str, Ruleset] = {}
@@ -20,4 +20,4 @@ def get_ruleset(variant: str) -> Ruleset:
     return _cache[variant]
 
 
-__all__ = ["VARIANT_IDS", "Ruleset", "get_ruleset"]
+__all__ = ["MAX_BASE", "VARIANT_IDS", "Ruleset", "get_ruleset"]

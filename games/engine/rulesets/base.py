@@ -17,16 +17,54 @@ a class attribute or a hook here, overridden in `rulesets/<variant>.py`:
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from games.engine.hand import is_complete
+from games.engine.rulesets.options import OptionRange, Value, check_options
 from games.engine.scoring.context import ScoreResult, WinContext, no_win
 from games.engine.state import HandResult, HandState, Meld
 from games.engine.tiles import FLOWERS, KINDS, Tile
 
 if TYPE_CHECKING:
     from games.engine.actions import Action
+
+# The highest base stake (底分) any table may set — the API, the form and the services read this one
+# number (issue 16: the form said 1000 while the services allowed 10,000). With the 50 × base entry
+# floor, a base of 1000 already needs 50,000 points.
+MAX_BASE = 1000
+
+
+def only_between(result: HandResult, counted: Sequence[bool]) -> HandResult:
+    """The hand's payments restricted to flows between `counted` seats (issue 23: a table with
+    bots moves points only between its humans; a payment to or from a bot is practice).
+
+    Each payment vector is split into flows loser → gainer in proportion to what each gainer
+    is owed; flows with an uncounted seat at either end are dropped (rounded down, so a filtered
+    vector still sums to zero). The balance floor (`settle`) then applies as usual."""
+
+    def keep(payments: Sequence[int]) -> tuple[int, ...]:
+        gains = [max(0, p) if counted[s] else 0 for s, p in enumerate(payments)]
+        total_gain = sum(max(0, p) for p in payments)
+        kept = [0] * len(payments)
+        if not total_gain:
+            return tuple(kept)
+        for loser, p in enumerate(payments):
+            if p >= 0 or not counted[loser]:
+                continue
+            for gainer, gain in enumerate(gains):
+                flow = -p * gain // total_gain
+                kept[loser] -= flow
+                kept[gainer] += flow
+        return tuple(kept)
+
+    return replace(
+        result,
+        scores=tuple(replace(s, payments=keep(s.payments)) for s in result.scores),
+        payments=keep(result.payments),
+        extras=tuple((reason, keep(p)) for reason, p in result.extras),
+    )
 
 
 class Ruleset:
@@ -43,6 +81,13 @@ class Ruleset:
     has_ready: ClassVar[bool] = False  # 报听 (two_player)
     # House rules a table may set, with defaults (values must be JSON-able).
     default_options: ClassVar[dict[str, Any]] = {}
+    # The values each option admits (issue 23): every key of `default_options` has one. A range
+    # for an option not (yet) in `default_options` is inert: the option stays unknown.
+    option_ranges: ClassVar[dict[str, OptionRange]] = {}
+
+    def check_options(self, options: Any) -> dict[str, Value]:
+        """The table's options if the rule set admits every one (else OptionError, 'bad_option')."""
+        return check_options(self.id, self.default_options, self.option_ranges, options)
 
     # -- the tiles ---------------------------------------------------------
     def wall_tiles(self) -> list[Tile]:
@@ -61,10 +106,6 @@ class Ruleset:
         return None
 
     # -- house rules -----------------------------------------------------------
-    def check_options(self, options: Mapping[str, Any]) -> None:
-        """Raise EngineError('bad_option', …) for a house-rule value out of range
-        (`options` are the table's, merged over `default_options`)."""
-
     # -- before play ---------------------------------------------------------
     def setup(self, state: HandState, rng: random.Random) -> HandState:
         """Called once after the deal and flower replacement, before the dealer's

@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 
 from games.engine.hand import is_complete, is_thirteen_orphans
 from games.engine.rulesets.base import Ruleset
+from games.engine.rulesets.options import OptionRange
 from games.engine.scoring import cantonese as scoring
 from games.engine.scoring.context import ScoreResult, WinContext, no_win
 from games.engine.state import HandResult, HandState, Meld, evolve
@@ -28,6 +29,7 @@ class CantoneseRuleset(Ruleset):
     robbable_kongs = ("added_kong",)  # §4.2: only 明刻开明杠 can be robbed
     # rounds: match length in wind rounds, 1 (default) or 4 (§4.1)
     default_options: ClassVar[dict[str, Any]] = {"rounds": 1}
+    option_ranges: ClassVar[dict[str, OptionRange]] = {"rounds": OptionRange(choices=(1, 4))}  # §4.1
 
     def score(self, ctx: WinContext) -> ScoreResult:
         return scoring.score(ctx)

@@ -18,6 +18,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from games.engine.rulesets.base import Ruleset
+from games.engine.rulesets.options import ESCAPE_PENALTY, OptionRange
 from games.engine.scoring import shanghai as scoring
 from games.engine.scoring.context import ScoreResult, WinContext, no_win
 from games.engine.state import HandResult, HandState, PlayerState
@@ -49,6 +50,7 @@ class ShanghaiRuleset(Ruleset):
     kong_after_claim = False
     robbable_kongs = ("added_kong",)  # concealed kongs cannot be robbed (§2.4)
     default_options: ClassVar[dict[str, Any]] = {"escape_penalty": 50}
+    option_ranges: ClassVar[dict[str, OptionRange]] = {"escape_penalty": ESCAPE_PENALTY}
 
     # -- restrictions (§2.3) -------------------------------------------------
     def restriction(self, state: HandState, seat: int, action: Action) -> str | None:

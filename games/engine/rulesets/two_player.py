@@ -10,11 +10,12 @@ actions (RULES §1.14).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from games.engine.errors import EngineError
 from games.engine.rulesets.base import Ruleset
+from games.engine.rulesets.options import BOOL, ESCAPE_PENALTY, OptionRange
 from games.engine.scoring import two_player as scoring
 from games.engine.scoring.context import ScoreResult, WinContext
 from games.engine.state import HandResult, HandState
@@ -51,16 +52,16 @@ class TwoPlayerRuleset(Ruleset):
         "escape_penalty": 13,  # RULES §1.8: 13 × base for two_player
         "self_draw_multiplier": scoring.DEFAULT_SELF_DRAW_MULTIPLIER,  # 1–3: self-draw pays value × m × base
     }
-
-    # -- house rules -------------------------------------------------------------
-    def check_options(self, options: Mapping[str, Any]) -> None:
-        scoring.cap_of(options)
-        scoring.self_draw_multiplier_of(options)
-
-    def setup(self, state: HandState, rng: random.Random | None = None) -> HandState:
-        """Refuse a house rule out of range before play rather than at the first win."""
-        self.check_options(dict(state.options))
-        return state
+    option_ranges: ClassVar[dict[str, OptionRange]] = {
+        "cap": OptionRange(1, 100),  # fan; the seed's 13 by default
+        "exchange": BOOL,
+        "cuopai": BOOL,
+        "cuopai_p": OptionRange(0.0, 1.0),
+        "reserve": BOOL,
+        "reserve_n": OptionRange(1, 16),  # of 72 tiles; 45 are left after the deal
+        "escape_penalty": ESCAPE_PENALTY,
+        "self_draw_multiplier": OptionRange(1, 3),  # self-draw pays value × this × base
+    }
 
     # -- the tiles (§6.1) ----------------------------------------------------
     def wall_tiles(self) -> list[Tile]:
@@ -196,8 +197,9 @@ def reserve_size(options: dict[str, Any]) -> int:
     if not options.get("reserve", False):
         return 0
     n = options.get("reserve_n", 8)
-    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 40:
-        raise EngineError("bad_option", "the two_player option 'reserve_n' must be a whole number 1–40")
+    allowed = TwoPlayerRuleset.option_ranges["reserve_n"]  # the one declared range
+    if isinstance(n, bool) or not isinstance(n, int) or not allowed.admits(n):
+        raise EngineError("bad_option", f"the two_player option 'reserve_n' must be {allowed.describe()}")
     return n
 
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from games.engine.hand import is_seven_pairs
 from games.engine.rulesets.base import Ruleset
+from games.engine.rulesets.options import ESCAPE_PENALTY, OptionRange
 from games.engine.scoring import shanghai as shanghai_scoring
 from games.engine.scoring import yihua as scoring
 from games.engine.scoring.context import ScoreResult, WinContext, no_win
@@ -47,6 +48,7 @@ class YihuaRuleset(Ruleset):
     kong_after_claim = True  # delayed kong (先碰后杠) also after a chi or pong (§3.2)
     robbable_kongs = ("added_kong",)
     default_options: ClassVar[dict[str, Any]] = {"escape_penalty": 50}
+    option_ranges: ClassVar[dict[str, OptionRange]] = {"escape_penalty": ESCAPE_PENALTY}
 
     def setup(self, state: HandState, rng: random.Random | None = None) -> HandState:
         """Refuse an odd base stake before play (§3.7: the flower value is b/2)
