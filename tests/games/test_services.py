@@ -466,15 +466,17 @@ def test_a_two_player_self_draw_settles_value_times_multiplier_times_base(
     value = table.hand.result["scores"][0]["value"]
     assert value == 12
     amount = value * times * 2
-    assert table.hand.settlement["payments"] == [-amount, amount]
+    # against a bot the payments are practice: shown, never applied (docs/history.md)
+    assert table.hand.settlement["practice"] == [-amount, amount]
+    assert table.hand.settlement["payments"] == [0, 0]
     entries = list(ScoreEntry.objects.filter(hand=table.hand).order_by("seat"))
-    assert [e.delta for e in entries] == [-amount, amount]
+    assert [e.delta for e in entries] == [0, 0]
     # the settlement screen shows the value and the corrected payments
     context = table_context(table, alice)
-    assert context["table"]["last_result"]["payments"] == [-amount, amount]
+    assert context["table"]["last_result"]["practice"] == [-amount, amount]
     settlement = render_table_html(context, "en").split('id="settlement"')[1].split("</section>")[0]
     assert '<strong class="value">12</strong>' in settlement
-    assert f">-{amount}<" in settlement and f">+{amount}<" in settlement
+    assert f"练习 -{amount}<" in settlement and f"练习 +{amount}<" in settlement  # shown as practice
 
 
 @pytest.mark.parametrize("bad", [0, 4, 13])
