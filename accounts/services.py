@@ -56,7 +56,8 @@ class Throttled(Exception):
     """Too many of something from one account or address: try again later."""
 
 
-def _digest(key: str) -> str:
+def token_digest(key: str) -> str:
+    """What is stored of a token (ApiToken.key_hash): its SHA-256."""
     return hashlib.sha256(key.encode()).hexdigest()
 
 
@@ -72,7 +73,7 @@ def create_api_token(user: AbstractBaseUser, address: str | None = None) -> str:
             address_lock(f"token:{address}")
             _check_token_throttle(user, address)
         key = secrets.token_urlsafe(32)
-        ApiToken.objects.create(user=user, key_hash=_digest(key), prefix=key[:6], created_ip=address)
+        ApiToken.objects.create(user=user, key_hash=token_digest(key), prefix=key[:6], created_ip=address)
     return key
 
 
@@ -91,7 +92,7 @@ def token_for_key(key: str) -> ApiToken | None:
         return None
     # Every API socket starts here (a hundred tables reconnecting after a restart is 400 of
     # them at once): two precompiled reads, not the ORM's compiled join.
-    token = _TOKEN_ROWS.find("key_hash", _digest(key))
+    token = _TOKEN_ROWS.find("key_hash", token_digest(key))
     if token is None or token.revoked is not None:
         return None
     user = _USER_ROWS.find("id", token.user_id)
@@ -116,10 +117,10 @@ def revoke_tokens(tokens: QuerySet[ApiToken]) -> int:
     from accounts import sockets
 
     with transaction.atomic():
-        ids = list(tokens.filter(revoked__isnull=True).values_list("pk", flat=True))
-        ApiToken.objects.filter(pk__in=ids).update(revoked=timezone.now())
-        transaction.on_commit(lambda: sockets.close_token_sockets(ids))
-    return len(ids)
+        rows = list(tokens.filter(revoked__isnull=True).values_list("pk", "key_hash"))
+        ApiToken.objects.filter(pk__in=[pk for pk, _ in rows]).update(revoked=timezone.now())
+        transaction.on_commit(lambda: sockets.close_token_sockets([key_hash for _, key_hash in rows]))
+    return len(rows)
 
 
 def revoke_all_tokens(user: AbstractBaseUser) -> int:

@@ -24,7 +24,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db.utils import InterfaceError, OperationalError
 
 from accounts import sockets
-from accounts.services import token_for_key
+from accounts.services import token_digest, user_for_token
 from games import broadcaster, presence, services, snapshots
 from games.db_threads import db
 from games.models import Table
@@ -311,13 +311,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.json_mode = bool(token) or (query.get("format") or [""])[0] == "json"
         await self.accept()
         if token:
-            api_token = await db(token_for_key)(token)
-            if api_token is None:
+            # Joined before the lookup: a revocation committed after it still closes this socket.
+            await self._join_auth_group(sockets.token_group(token_digest(token)))
+            self.user = await db(user_for_token)(token)
+            if self.user is None:
                 await self.send_error("bad_token", "unknown or revoked API token")
                 await self.close(code=CLOSE_BAD_TOKEN)
                 return
-            self.user = api_token.user
-            await self._join_auth_group(sockets.token_group(api_token.pk))
         else:
             self.user = self.scope.get("user") or AnonymousUser()
             session_key = getattr(self.scope.get("session"), "session_key", None)

@@ -138,3 +138,31 @@ async def test_revoking_closes_the_tokens_open_sockets(alice: User, bob: User) -
     await sockets[2].send_json_to({"type": "ping"})
     assert json.loads(await sockets[2].receive_from(timeout=5)) == {"type": "pong"}
     await sockets[2].disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_revocation_just_after_the_sockets_token_check_still_closes_it(
+    alice: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The socket listens for its token's revocation before it checks the token: a revocation
+    committed between the check and the socket's first frame is not missed."""
+    table = await sync_to_async(bot_table)(alice, "shanghai", 2, None)
+    key = await sync_to_async(create_api_token)(alice)
+    checked = consumers.user_for_token
+
+    def check_then_revoke(token: str) -> User | None:
+        user = checked(token)
+        revoke_all_tokens(alice)  # another request revokes it right then
+        return user
+
+    monkeypatch.setattr(consumers, "user_for_token", check_then_revoke)
+    comm = WebsocketCommunicator(APP, f"/ws/tables/{table.pk}/?token={key}")
+    comm.scope["user"] = AnonymousUser()
+    await comm.connect()
+    codes = []
+    while True:
+        message = await comm.receive_output(timeout=5)
+        if message["type"] == "websocket.close":
+            break
+        codes.append(json.loads(message["text"]).get("code"))
+    assert "token_revoked" in codes and message["code"] == consumers.CLOSE_BAD_TOKEN
