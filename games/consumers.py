@@ -270,6 +270,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     sent_version: int
     counted: bool
     closed = False  # set on disconnect: a pause ending later renders nothing
+    revoked = False  # set when its token is revoked or its session logs out (closing)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch without its `aclose_old_connections()` before every message: that
@@ -347,6 +348,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def auth_revoked(self, event: dict[str, Any]) -> None:
         """This socket's token was revoked or its session logged out: it stops acting as the user."""
+        self.revoked = True  # frames already on their way are dropped, not acted on
         code = event.get("code", "token_revoked")
         message = "this API token was revoked" if code == "token_revoked" else "you logged out"
         await self.send_error(code, message)
@@ -382,6 +384,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     # --- incoming ---------------------------------------------------------------------------
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.revoked:
+            return
         raw = text_data if text_data is not None else (bytes_data or b"").decode("utf-8", "replace")
         if len(raw.encode()) > MAX_FRAME:
             await self.send_error("too_big", f"messages are at most {MAX_FRAME} bytes")
