@@ -12,6 +12,9 @@ class Profile(models.Model):
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
     balance = models.BigIntegerField(_("balance"), default=0)
+    # The address the account was signed up from (None: made by an admin or a command). Signups
+    # are throttled per address, and point flows between accounts sharing one are flagged.
+    signup_ip = models.GenericIPAddressField(_("signup address"), null=True, blank=True, db_index=True)
 
     class Meta:
         verbose_name = _("profile")
@@ -30,8 +33,13 @@ class ApiToken(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
     key_hash = models.CharField(max_length=64, unique=True)
     prefix = models.CharField(max_length=8)  # the first characters, to tell tokens apart
-    created = models.DateTimeField(auto_now_add=True)
+    created = models.DateTimeField(auto_now_add=True, db_index=True)
+    created_ip = models.GenericIPAddressField(
+        null=True, blank=True
+    )  # token creation is throttled per address
     last_used = models.DateTimeField(null=True, blank=True)
+    # Revoked tokens stay (who had what, and the creation throttle counts them) but open nothing.
+    revoked = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("API token")
@@ -39,6 +47,10 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} {self.prefix}…"
+
+    @property
+    def active(self) -> bool:
+        return self.revoked is None
 
 
 # --- History, ratings, moderation (issue 7) ---------------------------------------------------
@@ -77,3 +89,12 @@ class LedgerEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} {self.kind} {self.delta:+d} → {self.balance_after}"
+
+
+class FlaggedPointFlow(LedgerEntry):
+    """The admin's view of point flows between linked accounts (accounts.flows); no rows of its own."""
+
+    class Meta:
+        proxy = True
+        verbose_name = _("flagged point flow")
+        verbose_name_plural = _("flagged point flows")

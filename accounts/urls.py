@@ -11,4 +11,6 @@ urlpatterns = [
     path("password/", views.password_change, name="password_change"),
     path("profile/", views.profile, name="profile"),
     path("profile/token/", views.create_token, name="create_token"),
+    path("profile/token/<int:pk>/revoke/", views.revoke_token, name="revoke_token"),
+    path("profile/tokens/revoke/", views.revoke_all_tokens, name="revoke_all_tokens"),
 ]

@@ -10,8 +10,10 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts import services
 from accounts.forms import SignupForm
-from accounts.services import create_api_token
+from accounts.models import ApiToken
+from mahjong_site import client_address
 
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
@@ -29,8 +31,19 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect("home")
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        with transaction.atomic():
-            user = form.save()  # the post_save signal grants the starting balance
+        address = client_address.of_request(request.META)
+        try:
+            with transaction.atomic():
+                services.address_lock(f"signup:{address}")
+                services.check_signup_allowed(address)
+                user = form.save()  # the post_save signal grants the starting balance
+                services.record_signup_address(user, address)
+        except services.Throttled:
+            form.add_error(
+                None, _("Too many accounts were made from your address recently. Please try again later.")
+            )
+            context = {"form": form, "starting_balance": settings.STARTING_BALANCE}
+            return render(request, "accounts/signup.html", context, status=429)
         login(request, user, backend=MODEL_BACKEND)
         messages.success(request, _("Welcome, %(name)s! Your account is ready.") % {"name": user.username})
         return redirect("home")
@@ -64,23 +77,47 @@ def password_change(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/password_change.html", {"form": form})
 
 
+def _profile_page(request: HttpRequest, status: int = 200, **extra: object) -> HttpResponse:
+    context = {"profile": request.user.profile, "tokens": services.active_tokens(request.user), **extra}
+    return render(request, "accounts/profile.html", context, status=status)
+
+
 @login_required
 def profile(request: HttpRequest) -> HttpResponse:
-    context = {"profile": request.user.profile, "tokens": request.user.api_tokens.order_by("-created")}
-    return render(request, "accounts/profile.html", context)
+    return _profile_page(request)
 
 
 @login_required
 @require_POST
 def create_token(request: HttpRequest) -> HttpResponse:
     """Make a personal API token and show it once (only its hash is kept)."""
-    key = create_api_token(request.user)
-    context = {
-        "profile": request.user.profile,
-        "tokens": request.user.api_tokens.order_by("-created"),
-        "new_token": key,
-    }
-    return render(request, "accounts/profile.html", context)
+    try:
+        key = services.create_api_token(request.user, client_address.of_request(request.META))
+    except services.Throttled:
+        message = _("Too many API tokens were made recently. Please try again later.")
+        return _profile_page(request, status=429, token_error=message)
+    return _profile_page(request, new_token=key)
+
+
+@login_required
+@require_POST
+def revoke_token(request: HttpRequest, pk: int) -> HttpResponse:
+    """Revoke one of the user's own tokens (another user's id is simply not found)."""
+    revoked = services.revoke_tokens(ApiToken.objects.filter(user=request.user, pk=pk))
+    if revoked:
+        messages.success(request, _("The API token was revoked; programs using it are disconnected."))
+    return redirect("accounts:profile")
+
+
+@login_required
+@require_POST
+def revoke_all_tokens(request: HttpRequest) -> HttpResponse:
+    revoked = services.revoke_all_tokens(request.user)
+    if revoked:
+        messages.success(
+            request, _("All your API tokens were revoked; programs using them are disconnected.")
+        )
+    return redirect("accounts:profile")
 
 
 def locked_out(request: HttpRequest, *args: object) -> HttpResponse:

@@ -8,11 +8,12 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
-from accounts.services import user_for_token
+from accounts.models import ApiToken
+from accounts.services import revoke_tokens, token_for_key, user_for_token
 from games import services
 from games.engine.rulesets import VARIANT_IDS, get_ruleset
 
@@ -96,3 +97,21 @@ def create_table(request: HttpRequest, user: AbstractBaseUser) -> JsonResponse:
     except services.ServiceError as e:
         return error(400, e.code, e.message)
     return JsonResponse({"id": table.pk, "ws": f"/ws/tables/{table.pk}/"}, status=201)
+
+
+@csrf_exempt
+def current_token(request: HttpRequest) -> HttpResponse:
+    """DELETE /api/tokens/current → 204: revokes the token the request is authorised with (a bot
+    signing off) and closes that token's open sockets."""
+    if request.method != "DELETE":
+        response = error(405, "method_not_allowed", "only DELETE")
+        response["Allow"] = "DELETE"
+        return response
+    scheme, _, key = request.headers.get("Authorization", "").partition(" ")
+    token = token_for_key(key.strip()) if scheme.lower() == "bearer" else None
+    if token is None:
+        response = error(401, "unauthorized", "send Authorization: Bearer <API token>")
+        response["WWW-Authenticate"] = "Bearer"
+        return response
+    revoke_tokens(ApiToken.objects.filter(pk=token.pk))
+    return HttpResponse(status=204)

@@ -19,11 +19,12 @@ from urllib.parse import parse_qs
 import orjson
 from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
-from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
+from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth.models import AnonymousUser
 from django.db.utils import InterfaceError, OperationalError
 
-from accounts.services import user_for_token
+from accounts import sockets
+from accounts.services import token_digest, user_for_token
 from games import broadcaster, presence, services, snapshots
 from games.db_threads import db
 from games.models import Table
@@ -37,7 +38,8 @@ MAX_REFUSED = 10  # refused (rate-limited) messages in a row before the socket i
 
 log = logging.getLogger(__name__)
 
-CLOSE_BAD_TOKEN = 4001
+CLOSE_BAD_TOKEN = 4001  # also: the token was revoked while the socket was open
+CLOSE_LOGGED_OUT = 4003  # the session logged out while the socket was open
 CLOSE_NO_TABLE = 4004
 CLOSE_FLOOD = 4008
 CLOSE_TOO_BIG = 4009
@@ -179,14 +181,62 @@ class PauseEnds:
 PAUSE_ENDS = PauseEnds()
 
 
-class PingConsumer(AsyncJsonWebsocketConsumer):
-    """Accepts any connection that passed the Origin check and echoes each JSON message."""
+MAX_PING_FRAME = 1024  # bytes: a liveness probe needs a few
+MAX_PING_DEPTH = 16  # nesting levels echoed back
+
+
+class PingConsumer(AsyncWebsocketConsumer):
+    """Accepts any connection that passed the Origin check and echoes each JSON message.
+
+    Bounded like a table socket: frames of at most MAX_PING_FRAME bytes (larger: `too_big`,
+    closed 4009), the same token bucket (`rate_limited`, closed 4008 after MAX_REFUSED in a
+    row), and input that is not JSON or nests deeper than MAX_PING_DEPTH gets an error frame
+    (`bad_json`, `too_deep`) instead of a traceback in the log.
+    """
 
     async def connect(self) -> None:
+        self.bucket = TokenBucket()
+        self.refused = 0
         await self.accept()
 
-    async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        await self.send_json(content)
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        raw = text_data if text_data is not None else (bytes_data or b"").decode("utf-8", "replace")
+        if len(raw.encode()) > MAX_PING_FRAME:
+            await self.send_error("too_big", f"messages are at most {MAX_PING_FRAME} bytes")
+            await self.close(code=CLOSE_TOO_BIG)
+            return
+        if not self.bucket.take():
+            self.refused += 1
+            await self.send_error("rate_limited", "too many messages; slow down")
+            if self.refused >= MAX_REFUSED:
+                await self.close(code=CLOSE_FLOOD)
+            return
+        self.refused = 0
+        try:
+            content = json.loads(raw)
+        except (ValueError, RecursionError):
+            await self.send_error("bad_json", "a message is one JSON value")
+            return
+        if _depth(content) > MAX_PING_DEPTH:
+            await self.send_error("too_deep", f"messages nest at most {MAX_PING_DEPTH} levels")
+            return
+        await self.send(text_data=json.dumps(content))
+
+    async def send_error(self, code: str, message: str) -> None:
+        await self.send(text_data=json.dumps({"type": "error", "code": code, "message": message}))
+
+
+def _depth(value: Any) -> int:
+    """How deeply `value` nests (a scalar: 0), counted without recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is None:
+            continue
+        deepest = max(deepest, level)
+        stack.extend((child, level + 1) for child in children)
+    return deepest
 
 
 class TokenBucket:
@@ -221,6 +271,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     sent_version: int
     counted: bool
     closed = False  # set on disconnect: a pause ending later renders nothing
+    revoked = False  # set when its token is revoked or its session logs out (closing)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch without its `aclose_old_connections()` before every message: that
@@ -265,6 +316,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.language = language_from_scope(self.scope)
         await self.accept()
         if token:
+            # Joined before the lookup: a revocation committed after it still closes this socket.
+            await self._join_auth_group(sockets.token_group(token_digest(token)))
             self.user = await db(user_for_token)(token)
             if self.user is None:
                 await self.send_error("bad_token", "unknown or revoked API token")
@@ -272,6 +325,9 @@ class TableConsumer(AsyncWebsocketConsumer):
                 return
         else:
             self.user = self.scope.get("user") or AnonymousUser()
+            session_key = getattr(self.scope.get("session"), "session_key", None)
+            if self.user.is_authenticated and session_key:
+                await self._join_auth_group(sockets.session_group(session_key))
         invite = (query.get("invite") or [""])[0]
         if not await db(self._allowed)(invite):
             await self.send_error("no_table", "there is no such table (or it is private)")
@@ -289,6 +345,19 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send_state(force=True, context=context)
         WATCHER.add(self)
 
+    async def _join_auth_group(self, group: str) -> None:
+        """Revoking the token or logging the session out closes this socket (accounts.sockets)."""
+        self.auth_group = group
+        await self.channel_layer.group_add(group, self.channel_name)
+
+    async def auth_revoked(self, event: dict[str, Any]) -> None:
+        """This socket's token was revoked or its session logged out: it stops acting as the user."""
+        self.revoked = True  # frames already on their way are dropped, not acted on
+        code = event.get("code", "token_revoked")
+        message = "this API token was revoked" if code == "token_revoked" else "you logged out"
+        await self.send_error(code, message)
+        await self.close(code=CLOSE_BAD_TOKEN if code == "token_revoked" else CLOSE_LOGGED_OUT)
+
     def _allowed(self, invite: str) -> bool:
         table = services.TABLE_ROWS.find("id", self.table_id)  # every socket's first read: precompiled
         if table is None:
@@ -302,6 +371,8 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         self.closed = True  # a pause ending after this renders nothing
+        if getattr(self, "auth_group", None):
+            await self.channel_layer.group_discard(self.auth_group, self.channel_name)
         if not hasattr(self, "table_id"):
             return
         WATCHER.remove(self)
@@ -317,6 +388,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     # --- incoming ---------------------------------------------------------------------------
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.revoked:
+            return
         raw = text_data if text_data is not None else (bytes_data or b"").decode("utf-8", "replace")
         if len(raw.encode()) > MAX_FRAME:
             await self.send_error("too_big", f"messages are at most {MAX_FRAME} bytes")

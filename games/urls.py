@@ -16,4 +16,5 @@ urlpatterns = [
 
 api_urlpatterns = [
     path("tables/", api.create_table, name="api_create_table"),
+    path("tokens/current", api.current_token, name="api_current_token"),
 ]

@@ -15,13 +15,13 @@ django_asgi_app = get_asgi_application()
 
 from channels.db import database_sync_to_async  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from games.clock_task import ClockStarter  # noqa: E402
 from games.penalties import record_server_start  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from mahjong_site import gc_tuning  # noqa: E402
+from mahjong_site.socket_guards import AnonymousSocketCap, OriginValidator  # noqa: E402
 from mahjong_site.ws_sessions import SocketAuthMiddlewareStack  # noqa: E402
 
 
@@ -43,12 +43,9 @@ class RecordsServerStart:
         await self.app(scope, receive, send)
 
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(SocketAuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
-    }
-)
+# Sockets: Origin (scheme, host, port) first, then the session, then the anonymous cap per address.
+sockets = OriginValidator(SocketAuthMiddlewareStack(AnonymousSocketCap(URLRouter(websocket_urlpatterns))))
+application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": sockets})
 
 if settings.CLOCK_IN_PROCESS:  # the embedded default: see games/clock_task.py
     application = ClockStarter(application)

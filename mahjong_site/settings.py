@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -40,6 +41,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "axes",
+    "csp",
     "accounts",
     "games",
 ]
@@ -54,6 +56,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "axes.middleware.AxesMiddleware",  # last, as django-axes asks
 ]
@@ -99,12 +102,27 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    {"NAME": "accounts.validators.UsernameInPasswordValidator"},  # `pwtest3pwtest3` for `pwtest3`
 ]
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
 STARTING_BALANCE = env_int("STARTING_BALANCE", 1000)
+
+# Per-address limits (docs/operations.md, "Limits"). Addresses: mahjong_site/client_address.py.
+SIGNUPS_PER_ADDRESS_PER_HOUR = env_int("SIGNUPS_PER_ADDRESS_PER_HOUR", 3)
+SIGNUPS_PER_ADDRESS_PER_DAY = env_int("SIGNUPS_PER_ADDRESS_PER_DAY", 10)
+TOKENS_PER_USER_PER_HOUR = env_int("TOKENS_PER_USER_PER_HOUR", 5)
+TOKENS_PER_ADDRESS_PER_HOUR = env_int("TOKENS_PER_ADDRESS_PER_HOUR", 10)
+ANONYMOUS_SOCKETS_PER_ADDRESS = env_int("ANONYMOUS_SOCKETS_PER_ADDRESS", 20)  # per server process
+# Proxies in front that APPEND to X-Forwarded-For (0: the proxy SETS it, as docs/operations.md asks).
+TRUSTED_PROXY_HOPS = env_int("TRUSTED_PROXY_HOPS", 0)
+# Point flows between linked accounts (same signup address, or joined this close together)
+# are flagged in the admin ("Flagged point flows").
+LINKED_SIGNUP_MINUTES = env_int("LINKED_SIGNUP_MINUTES", 10)
+REPEATED_LOSSES = env_int("REPEATED_LOSSES", 3)  # hands lost to the same linked player before a flag
+FLAG_WINDOW_DAYS = env_int("FLAG_WINDOW_DAYS", 30)
 
 # django-axes: lock a username from one address after 5 failures, for 15 minutes.
 # Behind a proxy, run daphne with --proxy-headers so REMOTE_ADDR is the player's address.
@@ -151,6 +169,25 @@ if not DEBUG:
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
     SECURE_REFERRER_POLICY = "same-origin"
     SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+
+# --- Content-Security-Policy (django-csp) --------------------------------------------------------
+# No inline script or style anywhere: every script is a static file (htmx, board.js, replay.js),
+# htmx is told not to inject its indicator <style> nor run eval/script tags (templates/base.html,
+# meta htmx-config). 'self' covers the same-origin ws:/wss: of the table sockets (CSP level 3).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 
 LOGGING = {
     "version": 1,

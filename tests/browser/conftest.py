@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
 
 from tests.conftest import IN_CI
 
@@ -123,6 +123,10 @@ def live_server_url(tmp_path_factory: pytest.TempPathFactory, shared_redis_url: 
         DATABASE_URL=f"sqlite:///{workdir / 'db.sqlite3'}",
         ALLOWED_HOSTS="127.0.0.1 localhost",
         PYTHONUNBUFFERED="1",
+        # Every browser test signs up from 127.0.0.1 against one database (tests/security
+        # tests the per-address limit itself).
+        SIGNUPS_PER_ADDRESS_PER_HOUR="10000",
+        SIGNUPS_PER_ADDRESS_PER_DAY="10000",
     )
     if shared_redis_url:
         env["REDIS_URL"] = shared_redis_url
@@ -192,5 +196,21 @@ def page(browser: Browser, live_server_url: str) -> Iterator[Page]:
     )
     page = context.new_page()
     page.set_default_timeout(10_000)
+    violations = csp_violations(page)
     yield page
     context.close()
+    assert not violations, f"Content-Security-Policy violations: {violations}"
+
+
+def csp_violations(page: Page) -> list[str]:
+    """The console messages in which Chromium reports a Content-Security-Policy violation (a
+    blocked inline script or style, a refused connection), collected as the page runs: every
+    browser test fails on one (the `page` fixture)."""
+    found: list[str] = []
+
+    def collect(message: ConsoleMessage) -> None:
+        if "Content Security Policy" in message.text or "Content-Security-Policy" in message.text:
+            found.append(message.text)
+
+    page.on("console", collect)
+    return found

@@ -107,7 +107,7 @@ async def test_sockets_check_the_origin() -> None:
     from mahjong_site.asgi import application
 
     for origin, allowed in ((b"http://evil.example", False), (b"http://localhost", True), (None, False)):
-        headers = [(b"origin", origin)] if origin else []
+        headers = [(b"host", b"localhost")] + ([(b"origin", origin)] if origin else [])
         comm = WebsocketCommunicator(application, "/ws/ping/", headers=headers)
         connected, _ = await comm.connect()
         assert connected is allowed, origin

@@ -10,7 +10,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 async def test_ping_accepts_own_origin_and_echoes_json() -> None:
     communicator = WebsocketCommunicator(
-        application, "/ws/ping/", headers=[(b"origin", b"http://testserver")]
+        application, "/ws/ping/", headers=[(b"origin", b"http://testserver"), (b"host", b"testserver")]
     )
     connected, _ = await communicator.connect()
     assert connected
@@ -21,14 +21,15 @@ async def test_ping_accepts_own_origin_and_echoes_json() -> None:
 
 @pytest.mark.parametrize("origin", [b"http://evil.example", b"https://testserver.evil.example"])
 async def test_ping_refuses_foreign_origin(origin: bytes) -> None:
-    communicator = WebsocketCommunicator(application, "/ws/ping/", headers=[(b"origin", origin)])
+    headers = [(b"origin", origin), (b"host", b"testserver")]
+    communicator = WebsocketCommunicator(application, "/ws/ping/", headers=headers)
     connected, _ = await communicator.connect()
     assert not connected
     await communicator.disconnect()
 
 
 async def test_ping_refuses_missing_origin() -> None:
-    communicator = WebsocketCommunicator(application, "/ws/ping/")
+    communicator = WebsocketCommunicator(application, "/ws/ping/", headers=[(b"host", b"testserver")])
     connected, _ = await communicator.connect()
     assert not connected
     await communicator.disconnect()

@@ -1,0 +1,100 @@
+"""Point flows between linked accounts, flagged for the admin (issue 23, item 5).
+
+Free accounts each bring the starting balance; an escape's penalty is shared among the other
+humans, and a hand's losers pay its winner. So throwaway accounts can pour points into one.
+Two accounts are *linked* when they signed up from the same address or joined within
+settings.LINKED_SIGNUP_MINUTES of each other. Flagged, over the last settings.FLAG_WINDOW_DAYS:
+- every penalty share paid by an account to a linked one;
+- a pair where one account lost settings.REPEATED_LOSSES hands or more to a linked one.
+Nothing is blocked or reversed automatically: the admin looks (Admin → Accounts → Flagged point
+flows) and acts with the existing tools (penalties, bans, reversals).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.models import LedgerEntry, Profile
+
+
+@dataclass
+class Flow:
+    payer: Any
+    receiver: Any
+    kind: str  # "penalty_share" or "hand_losses"
+    count: int  # penalty shares, or hands lost
+    points: int  # points that went from payer to receiver
+    link: str  # why the two accounts are linked
+    last: datetime
+
+
+def link_between(a: Any, b: Any, profiles: dict[int, Profile]) -> str | None:
+    """Why accounts `a` and `b` look like one person's, or None."""
+    pa, pb = profiles.get(a.pk), profiles.get(b.pk)
+    if pa is not None and pb is not None and pa.signup_ip and pa.signup_ip == pb.signup_ip:
+        return _("same signup address %(address)s") % {"address": pa.signup_ip}
+    apart = abs(a.date_joined - b.date_joined)
+    if apart <= timedelta(minutes=settings.LINKED_SIGNUP_MINUTES):
+        return _("joined %(minutes)d min apart") % {"minutes": int(apart.total_seconds() // 60)}
+    return None
+
+
+def flagged_flows(now: datetime | None = None) -> list[Flow]:
+    """Every flagged flow of the window, newest first."""
+    since = (now or timezone.now()) - timedelta(days=settings.FLAG_WINDOW_DAYS)
+    candidates = _penalty_shares(since) + _repeated_losses(since)
+    users = {u.pk for flow in candidates for u in (flow.payer, flow.receiver)}
+    profiles = {p.user_id: p for p in Profile.objects.filter(user_id__in=users)}
+    flagged = []
+    for flow in candidates:
+        link = link_between(flow.payer, flow.receiver, profiles)
+        if link is not None:
+            flow.link = link
+            flagged.append(flow)
+    return sorted(flagged, key=lambda flow: flow.last, reverse=True)
+
+
+def _penalty_shares(since: datetime) -> list[Flow]:
+    shares = LedgerEntry.objects.filter(
+        kind=LedgerEntry.Kind.PENALTY_SHARE, delta__gt=0, created__gte=since, penalty__isnull=False
+    ).select_related("user", "penalty__user")
+    pairs: dict[tuple[int, int], Flow] = {}
+    for entry in shares:
+        payer = entry.penalty.user
+        flow = pairs.setdefault(
+            (payer.pk, entry.user_id), Flow(payer, entry.user, "penalty_share", 0, 0, "", entry.created)
+        )
+        flow.count += 1
+        flow.points += entry.delta
+        flow.last = max(flow.last, entry.created)
+    return list(pairs.values())
+
+
+def _repeated_losses(since: datetime) -> list[Flow]:
+    from games.models import Hand, ScoreEntry  # accounts does not import games at load time
+
+    entries = ScoreEntry.objects.filter(
+        user__isnull=False, created__gte=since, hand__status=Hand.Status.OVER
+    ).select_related("user")
+    by_hand: dict[int, list[Any]] = defaultdict(list)
+    for entry in entries:
+        by_hand[entry.hand_id].append(entry)
+    pairs: dict[tuple[int, int], Flow] = {}
+    for hand_entries in by_hand.values():
+        for loser in (e for e in hand_entries if e.delta < 0):
+            for winner in (e for e in hand_entries if e.delta > 0):
+                flow = pairs.setdefault(
+                    (loser.user_id, winner.user_id),
+                    Flow(loser.user, winner.user, "hand_losses", 0, 0, "", winner.created),
+                )
+                flow.count += 1
+                flow.points += min(-loser.delta, winner.delta)
+                flow.last = max(flow.last, winner.created)
+    return [flow for flow in pairs.values() if flow.count >= settings.REPEATED_LOSSES]
