@@ -19,6 +19,7 @@ from games.models import Hand, Table
 from games.services import (
     Loaded,
     _ready_to_start,
+    continue_left_ms,
     hand_state,
     load,
     loaded_from,
@@ -149,6 +150,7 @@ def table_info(ctx: Loaded, user: AbstractBaseUser | None) -> dict[str, Any]:
     info["paused"] = bool(pause_ms)
     info["pause_ms"] = pause_ms or None  # the board is shown again when it passes
     info["message"] = table.notices.get(str(user.pk)) if _authenticated(user) else None
+    info["continue_ms"] = continue_left_ms(ctx, me)  # the settlement's countdown for Continue
     return info
 
 
@@ -200,6 +202,7 @@ def _public_info(ctx: Loaded) -> dict[str, Any]:
         "seats": [_seat_info(s, dealer, rules.players) for s in ctx.seats],
         "spectators": spectators,
         "message": None,
+        "continue_ms": None,
         "last_result": last_result(ctx),
     }
     if ctx.states is not None:
@@ -313,7 +316,7 @@ def legal_for(ctx: Loaded, user: AbstractBaseUser | None) -> list[dict[str, Any]
             if may_set_stake(ctx, user):
                 suggested = table.base or (2 if table.variant == "yihua" else 1)
                 out.append({"type": "set_stake", "base": suggested, "even": table.variant == "yihua"})
-            if not ctx.hand_over and _ready_to_start(ctx) is None:
+            if not ctx.in_settlement and _ready_to_start(ctx) is None:
                 out.append({"type": "start"})
         if seat is not None:
             out += _seated_between_hands(ctx, seat)
@@ -338,7 +341,7 @@ def _seated_between_hands(ctx: Loaded, seat: Any) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     if table.stake_state != Table.Stake.UNSET and not seat.accepted:
         out.append({"type": "accept_stake"})
-    if ctx.hand_over:
+    if ctx.in_settlement:
         if not seat.continue_choice:
             out.append({"type": "continue"})
         out.append({"type": "leave"})

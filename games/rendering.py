@@ -495,6 +495,7 @@ def board_model(context: dict[str, Any]) -> dict[str, Any]:
         "ready_discards": ready_discards(hand_legal),
         "actions": actions,
         "deadline_s": _seconds(table.get("deadline_ms")),
+        "continue_s": _seconds(table.get("continue_ms")),
         "turn_seat": next((s for s in arranged if s.get("turn")), None),
         "hand_number": table.get("hand_number"),
         "jokers": [tile(j, joker=True) for j in sorted(jokers)],

@@ -105,6 +105,8 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
 STARTING_BALANCE = env_int("STARTING_BALANCE", 1000)
+# Seconds a player has after a settlement to press Continue before being stood up (games.services).
+CONTINUE_SECONDS = env_int("CONTINUE_SECONDS", 60)
 
 # django-axes: lock a username from one address after 5 failures, for 15 minutes.
 # Behind a proxy, run daphne with --proxy-headers so REMOTE_ADDR is the player's address.
