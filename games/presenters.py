@@ -242,7 +242,9 @@ def last_result(ctx: Loaded) -> dict[str, Any] | None:
     if hand is None or hand.status != Hand.Status.OVER:
         return None
     settlement = hand.settlement or {}
-    return {"hand": hand.number, "result": hand.result, **settlement}
+    # the hand's own base stake: the settlement line's arithmetic (the table's may change later)
+    base = (hand.setup or {}).get("base")
+    return {"hand": hand.number, "result": hand.result, "base": base, **settlement}
 
 
 def hand_view(ctx: Loaded, seat: int | None) -> dict[str, Any] | None:

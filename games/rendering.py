@@ -527,8 +527,11 @@ def settlement_model(
     result = (last or {}).get("result") or (view or {}).get("result")
     if not result:
         return None
+    from games.settlement_lines import settlement_line  # (it names patterns through this module)
+
     n = len(seats)
     names = [s.get("name") or pgettext("empty seat", "—") for s in seats]
+    base = (last or {}).get("base") or table.get("base") or 0
     scores = []
     for score in result.get("scores", []):
         breakdown = score.get("breakdown") or [[p, None] for p in score.get("patterns", [])]
@@ -539,6 +542,7 @@ def settlement_model(
                 "value": score.get("value"),
                 "win": score.get("win", True),
                 "patterns": [{**pattern_name(p), "value": v} for p, v in breakdown],
+                "line": settlement_line(table.get("variant", ""), score, base, names).text,
             }
         )
     payments = (last or {}).get("payments") or result.get("payments") or [0] * n

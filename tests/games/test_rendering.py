@@ -445,3 +445,21 @@ def test_render_in_the_viewers_language(shanghai_hand: tuple[Any, list[Any]]) ->
     assert "Pass 过" in render_table_html(ctx, "en")
     zh = render_table_html(ctx, "zh-hans")
     assert "过" in zh and "Pass 过" not in zh
+
+
+def test_settlement_shows_each_winners_arithmetic_in_the_viewers_language() -> None:
+    state, _, _ = play_hand("shanghai", 5)  # seat 0 wins on seat 3's discard
+    result = view_for(state, None)["result"]
+    last = {"hand": 1, "result": result, "base": 2, "payments": result["payments"], "penalties": []}
+    score = result["scores"][0]
+    paid = -min(score["payments"])
+    context = {
+        "table": table_info(4, 1, phase="hand_over", last_result=last),
+        "view": view_for(state, 1),
+        "legal": [],
+        "viewer": {"user": "bob", "seat": 1},
+    }
+    english = render_table_html(context, "en").split('class="arithmetic">')[1].split("</p>")[0]
+    chinese = render_table_html(context, "zh-hans").split('class="arithmetic">')[1].split("</p>")[0]
+    assert f"flowers × base 2 = {score['value'] * 2}" in english and f"pays {paid}" in english
+    assert f"花 × 底分 2 = {score['value'] * 2}" in chinese and f"付 {paid}" in chinese
