@@ -11,4 +11,5 @@ urlpatterns = [
     path("password/", views.password_change, name="password_change"),
     path("profile/", views.profile, name="profile"),
     path("profile/token/", views.create_token, name="create_token"),
+    path("profile/ledger/", views.ledger, name="ledger"),
 ]

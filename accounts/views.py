@@ -3,6 +3,7 @@ from django.contrib import messages
 from django.contrib.auth import login, logout, update_session_auth_hash
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm
+from django.core.paginator import Paginator
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -10,6 +11,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts import statement
 from accounts.forms import SignupForm
 from accounts.services import create_api_token
 
@@ -64,10 +66,28 @@ def password_change(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/password_change.html", {"form": form})
 
 
+def _profile_context(request: HttpRequest) -> dict[str, object]:
+    latest = statement.entries_for(request.user.pk)[: statement.PROFILE_ENTRIES]
+    return {
+        "profile": request.user.profile,
+        "tokens": request.user.api_tokens.order_by("-created"),
+        "ledger": statement.statement(latest),
+    }
+
+
 @login_required
 def profile(request: HttpRequest) -> HttpResponse:
-    context = {"profile": request.user.profile, "tokens": request.user.api_tokens.order_by("-created")}
-    return render(request, "accounts/profile.html", context)
+    return render(request, "accounts/profile.html", _profile_context(request))
+
+
+@login_required
+def ledger(request: HttpRequest) -> HttpResponse:
+    """Every change of the balance, newest first, with its reason (hands, penalties, shares)."""
+    page = Paginator(statement.entries_for(request.user.pk), statement.PAGE_SIZE).get_page(
+        request.GET.get("page")
+    )
+    context = {"profile": request.user.profile, "page": page, "ledger": statement.statement(page.object_list)}
+    return render(request, "accounts/ledger.html", context)
 
 
 @login_required
@@ -75,12 +95,7 @@ def profile(request: HttpRequest) -> HttpResponse:
 def create_token(request: HttpRequest) -> HttpResponse:
     """Make a personal API token and show it once (only its hash is kept)."""
     key = create_api_token(request.user)
-    context = {
-        "profile": request.user.profile,
-        "tokens": request.user.api_tokens.order_by("-created"),
-        "new_token": key,
-    }
-    return render(request, "accounts/profile.html", context)
+    return render(request, "accounts/profile.html", {**_profile_context(request), "new_token": key})
 
 
 def locked_out(request: HttpRequest, *args: object) -> HttpResponse:

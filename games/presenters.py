@@ -151,7 +151,18 @@ def table_info(ctx: Loaded, user: AbstractBaseUser | None) -> dict[str, Any]:
     info["pause_ms"] = pause_ms or None  # the board is shown again when it passes
     info["message"] = table.notices.get(str(user.pk)) if _authenticated(user) else None
     info["continue_ms"] = continue_left_ms(ctx, me)  # the settlement's countdown for Continue
+    info["my_escape_penalty"] = _my_escape_penalty(ctx, info, mine)
     return info
+
+
+def _my_escape_penalty(ctx: Loaded, info: dict[str, Any], mine: int | None) -> int | None:
+    """What leaving now would cost this viewer (the leave confirmation states it): the table's
+    escape penalty, at most their balance (RULES §1.5 floor); None outside a running hand."""
+    penalty = info.get("escape_penalty")
+    if penalty is None or mine is None or ctx.seats[mine].left:
+        return None
+    balance = info["seats"][mine].get("balance")
+    return penalty if balance is None else min(penalty, balance)
 
 
 # (table id, created, version, spectators) -> the part of `table_info` every viewer shares.
@@ -203,6 +214,8 @@ def _public_info(ctx: Loaded) -> dict[str, Any]:
         "spectators": spectators,
         "message": None,
         "continue_ms": None,
+        # the escape penalty while a hand runs (a site setting: read once per version, not per viewer)
+        "escape_penalty": table.escape_penalty if ctx.hand_running else None,
         "last_result": last_result(ctx),
     }
     if ctx.states is not None:
