@@ -34,6 +34,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         with transaction.atomic():
             user = form.save()  # the post_save signal grants the starting balance
         login(request, user, backend=MODEL_BACKEND)
+        request.session["just_signed_up"] = True  # the home page says "Welcome", not "Welcome back"
         messages.success(request, _("Welcome, %(name)s! Your account is ready.") % {"name": user.username})
         return redirect("home")
     context = {"form": form, "starting_balance": settings.STARTING_BALANCE}

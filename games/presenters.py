@@ -11,7 +11,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from games import caches, snapshots
+from games import caches, settings_store, snapshots
 from games.engine.rulesets import get_ruleset
 from games.engine.tiles import name, seat_wind
 from games.engine.view import legal_json, view_for
@@ -214,8 +214,8 @@ def _public_info(ctx: Loaded) -> dict[str, Any]:
         "spectators": spectators,
         "message": None,
         "continue_ms": None,
-        # the escape penalty while a hand runs (a site setting: read once per version, not per viewer)
-        "escape_penalty": table.escape_penalty if ctx.hand_running else None,
+        # the escape penalty while a hand runs (no query: this may render on a socket's event loop)
+        "escape_penalty": settings_store.escape_penalty_for_render(table) if ctx.hand_running else None,
         "last_result": last_result(ctx),
     }
     if ctx.states is not None:

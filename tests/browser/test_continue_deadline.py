@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -96,5 +97,18 @@ def test_after_the_continue_deadline_both_players_sit_and_play(
         expect(page.locator("#table-status")).to_have_attribute("data-phase", "playing")
         expect(page.locator("#board.in-hand .hand .hand-tile").first).to_be_visible()
     bob.screenshot(path=f"{SHOTS}/continue-new-hand-en.png", full_page=True)
+
+    # item 4 and 6: leaving mid-hand states the exact penalty, then the leaver is in the lobby
+    asked: list[str] = []
+
+    def accept(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.accept()
+
+    bob.on("dialog", accept)
+    bob.locator("#table-side button.leave").click()
+    expect(bob).to_have_url(re.compile(r"/lobby/$"), timeout=15_000)
+    # 13 × base 1 at a two-player table (the stake was set again at the form's default, 1)
+    assert asked and re.search(r"(?<!\d)13(?!\d)", asked[0]), asked
     alice.context.close()
     bob.context.close()
