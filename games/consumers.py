@@ -259,6 +259,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         token = (query.get("token") or [""])[0]
         self.json_mode = bool(token) or (query.get("format") or [""])[0] == "json"
+        self.language = _language_of(self.scope)  # HTML frames in the page's language (issue 24)
         await self.accept()
         if token:
             self.user = await db(user_for_token)(token)
@@ -411,7 +412,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 frame["reply_to"] = reply_to
             await self.send_json(frame)
         else:
-            await self.send(text_data=render_html(context))
+            await self.send(text_data=render_html(context, self.language))
         await self._follow_role(context["viewer"]["seat"] is not None)
         return True
 
@@ -446,7 +447,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 frame["reply_to"] = reply_to
             await self.send_json(frame)
         else:
-            await self.send(text_data=render_error(code, message))
+            await self.send(text_data=render_error(code, message, getattr(self, "language", None)))
 
     async def send(
         self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
@@ -496,20 +497,30 @@ def normalise(message: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def render_html(context: dict[str, Any]) -> str:
+def _language_of(scope: dict[str, Any]) -> str | None:
+    """The viewer's language as LocaleMiddleware picks it for a page (cookie, Accept-Language):
+    a socket has no middleware, and frames rendered without it came out in the default language."""
+    try:
+        from games.rendering import language_from_scope
+    except ImportError:
+        return None
+    return language_from_scope(scope)
+
+
+def render_html(context: dict[str, Any], language: str | None = None) -> str:
     try:
         from games.rendering import render_table_html
     except ImportError:  # the board UI is not there yet: a bare board with the JSON
         return f'<div id="board" hx-swap-oob="true"><pre>{_escape(json.dumps(context))}</pre></div>'
-    return render_table_html(context)
+    return render_table_html(context, language)
 
 
-def render_error(code: str, message: str) -> str:
+def render_error(code: str, message: str, language: str | None = None) -> str:
     try:
         from games.rendering import render_error_html
     except ImportError:
         return f'<div id="notice" hx-swap-oob="true">{_escape(code)}: {_escape(message)}</div>'
-    return render_error_html(code, message)
+    return render_error_html(code, message, language)
 
 
 def _escape(text: str) -> str:

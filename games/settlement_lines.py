@@ -36,6 +36,10 @@ def _zh() -> bool:
     return (get_language() or "").startswith("zh")
 
 
+def _separator() -> str:
+    return "，" if _zh() else ", "
+
+
 def _name(pattern_id: str) -> str:
     names = pattern_name(pattern_id)
     return names["zh"] if _zh() else names["en"]
@@ -169,7 +173,7 @@ def _payers(amounts: dict[int, int], unit: int, names: Sequence[str]) -> str:
             )
         else:
             parts.append(_("%(name)s pays %(amount)s") % {"name": name, "amount": amount})
-    return ", ".join(parts)
+    return _separator().join(parts)
 
 
 def settlement_line(variant: str, score: dict[str, Any], base: int, names: Sequence[str]) -> Line:
@@ -185,4 +189,4 @@ def settlement_line(variant: str, score: dict[str, Any], base: int, names: Seque
     if unit is None:
         unit = min(amounts.values()) if amounts else 0
     payers = _payers(amounts, unit, names)
-    return Line(f"{text}, {payers}" if text else payers, value, amounts)
+    return Line(f"{text}{_separator()}{payers}" if text else payers, value, amounts)
