@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from accounts.models import LedgerEntry
@@ -48,9 +49,10 @@ def _hand_text(entry: LedgerEntry) -> str:
 
     table = hand.table
     rules = get_ruleset(table.variant)
+    chinese = (get_language() or "").startswith("zh")
     return _("hand %(number)s at %(variant)s table #%(table)s") % {
         "number": hand.number,
-        "variant": f"{rules.name_zh} {rules.name_en}",
+        "variant": rules.name_zh if chinese else rules.name_en,
         "table": table.pk,
     }
 

@@ -238,6 +238,7 @@ class TableModerationAdmin(AuditedAdmin, basic_admin.TableAdmin):
     ) -> Any:
         table = self.get_object(request, object_id)
         buttons = {
+            "title": _("Table (live state)"),
             "show_save": False,
             "show_save_and_continue": False,
             "show_save_and_add_another": False,

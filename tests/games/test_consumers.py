@@ -475,7 +475,11 @@ async def test_a_database_lost_mid_act_is_answered_and_the_socket_stays(
     ("headers", "expected", "other"),
     [
         ([(b"accept-language", b"en-US,en;q=0.9")], "Waiting for players", "等待玩家"),
-        ([(b"cookie", b"django_language=en"), (b"accept-language", b"zh-CN")], "Waiting for players", "等待玩家"),
+        (
+            [(b"cookie", b"django_language=en"), (b"accept-language", b"zh-CN")],
+            "Waiting for players",
+            "等待玩家",
+        ),
         ([(b"accept-language", b"zh-CN")], "等待玩家", "Waiting for players"),
     ],
 )

@@ -23,4 +23,6 @@ def test_on_the_event_loop_no_query_is_made_and_the_last_read_is_used() -> None:
     assert settings_store.escape_penalty_for_render(table) == 60  # a sync read: the admin's row
     assert asyncio.run(on_the_loop()) == 60  # the loop now uses what was read
     assert settings_store.escape_penalty_for_render(Table(variant="two_player", base=2)) == 14
-    assert settings_store.escape_penalty_for_render(Table(variant="shanghai", base=2, escape_multiplier=5)) == 10
+    assert (
+        settings_store.escape_penalty_for_render(Table(variant="shanghai", base=2, escape_multiplier=5)) == 10
+    )
