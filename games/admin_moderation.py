@@ -172,7 +172,7 @@ def live_state_rows(table: Table) -> list[tuple[str, str]]:
         who = (
             "–" if seat is None else "bot" if seat.is_bot else seat.user.get_username() if seat.user else "–"
         )
-        return f"{_('seat')} {index + 1} ({who})"
+        return f"{_('seat')} {index} ({who})"  # the index the seats list shows
 
     hand = table.hand
     rows = [
