@@ -13,4 +13,5 @@ urlpatterns = [
     path("profile/token/", views.create_token, name="create_token"),
     path("profile/token/<int:pk>/revoke/", views.revoke_token, name="revoke_token"),
     path("profile/tokens/revoke/", views.revoke_all_tokens, name="revoke_all_tokens"),
+    path("profile/ledger/", views.ledger, name="ledger"),
 ]

@@ -3,6 +3,7 @@ from django.contrib import messages
 from django.contrib.auth import login, logout, update_session_auth_hash
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm
+from django.core.paginator import Paginator
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -10,7 +11,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts import services
+from accounts import services, statement
 from accounts.forms import SignupForm
 from accounts.models import ApiToken
 from mahjong_site import client_address
@@ -45,6 +46,7 @@ def signup(request: HttpRequest) -> HttpResponse:
             context = {"form": form, "starting_balance": settings.STARTING_BALANCE}
             return render(request, "accounts/signup.html", context, status=429)
         login(request, user, backend=MODEL_BACKEND)
+        request.session["just_signed_up"] = True  # the home page says "Welcome", not "Welcome back"
         messages.success(request, _("Welcome, %(name)s! Your account is ready.") % {"name": user.username})
         return redirect("home")
     context = {"form": form, "starting_balance": settings.STARTING_BALANCE}
@@ -78,13 +80,30 @@ def password_change(request: HttpRequest) -> HttpResponse:
 
 
 def _profile_page(request: HttpRequest, status: int = 200, **extra: object) -> HttpResponse:
-    context = {"profile": request.user.profile, "tokens": services.active_tokens(request.user), **extra}
+    """The profile: balance, the latest ledger entries with their reasons, API tokens."""
+    latest = statement.entries_for(request.user.pk)[: statement.PROFILE_ENTRIES]
+    context = {
+        "profile": request.user.profile,
+        "tokens": services.active_tokens(request.user),
+        "ledger": statement.statement(latest),
+        **extra,
+    }
     return render(request, "accounts/profile.html", context, status=status)
 
 
 @login_required
 def profile(request: HttpRequest) -> HttpResponse:
     return _profile_page(request)
+
+
+@login_required
+def ledger(request: HttpRequest) -> HttpResponse:
+    """Every change of the balance, newest first, with its reason (hands, penalties, shares)."""
+    page = Paginator(statement.entries_for(request.user.pk), statement.PAGE_SIZE).get_page(
+        request.GET.get("page")
+    )
+    context = {"profile": request.user.profile, "page": page, "ledger": statement.statement(page.object_list)}
+    return render(request, "accounts/ledger.html", context)
 
 
 @login_required

@@ -25,8 +25,21 @@ class TableAdmin(admin.ModelAdmin):
     ]
 
 
+class NoEditAdmin(admin.ModelAdmin):
+    """Logs the services append: never added, edited or deleted by hand (issue 24)."""
+
+    def has_add_permission(self, request: object) -> bool:
+        return False
+
+    def has_change_permission(self, request: object, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: object, obj: object = None) -> bool:
+        return False
+
+
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(NoEditAdmin):
     list_display = ["id", "table", "started", "ended"]
 
 
@@ -49,21 +62,15 @@ class HandAdmin(admin.ModelAdmin):
 
 
 @admin.register(HandAction)
-class HandActionAdmin(admin.ModelAdmin):
-    """Append-only: the log is the truth, so nothing here can be edited or deleted."""
+class HandActionAdmin(NoEditAdmin):
+    """Append-only: the log is the truth, so nothing here can be added, edited or deleted."""
 
     list_display = ["hand", "seq", "seat", "action", "actor", "created"]
     list_filter = ["actor"]
 
-    def has_change_permission(self, request: object, obj: object = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: object, obj: object = None) -> bool:
-        return False
-
 
 @admin.register(ScoreEntry)
-class ScoreEntryAdmin(admin.ModelAdmin):
+class ScoreEntryAdmin(NoEditAdmin):
     list_display = ["hand", "seat", "user", "delta", "balance_after", "created"]
 
 

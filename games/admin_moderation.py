@@ -14,10 +14,12 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest, HttpResponseRedirect
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
@@ -131,15 +133,13 @@ class HandInline(admin.TabularInline):
 
 
 class SeatModerationInline(basic_admin.SeatInline):
-    fields = [*basic_admin.SeatInline.fields, "kick"]
-    readonly_fields = fields
+    """The seats as they are now; kicking is a button above the page (TableModerationAdmin)."""
 
-    @admin.display(description=_("kick"))
-    def kick(self, seat: Seat) -> str:
-        if not seat.user_id:
-            return "–"
-        url = reverse("admin:games_seat_changelist") + f"?table__id__exact={seat.table_id}"
-        return format_html('<a href="{}">{}</a>', url, _("kick…"))
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 @admin.action(description=_("Close the selected tables (a hand in progress is settled as drawn)"))
@@ -176,6 +176,41 @@ class ClockTroubleFilter(admin.SimpleListFilter):
         if self.value() == "closed":
             return queryset.filter(clock_closed=True)
         return queryset
+WIND_NAMES = {27: "东 East", 28: "南 South", 29: "西 West", 30: "北 North"}
+
+
+def live_state_rows(table: Table) -> list[tuple[str, str]]:
+    """(label, value) lines of a table's state for the admin page."""
+    seats = {s.index: s for s in table.seats.select_related("user")}
+
+    def seat_name(index: int) -> str:
+        seat = seats.get(index)
+        who = (
+            "–" if seat is None else "bot" if seat.is_bot else seat.user.get_username() if seat.user else "–"
+        )
+        return f"{_('seat')} {index} ({who})"  # the index the seats list shows
+
+    hand = table.hand
+    rows = [
+        (_("status"), str(table.get_status_display())),
+        (_("hand"), f"{hand.number} ({hand.get_status_display()})" if hand else "–"),
+        (_("round wind"), WIND_NAMES.get(table.round_wind, str(table.round_wind))),
+        (_("dealer"), seat_name(table.dealer)),
+        (_("base stake"), f"{table.base or '–'} ({table.get_stake_state_display()})"),
+        (_("spectators"), str(table.spectators)),
+        (
+            _("next timer"),
+            date_format(timezone.localtime(table.deadline), "Y-m-d H:i:s") if table.deadline else "–",
+        ),
+    ]
+    if table.counters:
+        rows.append((_("counters"), ", ".join(f"{k}: {v}" for k, v in sorted(table.counters.items()))))
+    names = dict(
+        User.objects.filter(pk__in=[int(k) for k in table.notices or {}]).values_list("pk", "username")
+    )
+    for user_id, message in (table.notices or {}).items():
+        rows.append((_("message to %(name)s") % {"name": names.get(int(user_id), user_id)}, message))
+    return rows
 
 
 class TableModerationAdmin(AuditedAdmin, basic_admin.TableAdmin):
@@ -198,8 +233,94 @@ class TableModerationAdmin(AuditedAdmin, basic_admin.TableAdmin):
     actions = [close_tables, make_private]
     date_hierarchy = "created"
 
+    # The change page is a read-only view of the live state (issue 24): a table changes only
+    # through the services, so what an admin does there is a button (close, make private, kick).
+    fields = ["live_state", "variant", "owner", "public", "created"]
+    change_form_template = "admin/games/table/change_form.html"
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        return list(self.fields)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # tables are opened by players (the lobby's create form)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # closed, never deleted: its hands and logs stay
+
     def get_queryset(self, request: HttpRequest) -> QuerySet:
         return super().get_queryset(request).prefetch_related("seats__user").distinct()
+
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: Any = None
+    ) -> Any:
+        table = self.get_object(request, object_id)
+        buttons = {
+            "title": _("Table (live state)"),
+            "show_save": False,
+            "show_save_and_continue": False,
+            "show_save_and_add_another": False,
+            "show_delete": False,
+            "table_open": table is not None and table.status != Table.Status.CLOSED,
+            "kickable": [s for s in table.seats.select_related("user").order_by("index") if s.user_id]
+            if table is not None
+            else [],
+        }
+        return super().change_view(request, object_id, form_url, {**(extra_context or {}), **buttons})
+
+    def get_urls(self) -> list[Any]:
+        from django.urls import path
+
+        own = [
+            path("<int:pk>/close/", self.admin_site.admin_view(self.close_view), name="games_table_close"),
+            path(
+                "<int:pk>/private/", self.admin_site.admin_view(self.private_view), name="games_table_private"
+            ),
+            path(
+                "<int:pk>/kick/<int:index>/",
+                self.admin_site.admin_view(self.kick_view),
+                name="games_table_kick",
+            ),
+        ]
+        return own + super().get_urls()
+
+    def _button(
+        self, request: HttpRequest, pk: int, action: str, change: Any, done: str
+    ) -> HttpResponseRedirect:
+        """One button's POST: the moderation service, audited; back to the table's page."""
+        table = Table.objects.filter(pk=pk).first()
+        if request.method != "POST" or table is None or not self.has_change_permission(request, table):
+            raise PermissionDenied
+        if _run(request, self, action, table, change):
+            self.message_user(request, done)
+        return HttpResponseRedirect(reverse("admin:games_table_change", args=[pk]))
+
+    def close_view(self, request: HttpRequest, pk: int) -> HttpResponseRedirect:
+        return self._button(
+            request, pk, "close_table", lambda: moderation.close_table(pk), _("The table is closed.")
+        )
+
+    def private_view(self, request: HttpRequest, pk: int) -> HttpResponseRedirect:
+        return self._button(
+            request, pk, "make_private", lambda: moderation.make_private(pk), _("The table is private.")
+        )
+
+    def kick_view(self, request: HttpRequest, pk: int, index: int) -> HttpResponseRedirect:
+        seat = Seat.objects.filter(table_id=pk, index=index).select_related("user").first()
+        if seat is None or seat.user is None:
+            self.message_user(request, _("Nobody sits in that seat."), messages.WARNING)
+            return HttpResponseRedirect(reverse("admin:games_table_change", args=[pk]))
+        user = seat.user
+        return self._button(
+            request, pk, "kick", lambda: moderation.kick(pk, user), _("%(name)s was kicked.") % {"name": user}
+        )
+
+    @admin.display(description=_("live state"))
+    def live_state(self, table: Table) -> str:
+        """The table as a person reads it: no engine numbers or raw JSON."""
+        if not table.pk:
+            return "–"
+        rows = format_html_join("", "<tr><th>{}</th><td>{}</td></tr>", live_state_rows(table))
+        return format_html('<table class="live-state">{}</table>', rows)
 
     @admin.display(description=_("players"))
     def players_list(self, table: Table) -> str:
@@ -291,7 +412,8 @@ class PenaltyModerationAdmin(AuditedAdmin):
     actions = [reverse_penalties]
     date_hierarchy = "created"
     form = ManualPenaltyForm
-    raw_id_fields = ["user", "hand"]
+    autocomplete_fields = ["user"]  # found by name (the User admin's search)
+    raw_id_fields = ["hand"]
 
     @admin.display(boolean=True, description=_("reversed"))
     def is_reversed(self, penalty: Penalty) -> bool:
@@ -360,7 +482,7 @@ class BanAdmin(AuditedAdmin):
     list_filter = [ActiveBanFilter, "manual"]
     search_fields = ["user__username", "reason"]
     actions = [lift_bans]
-    raw_id_fields = ["user"]
+    autocomplete_fields = ["user"]
 
     def get_form(self, request: HttpRequest, obj: Any = None, **kwargs: Any) -> Any:
         if obj is None:
@@ -415,7 +537,7 @@ class LedgerEntryAdmin(admin.ModelAdmin):
     search_fields = ["user__username", "note"]
     date_hierarchy = "created"
     form = GrantForm
-    raw_id_fields = ["user"]
+    autocomplete_fields = ["user"]
     list_select_related = ["user", "created_by"]
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:

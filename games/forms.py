@@ -101,7 +101,10 @@ class CreateTableForm(forms.Form):
         min_value=0,
         max_value=3,
         initial=0,
-        help_text=_("You take the East seat; this many other seats get a bot."),
+        help_text=_(
+            "You sit down first; this many other seats get a bot. "
+            "The winds follow the dealer, drawn at the first deal."
+        ),
     )
     public = forms.BooleanField(
         label=_("Public table (listed in the lobby)"),

@@ -10,6 +10,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.rulesets import VARIANT_IDS, get_ruleset
@@ -160,6 +161,10 @@ class Match(models.Model):
     started = models.DateTimeField(auto_now_add=True)
     ended = models.DateTimeField(null=True, blank=True)
 
+    class Meta:
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
+
     def __str__(self) -> str:
         return f"match {self.pk} at {self.table}"
 
@@ -221,6 +226,10 @@ class ScoreEntry(models.Model):
     delta = models.BigIntegerField()
     balance_after = models.BigIntegerField(null=True, blank=True)  # None for bots
     created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("score entry")
+        verbose_name_plural = _("score entries")
 
     def __str__(self) -> str:
         return f"{self.hand} seat {self.seat}: {self.delta:+d}"
@@ -303,7 +312,8 @@ class Ban(models.Model):
         ordering = ["-ends"]
 
     def __str__(self) -> str:
-        return f"{self.user} banned until {self.ends:%Y-%m-%d %H:%M}"
+        # local time, as the admin's lists show it (issue 24: the message said UTC)
+        return f"{self.user} banned until {timezone.localtime(self.ends):%Y-%m-%d %H:%M}"
 
 
 class Rating(models.Model):
@@ -373,8 +383,12 @@ class ServerProcess(models.Model):
     started = models.DateTimeField()
     seen = models.DateTimeField(db_index=True)  # its last heartbeat
 
+    class Meta:
+        verbose_name = _("server process")
+        verbose_name_plural = _("server processes")
+
     def __str__(self) -> str:
-        return f"{self.host} (seen {self.seen:%H:%M:%S})"
+        return f"{self.host} (seen {timezone.localtime(self.seen):%H:%M:%S})"
 
 
 class OpenSocket(models.Model):

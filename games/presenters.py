@@ -11,7 +11,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from games import caches, snapshots
+from games import caches, settings_store, snapshots
 from games.engine.rulesets import get_ruleset
 from games.engine.tiles import name, seat_wind
 from games.engine.view import legal_json, view_for
@@ -19,6 +19,7 @@ from games.models import Hand, Table
 from games.services import (
     Loaded,
     _ready_to_start,
+    continue_left_ms,
     hand_state,
     load,
     loaded_from,
@@ -149,7 +150,19 @@ def table_info(ctx: Loaded, user: AbstractBaseUser | None) -> dict[str, Any]:
     info["paused"] = bool(pause_ms)
     info["pause_ms"] = pause_ms or None  # the board is shown again when it passes
     info["message"] = table.notices.get(str(user.pk)) if _authenticated(user) else None
+    info["continue_ms"] = continue_left_ms(ctx, me)  # the settlement's countdown for Continue
+    info["my_escape_penalty"] = _my_escape_penalty(ctx, info, mine)
     return info
+
+
+def _my_escape_penalty(ctx: Loaded, info: dict[str, Any], mine: int | None) -> int | None:
+    """What leaving now would cost this viewer (the leave confirmation states it): the table's
+    escape penalty, at most their balance (RULES §1.5 floor); None outside a running hand."""
+    penalty = info.get("escape_penalty")
+    if penalty is None or mine is None or ctx.seats[mine].left:
+        return None
+    balance = info["seats"][mine].get("balance")
+    return penalty if balance is None else min(penalty, balance)
 
 
 # (table id, created, version, spectators) -> the part of `table_info` every viewer shares.
@@ -200,6 +213,9 @@ def _public_info(ctx: Loaded) -> dict[str, Any]:
         "seats": [_seat_info(s, dealer, rules.players) for s in ctx.seats],
         "spectators": spectators,
         "message": None,
+        "continue_ms": None,
+        # the escape penalty while a hand runs (no query: this may render on a socket's event loop)
+        "escape_penalty": settings_store.escape_penalty_for_render(table) if ctx.hand_running else None,
         "last_result": last_result(ctx),
     }
     if ctx.states is not None:
@@ -239,7 +255,9 @@ def last_result(ctx: Loaded) -> dict[str, Any] | None:
     if hand is None or hand.status != Hand.Status.OVER:
         return None
     settlement = hand.settlement or {}
-    return {"hand": hand.number, "result": hand.result, **settlement}
+    # the hand's own base stake: the settlement line's arithmetic (the table's may change later)
+    base = (hand.setup or {}).get("base")
+    return {"hand": hand.number, "result": hand.result, "base": base, **settlement}
 
 
 def hand_view(ctx: Loaded, seat: int | None) -> dict[str, Any] | None:
@@ -313,7 +331,7 @@ def legal_for(ctx: Loaded, user: AbstractBaseUser | None) -> list[dict[str, Any]
             if may_set_stake(ctx, user):
                 suggested = table.base or (2 if table.variant == "yihua" else 1)
                 out.append({"type": "set_stake", "base": suggested, "even": table.variant == "yihua"})
-            if not ctx.hand_over and _ready_to_start(ctx) is None:
+            if not ctx.in_settlement and _ready_to_start(ctx) is None:
                 out.append({"type": "start"})
         if seat is not None:
             out += _seated_between_hands(ctx, seat)
@@ -338,7 +356,7 @@ def _seated_between_hands(ctx: Loaded, seat: Any) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     if table.stake_state != Table.Stake.UNSET and not seat.accepted:
         out.append({"type": "accept_stake"})
-    if ctx.hand_over:
+    if ctx.in_settlement:
         if not seat.continue_choice:
             out.append({"type": "continue"})
         out.append({"type": "leave"})

@@ -458,6 +458,7 @@ def board_model(context: dict[str, Any]) -> dict[str, Any]:
         "ready_discards": ready_discards(hand_legal),
         "actions": actions,
         "deadline_s": _seconds(table.get("deadline_ms")),
+        "continue_s": _seconds(table.get("continue_ms")),
         "turn_seat": next((s for s in arranged if s.get("turn")), None),
         "hand_number": table.get("hand_number"),
         "jokers": [tile(j, joker=True) for j in sorted(jokers)],
@@ -489,9 +490,12 @@ def settlement_model(
     result = (last or {}).get("result") or (view or {}).get("result")
     if not result:
         return None
+    from games.settlement_lines import settlement_line  # (it names patterns through this module)
+
     n = len(seats)
     names = [s.get("name") or pgettext("empty seat", "—") for s in seats]
     variant = table.get("variant", "")
+    base = (last or {}).get("base") or table.get("base") or 0
     scores = []
     for score in result.get("scores", []):
         breakdown = score.get("breakdown") or [[p, None] for p in score.get("patterns", [])]
@@ -502,6 +506,7 @@ def settlement_model(
                 "value": score.get("value"),
                 "win": score.get("win", True),
                 "patterns": [{**pattern_name(p, variant), "value": v} for p, v in breakdown],
+                "line": settlement_line(variant, score, base, names).text,
             }
         )
     payments = (last or {}).get("payments") or result.get("payments") or [0] * n

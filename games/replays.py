@@ -83,6 +83,10 @@ def pattern_names(variant: str, result: dict[str, Any]) -> dict[str, dict[str, s
 
 
 def players(hand: Hand) -> list[str]:
+    """Each seat's name as the table showed it (a bot: 机器人 <seat + 1>, as games.presenters)."""
     ids = [uid for uid in hand.match.players or [] if uid is not None]
     names = dict(get_user_model().objects.filter(pk__in=ids).values_list("pk", "username"))
-    return [names.get(uid, "?") if uid is not None else "bot" for uid in hand.match.players or []]
+    return [
+        names.get(uid, "?") if uid is not None else f"机器人 {index + 1}"
+        for index, uid in enumerate(hand.match.players or [])
+    ]

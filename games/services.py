@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
@@ -48,7 +49,6 @@ BOT_DELAY = (0.6, 1.5)  # seconds: bots and 托管 act after a short human-like 
 DISCONNECTED_DELAY = 2.0  # seconds into a decision before a disconnected player is auto-played
 RECONNECT_WINDOW = 5.0  # seconds a socket that just dropped (a reload) has to come back first
 SETTLEMENT_SECONDS = 6.0  # an all-bot table shows the settlement this long before the next hand
-CONTINUE_SECONDS = 60.0  # after a settlement, an undecided player is stood up (no penalty) after this
 NOT_CONTINUED = "您没有选择继续，已离开座位 (you did not choose Continue and were stood up)"
 BOT_BALANCE = 10**9  # bots have no account; a large notional balance for the balance floor
 CLAIM_TYPES = frozenset({"chi", "pong", "kong", "win"})
@@ -99,6 +99,13 @@ class Loaded:
     @property
     def hand_over(self) -> bool:
         return self.hand is not None and self.hand.status == Hand.Status.OVER
+
+    @property
+    def in_settlement(self) -> bool:
+        """The hand is over and its players decide Continue or Leave. Once a seat is freed the
+        match is over and the table waits like a new one (status WAITING): whoever sits then
+        owes no Continue, so no Continue deadline can stand them up."""
+        return self.hand_over and self.table.status == Table.Status.PLAYING
 
 
 TABLE_ROWS = RowSql(Table)
@@ -435,11 +442,38 @@ def _set_deadline(ctx: Loaded) -> None:
         when = seat_due(ctx, seat)
         if when is not None:
             due.append(when)
-    if ctx.hand_over and ctx.hand is not None and ctx.hand.ended:
-        wait = SETTLEMENT_SECONDS if _everyone_continues(ctx) else CONTINUE_SECONDS
-        due.append(ctx.hand.ended + timedelta(seconds=wait))
+    if ctx.hand_over and ctx.hand is not None and ctx.hand.ended and _everyone_continues(ctx):
+        due.append(ctx.hand.ended + timedelta(seconds=SETTLEMENT_SECONDS))
+    else:
+        until = continue_deadline(ctx)
+        if until is not None:
+            due.append(until)
     table.deadline = min(due) if due else None
     table.deadline_version = table.version
+
+
+def continue_seconds() -> float:
+    """How long a player has to press Continue after a settlement (settings.CONTINUE_SECONDS)."""
+    return float(getattr(settings, "CONTINUE_SECONDS", 60))
+
+
+def continue_deadline(ctx: Loaded) -> datetime | None:
+    """When the players of the hand who chose neither Continue nor Leave are stood up; None
+    when nobody owes the choice (outside a settlement, or everyone decided)."""
+    hand = ctx.hand
+    if not ctx.in_settlement or hand is None or hand.ended is None:
+        return None
+    if not any(s.user_id and s.continue_choice is None for s in ctx.seats):
+        return None
+    return hand.ended + timedelta(seconds=continue_seconds())
+
+
+def continue_left_ms(ctx: Loaded, seat: Seat | None) -> int | None:
+    """Milliseconds `seat` has left to press Continue (None: it owes no such choice)."""
+    until = continue_deadline(ctx)
+    if until is None or seat is None or not seat.user_id or seat.continue_choice is not None:
+        return None
+    return max(0, math.ceil((until - ctx.now).total_seconds() * 1000))
 
 
 def remaining_ms(ctx: Loaded) -> int | None:
@@ -753,7 +787,7 @@ def start_hand(table_id: int, user: AbstractBaseUser | None) -> Table:
     with locked(table_id) as ctx:
         if user is not None:
             _require_manager(ctx, user)
-        if ctx.hand_over:
+        if ctx.in_settlement:
             raise ServiceError("hand_over", "choose continue or leave")
         problem = _ready_to_start(ctx)
         if problem:
@@ -847,7 +881,7 @@ def _everyone_continues(ctx: Loaded) -> bool:
 def continue_play(table_id: int, user: AbstractBaseUser) -> Table:
     with locked(table_id) as ctx:
         seat = _require_seat(ctx, user)
-        if not ctx.hand_over:
+        if not ctx.in_settlement:
             raise ServiceError("no_hand_over", "there is no finished hand to continue from")
         if seat.continue_choice:
             raise ServiceError("already_continued", "you already chose to continue")
@@ -1164,11 +1198,11 @@ def _settlement_shown(ctx: Loaded) -> bool:
 
 def _stand_up_undecided(ctx: Loaded) -> None:
     """Nobody may hold a table hostage: a player who chose neither Continue nor Leave within
-    CONTINUE_SECONDS of the settlement is stood up. The hand is over, so it is no escape."""
-    hand = ctx.hand
-    if not (ctx.hand_over and hand is not None and hand.ended):
-        return
-    if hand.ended + timedelta(seconds=CONTINUE_SECONDS) > ctx.now:
+    `continue_seconds()` of the settlement is stood up. The hand is over, so it is no escape.
+    Only during the settlement (`continue_deadline`): someone who sits down afterwards did not
+    play that hand and is never stood up for it (issue 24: tables became unjoinable)."""
+    until = continue_deadline(ctx)
+    if until is None or until > ctx.now:
         return
     undecided = [s for s in ctx.seats if s.user_id and s.continue_choice is None]
     for seat in undecided:

@@ -6,7 +6,10 @@ defaults come from django.conf.settings, so nothing needs the row to exist.
 
 from __future__ import annotations
 
+import asyncio
+import time
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.db import DatabaseError
@@ -60,3 +63,38 @@ def escape_multiplier(variant: str) -> int:
     """RULES §1.8: 50 × base, 13 × base for two_player (both editable in the admin)."""
     now = current()
     return now.two_player_escape_multiplier if variant == "two_player" else now.escape_multiplier
+
+
+# --- for renders that may run on a socket's event loop ------------------------------------------
+
+RENDER_CACHE_SECONDS = 30.0
+_render_cache: tuple[float, Current] | None = None
+
+
+def _on_event_loop() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+def current_for_render() -> Current:
+    """`current()` for code that may run on the event loop (a socket renders from a snapshot with
+    no database work): the last value this process read, read again when older than
+    RENDER_CACHE_SECONDS and not on the loop; the defaults until a first read."""
+    global _render_cache
+    now = time.monotonic()
+    if _render_cache is not None and now - _render_cache[0] < RENDER_CACHE_SECONDS:
+        return _render_cache[1]
+    if _on_event_loop():
+        return _render_cache[1] if _render_cache is not None else defaults()
+    _render_cache = (now, current())
+    return _render_cache[1]
+
+
+def escape_penalty_for_render(table: Any) -> int:
+    """The table's escape penalty as `Table.escape_penalty` computes it, safe on the event loop."""
+    now = current_for_render()
+    site = now.two_player_escape_multiplier if table.variant == "two_player" else now.escape_multiplier
+    return (table.escape_multiplier or site) * (table.base or 0)

@@ -14,23 +14,36 @@ from django.db import transaction
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from games import services
 from games.engine.rulesets import VARIANT_IDS
+from games.engine.tiles import name, seat_wind
 from games.forms import CreateTableForm
 from games.models import Table
 from games.presenters import table_context
 from games.rendering import VARIANT_NAMES, WIND_ZH, board_model, lobby_groups
 
 LOBBY_LIMIT = 200
-SEAT_WINDS = ("1z", "2z", "3z", "4z")
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """Greets visitors and links to the lobby."""
-    return render(request, "games/home.html")
+    """Greets visitors and links to the lobby ("Welcome" right after signing up, else "Welcome back")."""
+    return render(
+        request, "games/home.html", {"just_signed_up": request.session.pop("just_signed_up", False)}
+    )
+
+
+def api_docs(request: HttpRequest) -> HttpResponse:
+    """What a program needs to play here: tokens, creating a table, the socket, history."""
+    return render(request, "games/api_docs.html")
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """/favicon.ico, which browsers ask for on every site: the site's icon."""
+    return redirect(static("favicon.svg"), permanent=True)
 
 
 # --- lobby ------------------------------------------------------------------------------------
@@ -54,8 +67,12 @@ def _lobby_row(table: Table) -> dict[str, Any]:
         "seats": [
             {
                 "index": s.index,
-                "wind_zh": WIND_ZH[SEAT_WINDS[s.index]],
-                "name": ("bot" if s.is_bot else s.user.get_username() if s.user_id else None),
+                # the wind the board shows for this seat (it follows the dealer), and the
+                # bots' table names: one name per seat everywhere (issue 24)
+                "wind_zh": WIND_ZH[name(seat_wind(s.index, table.dealer, len(seats)))],
+                "name": (
+                    f"机器人 {s.index + 1}" if s.is_bot else s.user.get_username() if s.user_id else None
+                ),
                 "is_bot": s.is_bot,
             }
             for s in seats
@@ -196,6 +213,10 @@ def table_page(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404("no such table")
     user = request.user if request.user.is_authenticated else None
     context = table_context(table, user)
+    if context["viewer"]["seat"] is None:
+        # this page's socket counts its viewer as a spectator as soon as it opens: count them
+        # already, rather than show 0 until the first frame (issue 24)
+        context["table"] = {**context["table"], "spectators": context["table"]["spectators"] + 1}
     model = board_model(context)
     ws_path = f"/ws/tables/{table.pk}/"
     return render(request, "games/table.html", {**model, "ws_path": ws_path, "oob": False})

@@ -12,6 +12,7 @@ from games import history, replays
 from games.engine.rulesets import VARIANT_IDS
 from games.penalties import active_ban
 from games.rendering import VARIANT_NAMES
+from games.replay_text import replay_text
 
 User = get_user_model()
 
@@ -44,10 +45,15 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
     except replays.ReplayRefused as e:
         raise Http404(e.code) from None
     data = replays.build(hand)
+    viewer = _viewer(request)
+    seats = hand.match.players or []
+    # the board from the viewer's seat when they played this hand (as the live board), else seat 0
+    bottom = seats.index(viewer.pk) if viewer is not None and viewer.pk in seats else 0
+    page_data = {**data, "text": replay_text(data), "bottom": bottom}
     return render(
         request,
         "games/history/replay.html",
-        {"hand": hand, "data": data, "variant_name": VARIANT_NAMES.get(hand.table.variant)},
+        {"hand": hand, "data": page_data, "variant_name": VARIANT_NAMES.get(hand.table.variant)},
     )
 
 

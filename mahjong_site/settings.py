@@ -109,6 +109,8 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
 STARTING_BALANCE = env_int("STARTING_BALANCE", 1000)
+# Seconds a player has after a settlement to press Continue before being stood up (games.services).
+CONTINUE_SECONDS = env_int("CONTINUE_SECONDS", 60)
 
 # Per-address limits (docs/operations.md, "Limits"). Addresses: mahjong_site/client_address.py.
 SIGNUPS_PER_ADDRESS_PER_HOUR = env_int("SIGNUPS_PER_ADDRESS_PER_HOUR", 3)

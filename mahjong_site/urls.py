@@ -6,6 +6,8 @@ from games.urls import api_urlpatterns
 
 urlpatterns = [
     path("", games_views.home, name="home"),
+    path("favicon.ico", games_views.favicon),
+    path("developers/api/", games_views.api_docs, name="api_docs"),
     path("", include("games.urls")),
     path("", include("games.urls_history")),  # history, replays, leaderboards and their API
     path("rules/", include("games.urls_rules")),  # the rule book of every variant

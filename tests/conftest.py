@@ -44,9 +44,10 @@ def _collector_defaults() -> None:
 def _fresh_process_caches() -> Iterator[None]:
     """Each test starts like a fresh process: no kept snapshots, hand states or views (a test
     database rolled back may give an id again)."""
-    from games import consumers, presence, presenters, services, snapshots
+    from games import consumers, presence, presenters, services, settings_store, snapshots
 
     snapshots.forget()
+    settings_store._render_cache = None
     presence._process_id = None  # (a rolled-back database loses the row)
     consumers.PAUSE_ENDS.pending.clear()
     services._STATE_CACHE.clear()

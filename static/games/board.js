@@ -72,9 +72,23 @@
     var root = document.getElementById("table-root");
     if (root) root.removeAttribute("data-synced");
   });
+  // After "Leave" the leaver goes to the lobby once the server has let them go (between hands
+  // the seat is freed; mid-hand it is marked left and a bot finishes the hand): a table page
+  // they no longer play at would show them "you / 托管" and the owner's controls.
+  var leaving = false;
+  function leftTheTable() {
+    var status = document.getElementById("table-status");
+    var seated = status && status.getAttribute("data-seated");
+    return seated === "0" || seated === "left";
+  }
+
   document.addEventListener("htmx:wsAfterMessage", function () {
     var root = document.getElementById("table-root");
     if (root) root.setAttribute("data-synced", "1");  // the first frame since (re)connecting arrived
+    if (leaving && leftTheTable() && root && root.getAttribute("data-lobby")) {
+      window.location.assign(root.getAttribute("data-lobby"));
+      return;
+    }
     refresh();
   });
   document.addEventListener("DOMContentLoaded", refresh);
@@ -84,6 +98,7 @@
     var sender = evt.target;
     var confirmText = sender.getAttribute && sender.getAttribute("data-confirm");
     if (confirmText && !window.confirm(confirmText)) { evt.preventDefault(); return; }
+    if (sender.classList && sender.classList.contains("leave")) leaving = true;
     var merge = sender.getAttribute && sender.getAttribute("data-merge");
     if (!merge) return;
     var params = evt.detail.parameters;

@@ -48,10 +48,19 @@
     return box;
   }
 
+  var text = data.text || {};
+  var POSITIONS = data.players.length === 2 ? ["bottom", "top"] : ["bottom", "right", "top", "left"];
+
+  function position(index) {
+    var n = data.players.length;
+    return POSITIONS[(index - (data.bottom || 0) + n) % n];
+  }
+
   function seatBox(view, seat, index) {
-    var box = el("div", "replay-seat" + (view.turn === index ? " turn" : ""));
-    var head = el("h3", null, (WINDS[seat.wind] || seat.wind) + " · " + (data.players[index] || "?"));
-    if (seat.dealer) head.appendChild(el("span", "badge", "庄"));
+    var box = el("div", "replay-seat pos-" + position(index) + (view.turn === index ? " turn" : ""));
+    var winds = text.winds || WINDS;
+    var head = el("h3", null, (winds[seat.wind] || WINDS[seat.wind] || seat.wind) + " · " + (data.players[index] || "?"));
+    if (seat.dealer) { var badge = el("span", "badge", "庄"); badge.title = text.dealer || ""; head.appendChild(badge); }
     box.appendChild(head);
     var hand = tiles(seat.hand || [], "open-hand");
     box.appendChild(hand);
@@ -63,15 +72,12 @@
     return box;
   }
 
-  function describe(step) {
+  // The step in the viewer's language (games/replay_text.py); engine notation only as a fallback.
+  function describe(step, i) {
+    if (text.steps && text.steps[i] !== undefined) return text.steps[i];
     if (!step.action) return "—";
-    var a = step.action, who = data.players[step.seat] || "seat " + step.seat;
-    var parts = [who, a.type];
-    if (a.tile) parts.push(a.tile);
-    if (a.tiles) parts.push(a.tiles);
-    if (a.kind) parts.push(a.kind);
-    if (step.actor && step.actor !== "human") parts.push("(" + step.actor + ")");
-    return parts.join(" ");
+    var a = step.action;
+    return [data.players[step.seat] || "", a.type, a.tile || "", a.tiles || ""].join(" ");
   }
 
   function showSettlement() {
@@ -82,32 +88,21 @@
       cell.textContent = (p > 0 ? "+" : "") + p;
       cell.className = "js-payment delta " + (p > 0 ? "plus" : p < 0 ? "minus" : "");
     });
-    var scores = document.getElementById("replay-scores");
-    scores.textContent = "";
-    (result.scores || []).forEach(function (s) {
-      var line = el("p", "score", (data.players[s.seat] || "") + " · " + (s.value === undefined ? "" : s.value) + ": ");
-      var names = data.pattern_names || {};
-      (s.patterns || []).forEach(function (id, i) {
-        var name = names[id] || { zh: id, en: "" };
-        var part = name.href ? el("a", "rules-link", name.zh + " " + name.en) : el("span", "", name.zh + " " + name.en);
-        if (name.href) { part.href = name.href; part.target = "_blank"; part.rel = "noopener"; }
-        line.appendChild(part);
-        if (i < s.patterns.length - 1) line.appendChild(document.createTextNode(", "));
-      });
-      scores.appendChild(line);
-    });
     settlement.hidden = false;
   }
 
   function render() {
     var step = data.steps[current], view = step.view;
     board.textContent = "";
-    var info = el("p", "replay-info", "墙 " + view.wall_left + " · " + (view.phase || ""));
-    if (view.last_discard) info.appendChild(tile(view.last_discard.tile, "last"));
-    board.appendChild(info);
+    var centre = el("div", "replay-centre");
+    var info = el("p", "replay-info", (text.info && text.info[current]) || ("" + view.wall_left));
+    centre.appendChild(info);
+    if (view.last_discard) centre.appendChild(tile(view.last_discard.tile, "last"));
+    board.appendChild(centre);
+    board.className = "replay-board players-" + data.players.length;
     view.seats.forEach(function (seat, i) { board.appendChild(seatBox(view, seat, i)); });
     stepLabel.textContent = String(current);
-    actionLabel.textContent = describe(step);
+    actionLabel.textContent = describe(step, current);
     if (current === last) showSettlement(); else settlement.hidden = true;
     history.replaceState(null, "", "#" + current);
   }

@@ -16,6 +16,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -112,11 +113,11 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
         process.wait()
 
 
-@pytest.fixture(scope="session")
-def live_server_url(tmp_path_factory: pytest.TempPathFactory, shared_redis_url: str) -> Iterator[str]:
-    """Base URL (no trailing slash) of a real daphne server with its own SQLite database,
-    plus the table clock worker (timers, bots) beside it, as `make run` starts them."""
-    workdir = tmp_path_factory.mktemp("live_server")
+@contextmanager
+def serving(workdir: Path, redis_url: str, **extra_env: str) -> Iterator[str]:
+    """Daphne and the table clock against a fresh SQLite file in `workdir`, as `make run`
+    starts them; yields the base URL. `extra_env`: settings for this server only (e.g. a
+    short CONTINUE_SECONDS); a second server passes its own Redis database in `redis_url`."""
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
     env.update(
         DEBUG="1",
@@ -127,9 +128,10 @@ def live_server_url(tmp_path_factory: pytest.TempPathFactory, shared_redis_url: 
         # tests the per-address limit itself).
         SIGNUPS_PER_ADDRESS_PER_HOUR="10000",
         SIGNUPS_PER_ADDRESS_PER_DAY="10000",
+        **extra_env,
     )
-    if shared_redis_url:
-        env["REDIS_URL"] = shared_redis_url
+    if redis_url:
+        env["REDIS_URL"] = redis_url
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput"],
         cwd=ROOT,
@@ -171,6 +173,14 @@ def live_server_url(tmp_path_factory: pytest.TempPathFactory, shared_redis_url: 
     finally:
         _stop(clock)
         _stop(server)
+
+
+@pytest.fixture(scope="session")
+def live_server_url(tmp_path_factory: pytest.TempPathFactory, shared_redis_url: str) -> Iterator[str]:
+    """Base URL (no trailing slash) of a real daphne server with its own SQLite database,
+    plus the table clock worker (timers, bots) beside it, as `make run` starts them."""
+    with serving(tmp_path_factory.mktemp("live_server"), shared_redis_url) as url:
+        yield url
 
 
 @pytest.fixture(scope="package")

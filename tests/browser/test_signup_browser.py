@@ -21,7 +21,7 @@ def test_sign_up_in_the_browser_shows_balance_in_header(page: Page) -> None:
     expect(page).to_have_url(re.compile(r"/$"))
     expect(page.locator("#balance")).to_contain_text("1000")
     expect(page.locator("header")).to_contain_text(username)
-    expect(page.locator("h1")).to_have_text(f"Welcome back, {username}!")
+    expect(page.locator("h1")).to_have_text(f"Welcome, {username}!")  # not "back": new here
     page.screenshot(path="/tmp/mahjong-home-signed-up.png", full_page=True)
 
 

@@ -469,3 +469,29 @@ async def test_a_database_lost_mid_act_is_answered_and_the_socket_stays(
     started = await receive(comm)
     assert started["reply_to"] == 2 and started["view"]["phase"] == "playing"
     await comm.disconnect()
+
+
+@pytest.mark.parametrize(
+    ("headers", "expected", "other"),
+    [
+        ([(b"accept-language", b"en-US,en;q=0.9")], "Waiting for players", "等待玩家"),
+        (
+            [(b"cookie", b"django_language=en"), (b"accept-language", b"zh-CN")],
+            "Waiting for players",
+            "等待玩家",
+        ),
+        ([(b"accept-language", b"zh-CN")], "等待玩家", "Waiting for players"),
+    ],
+)
+async def test_html_frames_are_in_the_viewers_language(
+    alice: User, headers: list[tuple[bytes, bytes]], expected: str, other: str
+) -> None:
+    """Issue 24: frames came out in the default language whatever the page's was."""
+    table = await setup_table(alice)
+    comm = WebsocketCommunicator(APP, f"/ws/tables/{table.pk}/", headers=headers)
+    comm.scope["user"] = alice
+    connected, _ = await comm.connect()
+    assert connected
+    html = await comm.receive_from(timeout=5)
+    assert expected in html and other not in html
+    await comm.disconnect()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import pytest
 from django.contrib.auth.models import User
 from django.db.models import F
@@ -75,3 +77,95 @@ def test_an_undecided_player_is_stood_up_a_minute_after_the_settlement(alice: Us
     assert seat.user_id is None
     assert Hand.objects.filter(table=table).latest("pk").pk == hand.pk  # no new hand without her
     assert not Penalty.objects.filter(user=alice).exists()  # the hand was over: no escape
+
+
+def _stood_up_after_the_settlement(alice: User) -> tuple[Table, datetime]:
+    """A shanghai table (alice + 3 bots) whose hand ended and whose Continue deadline passed."""
+    from games.models import Seat
+    from tests.games.conftest import play_to_end
+
+    table = bot_table(alice, "shanghai")
+    services.set_auto(table.pk, alice, True)
+    services.start_hand(table.pk, alice)
+    now = play_to_end(table.pk)
+    now = drive_table_until_idle(
+        table.pk, now, until=lambda t: Seat.objects.get(table=t, index=0).user_id is None
+    )
+    return Table.objects.get(pk=table.pk), now
+
+
+def test_after_the_continue_deadline_anyone_can_sit_and_stay(alice: User, bob: User) -> None:
+    """Issue 24: the stale Continue deadline stood up everyone who sat down afterwards."""
+    from datetime import timedelta
+
+    from games.models import Hand, Seat
+    from games.presenters import table_context
+
+    table, now = _stood_up_after_the_settlement(alice)
+    finished = table.hand
+    assert table.status == Table.Status.WAITING
+    services.sit(table.pk, alice, 0)  # the same player comes back
+    services.remove_bot(table.pk, alice, 1)
+    services.sit(table.pk, bob, 1)  # a player who never played here
+    later = now + timedelta(minutes=10)
+    drive_table_until_idle(table.pk, later)  # the clock runs on: nothing is due for them
+    services.timeout(table.pk, Table.objects.get(pk=table.pk).version, later)
+    seated = [s.user_id for s in Seat.objects.filter(table=table).order_by("index")]
+    assert seated[:2] == [alice.pk, bob.pk]
+    table.refresh_from_db()
+    assert table.deadline is None  # no stale deadline left to fire
+    # a plain waiting table: no Continue owed, the stake and Start as at a new table
+    context = table_context(table, bob)
+    assert context["table"]["continue_ms"] is None
+    assert {"type": "continue"} not in context["legal"]
+    services.set_stake(table.pk, alice, 2)
+    services.accept_stake(table.pk, bob)
+    assert {"type": "start"} in table_context(table, alice)["legal"]
+    services.start_hand(table.pk, alice)
+    table.refresh_from_db()
+    assert table.hand_id != finished.pk and table.hand.status == Hand.Status.PLAYING
+
+
+def test_the_continue_deadline_is_configurable(alice: User, settings: object) -> None:
+    from datetime import timedelta
+
+    from games.models import Hand, Seat
+    from tests.games.conftest import play_to_end
+
+    settings.CONTINUE_SECONDS = 5  # type: ignore[attr-defined]
+    table = bot_table(alice, "shanghai")
+    services.set_auto(table.pk, alice, True)
+    services.start_hand(table.pk, alice)
+    play_to_end(table.pk)
+    table.refresh_from_db()
+    ended = Hand.objects.get(pk=table.hand_id).ended
+    assert table.deadline == ended + timedelta(seconds=5)
+    services.timeout(table.pk, table.version, ended + timedelta(seconds=4.9))
+    assert Seat.objects.get(table=table, index=0).user_id == alice.pk
+    services.timeout(table.pk, Table.objects.get(pk=table.pk).version, ended + timedelta(seconds=5))
+    assert Seat.objects.get(table=table, index=0).user_id is None
+
+
+def test_the_settlement_counts_down_the_continue_choice(alice: User) -> None:
+    from datetime import timedelta
+
+    from games.models import Hand
+    from games.presenters import context_for
+    from games.rendering import render_table_html
+    from tests.games.conftest import play_to_end
+
+    table = bot_table(alice, "shanghai")
+    services.set_auto(table.pk, alice, True)
+    services.start_hand(table.pk, alice)
+    play_to_end(table.pk)
+    table.refresh_from_db()
+    ended = Hand.objects.get(pk=table.hand_id).ended
+    ctx = services.load(table, ended + timedelta(seconds=18))
+    context = context_for(ctx, alice)
+    assert context["table"]["continue_ms"] == 42_000
+    html = render_table_html(context, "en")
+    assert 'class="countdown continue-countdown mine" data-ms="42000"' in html
+    assert "Continue within <strong>42</strong> s" in html
+    assert context_for(ctx, None)["table"]["continue_ms"] is None  # spectators owe nothing
+    services.continue_play(table.pk, alice)  # (a new hand starts: everyone continued)
+    assert context_for(services.load(Table.objects.get(pk=table.pk)), alice)["table"]["continue_ms"] is None

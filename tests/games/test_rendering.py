@@ -526,3 +526,19 @@ def test_a_claim_offered_marks_the_discard_on_the_claimants_board_only(
     for seat in [*others, None]:
         board = render_table_html(context(state, seat))
         assert "claim-open" not in board and "countdown-bar" not in board
+def test_settlement_shows_each_winners_arithmetic_in_the_viewers_language() -> None:
+    state, _, _ = play_hand("shanghai", 5)  # seat 0 wins on seat 3's discard
+    result = view_for(state, None)["result"]
+    last = {"hand": 1, "result": result, "base": 2, "payments": result["payments"], "penalties": []}
+    score = result["scores"][0]
+    paid = -min(score["payments"])
+    context = {
+        "table": table_info(4, 1, phase="hand_over", last_result=last),
+        "view": view_for(state, 1),
+        "legal": [],
+        "viewer": {"user": "bob", "seat": 1},
+    }
+    english = render_table_html(context, "en").split('class="arithmetic">')[1].split("</p>")[0]
+    chinese = render_table_html(context, "zh-hans").split('class="arithmetic">')[1].split("</p>")[0]
+    assert f"flowers × base 2 = {score['value'] * 2}" in english and f"pays {paid}" in english
+    assert f"花 × 底分 2 = {score['value'] * 2}" in chinese and f"付 {paid}" in chinese

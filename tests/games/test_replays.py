@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
@@ -93,3 +95,60 @@ def test_the_replay_names_each_pattern_as_its_variant_does(alice: User, anon_cli
         entry = patterns.pattern("two_player", pid)
         assert entry is not None and (name["zh"], name["en"]) == (entry.name_zh, entry.name_en)
         assert name["href"] == f"/rules/two_player/#pattern-{pid}"
+def _page_data(client: Client, hand_id: int, language: str) -> tuple[str, dict]:
+    import json
+    import re
+
+    html = client.get(
+        reverse("history:replay", args=[hand_id]), HTTP_ACCEPT_LANGUAGE=language
+    ).content.decode()
+    raw = re.search(r'<script id="replay-data" type="application/json">(.*?)</script>', html, re.S).group(1)
+    return html, json.loads(raw)
+
+
+def test_the_replay_reads_in_the_viewers_language_with_the_tables_names(alice: User) -> None:
+    hand = finished_hand(alice)  # alice and a bot at a two_player table
+    client = logged_in_client(alice)
+    html, data = _page_data(client, hand.pk, "en")
+    assert data["players"] == ["alice", "机器人 2"]  # the bot as the table named it
+    steps = data["text"]["steps"]
+    assert len(steps) == len(data["steps"]) and steps[0] == "The deal"
+    discards = [t for t in steps if " discards " in t]
+    assert discards and all(t.startswith(("alice ", "机器人 2 ")) for t in discards)
+    assert not any(re.search(r"\b\d[mpsz]\b", t) for t in steps)  # no engine notation ("6s")
+    assert data["text"]["info"][0].startswith("Wall ")
+    assert "⏮" not in html and "⏭" not in html and html.count('<svg class="icon"') == 4
+    scores = data["text"]["scores"]
+    if hand.result.get("winners"):
+        assert scores and all("_" not in p for s in scores for p in s["patterns"])  # names, not ids
+        assert all(s["line"] for s in scores)
+    _html, chinese = _page_data(client, hand.pk, "zh-hans")
+    assert any(" 打出 " in t for t in chinese["text"]["steps"]) and chinese["text"]["info"][0].startswith(
+        "牌墙 "
+    )
+    assert data["bottom"] == 0
+
+
+def test_step_texts_for_every_kind_of_action() -> None:
+    from django.utils import translation
+
+    from games.replay_text import step_text
+
+    with translation.override("en"):
+        assert step_text({"type": "chi", "tile": "6s", "tiles": "567s"}, "bot", "Bo") == (
+            "Bo chows 6 Bamboo into 5 Bamboo 6 Bamboo 7 Bamboo"
+        )
+        assert (
+            step_text({"type": "pong", "tile": "5z"}, "timeout", "Ann")
+            == "Ann pongs White dragon (time ran out)"
+        )
+        assert step_text({"type": "kong", "tile": "1m", "kind": "concealed"}, "human", "Ann") == (
+            "Ann declares a kong (暗杠) of 1 Characters"
+        )
+        assert (
+            step_text({"type": "choose", "kind": "lazhuang", "value": 2}, "human", "Ann")
+            == "Ann pulls 2 (拉庄)"
+        )
+    with translation.override("zh-hans"):
+        assert step_text({"type": "pong", "tile": "5m"}, "human", "甲") == "甲 碰 五万"
+        assert step_text({"type": "pass"}, "auto", "甲") == "甲 过 (托管)"

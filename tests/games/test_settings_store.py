@@ -1,0 +1,28 @@
+"""Site settings read where a socket may render on its event loop (issue 24: the leave confirmation)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from games import settings_store
+from games.models import SiteSettings, Table
+
+pytestmark = pytest.mark.django_db
+
+
+def test_on_the_event_loop_no_query_is_made_and_the_last_read_is_used() -> None:
+    SiteSettings.objects.create(escape_multiplier=30, two_player_escape_multiplier=7)
+    table = Table(variant="shanghai", base=2)
+
+    async def on_the_loop() -> int:
+        return settings_store.escape_penalty_for_render(table)  # a query here would raise
+
+    assert asyncio.run(on_the_loop()) == 100  # nothing read yet in this process: the defaults
+    assert settings_store.escape_penalty_for_render(table) == 60  # a sync read: the admin's row
+    assert asyncio.run(on_the_loop()) == 60  # the loop now uses what was read
+    assert settings_store.escape_penalty_for_render(Table(variant="two_player", base=2)) == 14
+    assert (
+        settings_store.escape_penalty_for_render(Table(variant="shanghai", base=2, escape_multiplier=5)) == 10
+    )
