@@ -205,7 +205,3 @@ def run(interval: float = INTERVAL, stop: threading.Event | None = None) -> None
         stop.wait(max(0.0, interval - (time.monotonic() - started)))
     if scheduler is not None:
         scheduler.close()
-
-
-def after(now: datetime, seconds: float) -> datetime:
-    return now + timedelta(seconds=seconds)

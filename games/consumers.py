@@ -25,9 +25,8 @@ from django.db.utils import InterfaceError, OperationalError
 
 from accounts import sockets
 from accounts.services import token_digest, user_for_token
-from games import broadcaster, presence, services, snapshots
+from games import access, broadcaster, presence, services, snapshots
 from games.db_threads import db
-from games.models import Table
 from games.presenters import json_view, snapshot_context, table_context
 from games.rendering import language_from_scope, render_error_html, render_table_html
 
@@ -255,15 +254,6 @@ class TokenBucket:
         return True
 
 
-def may_watch(table: Table, user: Any, session: Any) -> bool:
-    """Public tables are open to all; a private one to its people and invite-link holders."""
-    if table.public:
-        return True
-    if user.is_authenticated and (table.owner_id == user.pk or table.seats.filter(user=user).exists()):
-        return True
-    return bool(session is not None and session.get(f"invite-{table.pk}"))
-
-
 class TableConsumer(AsyncWebsocketConsumer):
     table_id: int
     user: Any
@@ -364,7 +354,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return False
         if invite and invite == table.invite_token:
             return True
-        return may_watch(table, self.user, self.scope.get("session"))
+        return access.may_watch(table, self.user, self.scope.get("session"))
 
     def _actor(self) -> Any:
         return self.user if self.user is not None and self.user.is_authenticated else None

@@ -13,7 +13,7 @@ from django.contrib.auth.models import AbstractBaseUser
 
 from games import caches, settings_store, snapshots
 from games.engine.rulesets import get_ruleset
-from games.engine.tiles import name, seat_wind
+from games.engine.tiles import WIND_ZH, name, seat_wind
 from games.engine.view import legal_json, view_for
 from games.models import Hand, Table
 from games.services import (
@@ -28,8 +28,6 @@ from games.services import (
     paused,
     remaining_ms,
 )
-
-WIND_ZH = {"1z": "东", "2z": "南", "3z": "西", "4z": "北"}
 
 
 def table_context(table: Table | int, user: AbstractBaseUser | None, shared: bool = False) -> dict[str, Any]:

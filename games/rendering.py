@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext, trans_real
 
 from games.engine import patterns
+from games.engine.tiles import WIND_EN, WIND_ZH
 
 # --- tiles --------------------------------------------------------------------------------
 
@@ -47,8 +48,6 @@ FLOWERS = {
     7: ("竹", "Bamboo flower"),
     8: ("菊", "Chrysanthemum"),
 }
-WIND_ZH = {"1z": "东", "2z": "南", "3z": "西", "4z": "北"}
-WIND_EN = {"1z": "East", "2z": "South", "3z": "West", "4z": "North"}
 
 
 def _split(name: str) -> tuple[int, str]:

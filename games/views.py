@@ -18,13 +18,13 @@ from django.templatetags.static import static
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games import services
+from games import access, services
 from games.engine.rulesets import VARIANT_IDS
-from games.engine.tiles import name, seat_wind
+from games.engine.tiles import WIND_ZH, name, seat_wind
 from games.forms import CreateTableForm
 from games.models import Table
 from games.presenters import table_context
-from games.rendering import VARIANT_NAMES, WIND_ZH, board_model, lobby_groups
+from games.rendering import VARIANT_NAMES, board_model, lobby_groups
 
 LOBBY_LIMIT = 200
 
@@ -195,16 +195,8 @@ PRACTICE_BASE = {v: 2 if v == "yihua" else 1 for v in VARIANT_NAMES}
 
 
 def _may_see(request: HttpRequest, table: Table) -> bool:
-    """Public tables are open to all; a private one to its people and invite-link holders."""
-    if table.public:
-        return True
-    user = request.user
-    if user.is_authenticated and (table.owner_id == user.pk or table.seats.filter(user=user).exists()):
-        return True
-    key = f"invite-{table.pk}"
-    if request.GET.get("invite") == table.invite_token:
-        request.session[key] = True
-    return bool(request.session.get(key))
+    access.remember_invite(table, request.session, request.GET.get("invite"))
+    return access.may_watch(table, request.user, request.session)
 
 
 def table_page(request: HttpRequest, pk: int) -> HttpResponse:

@@ -19,6 +19,9 @@ SUITS = "mpsz"
 MAN, PIN, SOU, HONOR = 0, 9, 18, 27
 EAST, SOUTH, WEST, NORTH, WHITE, GREEN, RED = range(27, 34)
 WINDS = (EAST, SOUTH, WEST, NORTH)
+# The winds' names by notation code, in both languages (boards, lobby, admin, history).
+WIND_ZH = {"1z": "东", "2z": "南", "3z": "西", "4z": "北"}
+WIND_EN = {"1z": "East", "2z": "South", "3z": "West", "4z": "North"}
 DRAGONS = (WHITE, GREEN, RED)
 FLOWER_BASE = 34
 FLOWERS = tuple(range(34, 42))
