@@ -590,10 +590,55 @@ def render_table_html(context: dict[str, Any], language: str | None = None) -> s
         return render_to_string("games/_table_parts.html", {**model, "oob": True})
 
 
+# What the board says for an error code the socket reports. The JSON protocol keeps the service's
+# English message (API clients read the code); a person reads this, in their own language. A code
+# not listed here shows the service's message as it is.
+def error_text(code: str) -> str | None:
+    texts = {
+        "stale_version": _("The table moved on; here is the current state."),
+        "not_your_turn": _("It is not your turn."),
+        "illegal_action": _("That move is not allowed now."),
+        "paused": _("Wait for the short pause after the discard."),
+        "seat_taken": _("That seat is taken."),
+        "already_seated": _("You already have a seat here."),
+        "not_seated": _("You are not seated at this table."),
+        "login_required": _("Log in to play."),
+        "table_closed": _("The table is closed."),
+        "no_table": _("There is no such table."),
+        "insufficient_points": _("Not enough points for this stake (50 × the base stake)."),
+        "banned": _("You are banned from playing for now."),
+        "bad_stake": _("That base stake is not allowed."),
+        "stake_unset": _("The base stake has not been set yet."),
+        "stake_fixed": _("The base stake is fixed."),
+        "not_stake_chooser": _("Another player sets the base stake."),
+        "hand_running": _("Not while a hand is being played."),
+        "no_hand": _("No hand is being played."),
+        "hand_over": _("The hand is over: choose Continue or Leave."),
+        "claim_pending": _("Your claim is pending; undo it first."),
+        "nothing_to_undo": _("There is no claim to undo."),
+        "already_continued": _("You already chose to continue."),
+        "already_left": _("You already left; a bot finishes this hand."),
+        "left": _("You left this hand."),
+        "rate_limited": _("Too many messages; slow down."),
+        "too_big": _("That message is too large."),
+        "unavailable": _("The server is busy for a moment; try again."),
+        "pong_locked": _("You passed this pong: you can't pong it until your next discard."),
+        "win_locked": _("You passed a win: until your next draw you may only win by self-draw."),
+        "discard_after_chi": _("吃后不能打这张 — you can't discard this tile right after this chi"),
+        "own_discard_lock": _("You discarded this tile since your last draw: you can't win on it."),
+        "missed_win_lock": _(
+            "You passed a win this go-round: a discard wins only with more fan than the one you passed."
+        ),
+    }
+    return texts.get(code)
+
+
 def render_error_html(code: str, message: str, language: str | None = None) -> str:
-    """A short notice swapped into the table page (for errors the socket reports)."""
+    """A short notice swapped into the table page (for errors the socket reports), in the
+    viewer's language."""
     with _language(language):
-        return render_to_string("games/_notice.html", {"code": code, "message": message, "oob": True})
+        text = error_text(code) or message
+        return render_to_string("games/_notice.html", {"code": code, "message": text, "oob": True})
 
 
 # --- lobby ----------------------------------------------------------------------------------

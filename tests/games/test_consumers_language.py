@@ -64,3 +64,18 @@ async def test_player_and_spectator_frames_keep_the_pages_language(
         assert chinese_only_in(text)
     await player.disconnect()
     await spectator.disconnect()
+
+
+async def test_an_error_frame_is_in_the_viewers_language(alice: User) -> None:
+    table = await setup_table(alice)
+    for headers, expected in (
+        ([(b"accept-language", b"zh-CN")], "牌桌已有变化"),
+        ([(b"accept-language", b"en")], "The table moved on"),
+    ):
+        player = await html_socket(table.pk, alice, headers)
+        await frames(player)
+        stale = {"type": "act", "version": 999, "action": '{"type":"start"}', "HEADERS": {}}
+        await player.send_json_to(stale)
+        sent = " ".join(await frames(player))
+        assert 'data-code="stale_version"' in sent and expected in sent, sent[:500]
+        await player.disconnect()
