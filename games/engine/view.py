@@ -109,6 +109,7 @@ def _public_view(state: HandState) -> dict[str, Any]:
         "jokers": [name(t) for t in state.jokers],
         "indicator": name(state.indicator) if state.indicator is not None else None,
         "huangfan": state.huangfan,
+        "commitment": state.commitment or None,  # never the salt or the wall (docs/fairness.md)
         "me": None,
         "my_move": False,
     }
