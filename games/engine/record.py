@@ -241,7 +241,8 @@ def parse_record(raw: bytes | str) -> dict[str, Any]:
     """The record in `raw` if it is at most 1 MB of JSON of this format's version and schema."""
     data = raw.encode("utf-8") if isinstance(raw, str) else raw
     if len(data) > MAX_BYTES:
-        raise RecordError("too_large", f"the record is {len(data):,} bytes; at most {MAX_BYTES:,} (1 MB) are read")
+        size = f"the record is {len(data):,} bytes; at most {MAX_BYTES:,} (1 MB) are read"
+        raise RecordError("too_large", size)
     try:
         record = json.loads(data)
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
@@ -287,7 +288,8 @@ def redeal(record: dict[str, Any]) -> tuple[HandState, tuple[int, ...]]:
         raise RecordError("broken_commitment", f"the revealed wall is not the full {variant} tile set")
     if fair["scheme"] == SALTED:
         if commitment(fair["salt"], fair["wall"]) != fair["commitment"]:
-            raise RecordError("broken_commitment", "sha256(salt:wall) is not the commitment shown before the deal")
+            message = "sha256(salt:wall) is not the commitment shown before the deal"
+            raise RecordError("broken_commitment", message)
         seed, salt = 0, fair["salt"]
     else:
         seed, salt = int(fair["seed"]), None
@@ -319,16 +321,19 @@ def replay_record(record: dict[str, Any]) -> ReplayedHand:
             before = state
             state, engine_events = apply(state, event["seat"], action)
         except EngineError as e:
-            raise RecordError("illegal_action", f"action {n} ({_describe(event)}) is not legal: {e.message}") from None
+            message = f"action {n} ({_describe(event)}) is not legal: {e.message}"
+            raise RecordError("illegal_action", message) from None
         except (TypeError, ValueError, KeyError, IndexError) as e:  # odd options the schema let through
-            raise RecordError("illegal_action", f"action {n} ({_describe(event)}) cannot be applied: {e}") from None
+            message = f"action {n} ({_describe(event)}) cannot be applied: {e}"
+            raise RecordError("illegal_action", message) from None
         expected.extend(step_events(before, state, event["seat"], action, event["actor"], engine_events))
         steps.append(Step(event["seat"], action, event["actor"], state))
     if state.result is None:
         raise RecordError("wrong_result", "the hand does not end after the recorded actions")
     result = _result_view(state.result)
     if json.loads(json.dumps(result)) != record["result"]:
-        raise RecordError("wrong_result", f"the recorded result is not the engine's: {_first_difference(result, record['result'])}")
+        difference = _first_difference(result, record["result"])
+        raise RecordError("wrong_result", f"the recorded result is not the engine's: {difference}")
     _compare_events(expected, record["events"])
     return ReplayedHand(record=record, start=start, steps=tuple(steps))
 
@@ -358,7 +363,8 @@ def _compare_events(expected: list[Event], recorded: list[Event]) -> None:
                 f"{json.dumps(want, ensure_ascii=False)}",
             )
     if len(expected) != len(recorded):
-        raise RecordError("wrong_event", f"the record has {len(recorded)} events; the replay makes {len(expected)}")
+        message = f"the record has {len(recorded)} events; the replay makes {len(expected)}"
+        raise RecordError("wrong_event", message)
 
 
 def _first_difference(want: dict[str, Any], got: Any) -> str:
