@@ -39,6 +39,7 @@ SCHEMA_PATH = Path(__file__).with_name("record.schema.json")
 SALTED = "sha256-salt-wall"  # fairness.scheme of a hand dealt with a commitment
 LEGACY = "legacy-seed"  # a hand dealt before commitments: the seed is revealed instead
 SETUP_KEYS = ("dealer", "round_wind", "base", "options", "counters")
+ADMIN_CLOSED = "admin_closed"  # result.by of a hand an admin ended mid-play: settled drawn, no payments
 
 Event = dict[str, Any]
 
@@ -80,9 +81,11 @@ def hand_record(
     players: list[str],
     meta: dict[str, Any] | None = None,
     settlement: dict[str, Any] | None = None,
+    closed_by_admin: bool = False,
 ) -> dict[str, Any]:
     """The record of one finished hand from its stored log: `actions` are (seat, action JSON,
-    actor) in order; `setup` is every new_hand keyword (a `salt` among them for committed hands)."""
+    actor) in order; `setup` is every new_hand keyword (a `salt` among them for committed hands).
+    A hand an admin closed mid-play ends after its last action with the admin_closed result."""
     salt = setup.get("salt")
     deal_setup = {k: setup[k] for k in SETUP_KEYS if k in setup}
     state = new_hand(variant, seed, salt=salt, **deal_setup)
@@ -93,8 +96,11 @@ def hand_record(
         before = state
         state, engine_events = apply(state, seat, action)
         events.extend(step_events(before, state, seat, action, actor, engine_events))
-    if state.phase != "over":
+    if state.phase != "over" and not closed_by_admin:
         raise RecordError("hand_not_over", "only a finished hand has a record")
+    result = _result_view(state.result) if state.result else _closed_result(state)
+    if state.result is None:
+        events.append({"type": "end", "drawn": True, "by": ADMIN_CLOSED})
     fairness: dict[str, Any] = {"scheme": SALTED if salt else LEGACY, "wall": wall_text(wall)}
     if salt:
         fairness.update(commitment=state.commitment, salt=salt)
@@ -117,11 +123,18 @@ def hand_record(
         "dice": list(dice),
         "fairness": fairness,
         "events": events,
-        "result": _result_view(state.result) if state.result else None,
+        "result": result,
     }
     if settlement is not None:
         record["settlement"] = settlement
     return record
+
+
+def _closed_result(state: HandState) -> dict[str, Any]:
+    from games.engine.state import HandResult
+
+    closed = HandResult(by=ADMIN_CLOSED, payments=(0,) * state.num_players, next_dealer=state.dealer)
+    return _result_view(closed)
 
 
 def match_record(header: dict[str, Any], hands: list[dict[str, Any]]) -> dict[str, Any]:
@@ -328,9 +341,13 @@ def replay_record(record: dict[str, Any]) -> ReplayedHand:
             raise RecordError("illegal_action", message) from None
         expected.extend(step_events(before, state, event["seat"], action, event["actor"], engine_events))
         steps.append(Step(event["seat"], action, event["actor"], state))
-    if state.result is None:
+    if state.result is None and record["result"].get("by") == ADMIN_CLOSED:
+        result = _closed_result(state)  # an admin ended it mid-play
+        expected.append({"type": "end", "drawn": True, "by": ADMIN_CLOSED})
+    elif state.result is None:
         raise RecordError("wrong_result", "the hand does not end after the recorded actions")
-    result = _result_view(state.result)
+    else:
+        result = _result_view(state.result)
     if json.loads(json.dumps(result)) != record["result"]:
         difference = _first_difference(result, record["result"])
         raise RecordError("wrong_result", f"the recorded result is not the engine's: {difference}")
