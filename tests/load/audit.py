@@ -15,6 +15,8 @@ anonymous visitor (HTMX). Sockets are closed and reopened (the reconnect path) a
 - JSON, by content: no other seat's true concealed hand appears in the frame in any order.
 - HTML: in every other seat's `concealed` block (not opened) every tile is a back with no
   `data-tile`; no `data-tile` of the viewer's "me" block belongs to another seat.
+- Both, for the fair deal (docs/fairness.md): no frame ever holds a hand's salt, its wall in
+  dealing order, or the next tiles of its live wall in order; only the commitment is shown.
 """
 
 from __future__ import annotations
@@ -33,13 +35,17 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 
 from games import services
+from games.engine.rulesets import get_ruleset
+from games.engine.tiles import name
 from games.engine.view import view_for
+from games.engine.wall import deal_wall, wall_text
 from games.models import Hand, Table
 from games.routing import websocket_urlpatterns
 
 APP = URLRouter(websocket_urlpatterns)
 TILE = re.compile(r"^[1-9][mpsz]$|^[1-8]f$")
-FORBIDDEN_KEYS = {"wall", "live_wall", "dead_wall", "seed", "rng", "deck"}
+FORBIDDEN_KEYS = {"wall", "live_wall", "dead_wall", "seed", "rng", "deck", "salt"}
+LIVE_WINDOW = 8  # this many next tiles of the live wall, in order, must never appear in a frame
 PRIVATE_SEAT_KEYS = {"hand", "drawn", "forbidden"}
 # Paths (keys along the way, list positions dropped) where a tile name is public knowledge.
 PUBLIC_PATHS = (
@@ -86,6 +92,7 @@ class Report:
     hands: int = 0
     violations: list[str] = field(default_factory=list)
     by_viewer: Counter[str] = field(default_factory=Counter)
+    secrets: set[str] = field(default_factory=set)  # every hand's salt and walls seen so far
 
 
 def _paths(node: Any, path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], Any]]:
@@ -261,6 +268,29 @@ def _truth_at(truths: Truths, version: int) -> list[list[str]] | None:
     return truths[max(known)] if known else None
 
 
+def hand_secrets(table_id: int) -> set[str]:
+    """What the commitment hides of the table's current hand: the salt, the dealt wall, and the
+    next tiles of the live wall in order (a frame holding any of them leaks the deal)."""
+    table = Table.objects.get(pk=table_id)
+    ctx = services.load(table)
+    if ctx.hand is None or ctx.state is None:
+        return set()
+    salt = ctx.hand.setup.get("salt")
+    _, _, dealt = deal_wall(get_ruleset(table.variant).wall_tiles(), ctx.hand.seed, salt)
+    live = ctx.state.wall[ctx.state.head : ctx.state.tail]
+    found = {wall_text(dealt), str(ctx.hand.seed)}
+    if salt:
+        found.add(salt)
+    if len(live) >= LIVE_WINDOW:
+        found.add(" ".join(name(t) for t in live[:LIVE_WINDOW]))
+        found.add(json.dumps([name(t) for t in live[:LIVE_WINDOW]]))
+    return found
+
+
+def check_secrets(raw: str, secrets: set[str]) -> list[str]:
+    return [f"a secret of the deal ({secret[:16]}…) is in the frame" for secret in secrets if secret in raw]
+
+
 async def _drain(viewer: Viewer, truths: Truths, report: Report, wait: float = 0.005) -> None:
     """Check every frame this socket has (late ones are checked on the next drain, by version)."""
     assert viewer.comm is not None
@@ -275,6 +305,7 @@ async def _drain(viewer: Viewer, truths: Truths, report: Report, wait: float = 0
         else:
             report.html_frames += 1
             problems = check_html(raw, viewer)
+        problems += check_secrets(raw, report.secrets)
         report.violations += [f"{viewer.label}: {p}" for p in problems]
 
 
@@ -296,6 +327,7 @@ async def audit_table(
     version, truth, over = await sync_to_async(_changed)(table_id, lambda: None)
     for step in range(max_steps):
         truths[version] = truth
+        report.secrets |= await sync_to_async(hand_secrets)(table_id)
         for viewer in viewers:
             await _drain(viewer, truths, report)
         if over:
