@@ -152,7 +152,8 @@ def deal_events(state: HandState, wall: tuple[int, ...]) -> list[Event]:
     taken while dealing (flower replacements, the dealer's first draw), the joker indicator."""
     n = state.num_players
     hands = [[name(t) for t in wall[(s - state.dealer) % n * 13 :][:13]] for s in range(n)]
-    events: list[Event] = [{"type": "deal", "dealer": state.dealer, "hands": hands}]
+    deal: Event = {"type": "deal", "dealer": state.dealer, "hands": hands, "huangfan": state.huangfan}
+    events: list[Event] = [deal]
     for s in range(n):
         events.extend({"type": "flower", "seat": s, "tile": t} for t in hands[s] if t.endswith("f"))
     if state.indicator is not None:
