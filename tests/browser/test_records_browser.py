@@ -23,6 +23,7 @@ def test_download_a_record_and_step_through_it_in_the_viewer(page: Page, tmp_pat
     start(page)
     commitment = page.locator("#board [data-commitment]").get_attribute("data-commitment")
     assert commitment is not None and re.fullmatch(r"[0-9a-f]{64}", commitment)
+    page.screenshot(path=str(SHOTS / "board-commitment.png"))
     play_until_settlement(page)
     reveal = page.locator("#settlement details.fairness")
     expect(reveal).to_have_count(1)
@@ -57,6 +58,9 @@ def test_download_a_record_and_step_through_it_in_the_viewer(page: Page, tmp_pat
     page.locator("#replay-fairness summary").click()
     expect(page.locator("#replay-fairness code.salt")).to_have_text(record["fairness"]["salt"])
     page.screenshot(path=str(SHOTS / "open-record.png"), full_page=True)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.screenshot(path=str(SHOTS / "open-record-phone.png"), full_page=True)
+    page.set_viewport_size({"width": 1366, "height": 768})
 
     record["result"]["payments"][0] += 1
     tampered = tmp_path / "tampered.json"
