@@ -251,6 +251,11 @@ def schema() -> dict[str, Any]:
     return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
 
 
+@cache
+def _validator() -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(schema())
+
+
 def parse_record(raw: bytes | str) -> dict[str, Any]:
     """The record in `raw` if it is at most 1 MB of JSON of this format's version and schema."""
     data = raw.encode("utf-8") if isinstance(raw, str) else raw
@@ -274,8 +279,7 @@ def check_record(record: Any) -> None:
             "wrong_version",
             f"record version {record.get('version')!r} is not supported; this site reads version {VERSION}",
         )
-    validator = jsonschema.Draft202012Validator(schema())
-    error = jsonschema.exceptions.best_match(validator.iter_errors(record))
+    error = jsonschema.exceptions.best_match(_validator().iter_errors(record))
     if error is not None:
         where = "/".join(str(p) for p in error.absolute_path) or "the top level"
         raise RecordError("schema", f"the record does not match the schema at {where}: {error.message}")
