@@ -29,7 +29,7 @@ from games.engine.errors import EngineError
 from games.engine.rulesets import VARIANT_IDS, get_ruleset
 from games.engine.state import HandState
 from games.engine.tiles import is_flower, name
-from games.engine.view import _result_view
+from games.engine.view import result_view
 from games.engine.wall import commitment, deal_wall, parse_wall_text, wall_text
 
 FORMAT = "mahjong-record"
@@ -98,7 +98,7 @@ def hand_record(
         events.extend(step_events(before, state, seat, action, actor, engine_events))
     if state.phase != "over" and not closed_by_admin:
         raise RecordError("hand_not_over", "only a finished hand has a record")
-    result = _result_view(state.result) if state.result else _closed_result(state)
+    result = result_view(state.result) if state.result else _closed_result(state)
     if state.result is None:
         events.append({"type": "end", "drawn": True, "by": ADMIN_CLOSED})
     fairness: dict[str, Any] = {"scheme": SALTED if salt else LEGACY, "wall": wall_text(wall)}
@@ -134,7 +134,7 @@ def _closed_result(state: HandState) -> dict[str, Any]:
     from games.engine.state import HandResult
 
     closed = HandResult(by=ADMIN_CLOSED, payments=(0,) * state.num_players, next_dealer=state.dealer)
-    return _result_view(closed)
+    return result_view(closed)
 
 
 def match_record(header: dict[str, Any], hands: list[dict[str, Any]]) -> dict[str, Any]:
@@ -352,7 +352,7 @@ def replay_record(record: dict[str, Any]) -> ReplayedHand:
     elif state.result is None:
         raise RecordError("wrong_result", "the hand does not end after the recorded actions")
     else:
-        result = _result_view(state.result)
+        result = result_view(state.result)
     if json.loads(json.dumps(result)) != record["result"]:
         difference = _first_difference(result, record["result"])
         raise RecordError("wrong_result", f"the recorded result is not the engine's: {difference}")

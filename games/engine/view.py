@@ -72,6 +72,9 @@ def _result_view(result: HandResult) -> dict[str, Any]:
     }
 
 
+result_view = _result_view  # the result as every view shows it; records carry the same (record.py)
+
+
 def view_for(state: HandState, seat: int | None, public: dict[str, Any] | None = None) -> dict[str, Any]:
     """The hand as `seat` sees it (None: a spectator's public view).
 

@@ -145,7 +145,7 @@ def test_an_older_hand_without_a_salt_exports_with_its_seed(alice: User, anon_cl
     """Hands stored before commitments have only a seed: the record says so and still replays."""
     from games.engine.record import replay_record
     from games.engine.simulate import play_hand
-    from games.engine.view import _result_view
+    from games.engine.view import result_view
     from games.models import Hand
 
     hand = finished_hand(alice)
@@ -155,7 +155,7 @@ def test_an_older_hand_without_a_salt_exports_with_its_seed(alice: User, anon_cl
     HandAction.objects.filter(hand=hand).delete()
     for seq, (seat, action) in enumerate(log, 1):
         HandAction.objects.create(hand=hand, seq=seq, seat=seat, action=action.to_json(), actor="bot")
-    result = _result_view(final.result)
+    result = result_view(final.result)
     Hand.objects.filter(pk=hand.pk).update(setup=setup, result=result, actions_count=len(log))
     record = anon_client.get(f"/api/hands/{hand.pk}/record").json()
     assert record["fairness"]["scheme"] == "legacy-seed" and record["fairness"]["commitment"] is None
