@@ -27,8 +27,8 @@ import jsonschema
 from games.engine.actions import Action, apply, new_hand
 from games.engine.errors import EngineError
 from games.engine.rulesets import VARIANT_IDS, get_ruleset
-from games.engine.state import HandState
-from games.engine.tiles import is_flower, name
+from games.engine.state import HandResult, HandState
+from games.engine.tiles import is_flower, name, seat_wind
 from games.engine.view import result_view
 from games.engine.wall import commitment, deal_wall, parse_wall_text, wall_text
 
@@ -131,8 +131,6 @@ def hand_record(
 
 
 def _closed_result(state: HandState) -> dict[str, Any]:
-    from games.engine.state import HandResult
-
     closed = HandResult(by=ADMIN_CLOSED, payments=(0,) * state.num_players, next_dealer=state.dealer)
     return result_view(closed)
 
@@ -142,8 +140,6 @@ def match_record(header: dict[str, Any], hands: list[dict[str, Any]]) -> dict[st
 
 
 def _seat_wind(state: HandState, seat: int) -> str:
-    from games.engine.tiles import seat_wind
-
     return name(seat_wind(seat, state.dealer, state.num_players))
 
 
