@@ -51,6 +51,11 @@ class HandAdmin(admin.ModelAdmin):
     list_display = ["id", "table", "match", "number", "status", "actions_count", "started", "ended"]
     list_filter = ["status"]
 
+    def get_exclude(self, request: object, obj: Hand | None = None) -> list[str]:
+        """The seed and the setup (which holds the salt) fix the wall: not even staff see them
+        while the hand is played (docs/fairness.md); the replay reveals them afterwards."""
+        return ["seed", "setup"] if obj is not None and obj.status == Hand.Status.PLAYING else []
+
     def has_add_permission(self, request: object) -> bool:
         return False
 

@@ -19,6 +19,7 @@ User = get_user_model()
 
 REFUSALS = {
     "not_found": (404, "there is no such hand"),
+    "no_finished_hand": (404, "the match has no finished hand yet"),
     "hand_in_progress": (403, "a hand in progress cannot be replayed; wait until it is over"),
 }
 
@@ -43,6 +44,35 @@ def hand_replay(request: HttpRequest, pk: int) -> JsonResponse:
         status, message = REFUSALS[e.code]
         return error(status, e.code, message)
     return JsonResponse(replays.build(hand))
+
+
+@require_GET
+def hand_record(request: HttpRequest, pk: int) -> JsonResponse:
+    """The open record of a finished hand (docs/record-format.md), with the salt and wall revealed."""
+    try:
+        hand = replays.replayable_hand(pk, _viewer(request))
+    except replays.ReplayRefused as e:
+        status, message = REFUSALS[e.code]
+        return error(status, e.code, message)
+    return _record_response(replays.hand_record(hand), f"hand-{hand.pk}.json", request)
+
+
+@require_GET
+def match_record(request: HttpRequest, pk: int) -> JsonResponse:
+    """The match header and the record of each of its finished hands."""
+    try:
+        record = replays.match_record(replays.visible_match(pk, _viewer(request)))
+    except replays.ReplayRefused as e:
+        status, message = REFUSALS[e.code]
+        return error(status, e.code, "there is no such match" if e.code == "not_found" else message)
+    return _record_response(record, f"match-{pk}.json", request)
+
+
+def _record_response(record: dict, filename: str, request: HttpRequest) -> JsonResponse:
+    response = JsonResponse(record, json_dumps_params={"ensure_ascii": False})
+    if request.GET.get("download"):
+        response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
 
 
 @require_GET

@@ -15,6 +15,7 @@ from games import caches, settings_store, snapshots
 from games.engine.rulesets import get_ruleset
 from games.engine.tiles import WIND_ZH, name, seat_wind
 from games.engine.view import legal_json, view_for
+from games.engine.wall import commitment, deal_wall, wall_text
 from games.models import Hand, Table
 from games.services import (
     Loaded,
@@ -255,7 +256,23 @@ def last_result(ctx: Loaded) -> dict[str, Any] | None:
     settlement = hand.settlement or {}
     # the hand's own base stake: the settlement line's arithmetic (the table's may change later)
     base = (hand.setup or {}).get("base")
-    return {"hand": hand.number, "result": hand.result, "base": base, **settlement}
+    reveals = reveal(hand, ctx.table.variant)
+    return {
+        "hand": hand.number,
+        "hand_id": hand.pk,
+        "result": hand.result,
+        "base": base,
+        **settlement,
+        "fairness": reveals,
+    }
+
+
+def reveal(hand: Hand, variant: str) -> dict[str, Any]:
+    """After the hand (never before): the commitment shown from the deal on, and the salt and wall
+    that open it (docs/fairness.md); a hand dealt before commitments has only its wall."""
+    salt = hand.setup.get("salt")
+    _, _, wall = deal_wall(get_ruleset(variant).wall_tiles(), hand.seed, salt)
+    return {"commitment": commitment(salt, wall) if salt else None, "salt": salt, "wall": wall_text(wall)}
 
 
 def hand_view(ctx: Loaded, seat: int | None) -> dict[str, Any] | None:

@@ -1,7 +1,9 @@
-"""Replays of finished hands: the seed, the ordered action log and the full state after each step.
+"""Replays of finished hands: the seed, the ordered action log and the full state after each step;
+the open records of hands and matches (docs/record-format.md) and the viewer of uploaded ones.
 
-DESIGN principle 5: a view of a hand in progress never shows a concealed tile. A replay is only
-built once the hand is over, so it may open every hand at every step.
+DESIGN principle 5: a view of a hand in progress never shows a concealed tile. A replay or a record
+is only built once the hand is over, so it may open every hand at every step and reveal the salt
+and the wall behind the commitment (docs/fairness.md).
 """
 
 from __future__ import annotations
@@ -11,11 +13,14 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 
+from games.engine import record as records
 from games.engine.actions import Action, apply, new_hand
+from games.engine.rulesets import get_ruleset
 from games.engine.state import HandState
 from games.engine.view import view_for
-from games.history import may_see_hand
-from games.models import Hand, HandAction
+from games.engine.wall import deal_wall, wall_text
+from games.history import may_see_hand, visible_matches
+from games.models import Hand, HandAction, Match
 from games.rendering import pattern_name
 
 
@@ -54,6 +59,7 @@ def build(hand: Hand) -> dict[str, Any]:
     rows = list(HandAction.objects.filter(hand=hand).order_by("seq").values("seq", "seat", "action", "actor"))
     state = new_hand(hand.table.variant, hand.seed, **hand.setup)
     steps = [{"seq": 0, "seat": None, "action": None, "view": full_view(state)}]
+    salt = hand.setup.get("salt")
     for row in rows:
         state, events = apply(state, row["seat"], Action.from_json(row["action"]))
         steps.append({**row, "events": events, "view": full_view(state)})
@@ -65,6 +71,10 @@ def build(hand: Hand) -> dict[str, Any]:
         "variant": hand.table.variant,
         "seed": str(hand.seed),  # 62-bit: a string, so JavaScript keeps every digit
         "setup": hand.setup,
+        # the reveal: sha256(salt + ":" + wall) is the commitment shown from the deal on
+        "commitment": state.commitment or None,
+        "salt": salt,
+        "wall": wall_text(deal_wall(get_ruleset(hand.table.variant).wall_tiles(), hand.seed, salt)[2]),
         "players": players(hand),
         "actions": rows,
         "steps": steps,
@@ -90,3 +100,82 @@ def players(hand: Hand) -> list[str]:
         names.get(uid, "?") if uid is not None else f"机器人 {index + 1}"
         for index, uid in enumerate(hand.match.players or [])
     ]
+
+
+# --- open records (docs/record-format.md) ------------------------------------------------------
+
+
+def hand_record(hand: Hand) -> dict[str, Any]:
+    """The open record of a finished hand; a hand dealt before commitments carries its seed."""
+    assert hand.status == Hand.Status.OVER, "only finished hands have records"
+    rows = HandAction.objects.filter(hand=hand).order_by("seq").values_list("seat", "action", "actor")
+    meta = {
+        "site_hand": hand.pk,
+        "match": hand.match_id,
+        "table": hand.table_id,
+        "number": hand.number,
+        "ended": hand.ended.isoformat() if hand.ended else None,
+    }
+    return records.hand_record(
+        hand.table.variant,
+        hand.seed,
+        hand.setup,
+        [(seat, action, actor) for seat, action, actor in rows],
+        players(hand),
+        meta=meta,
+        settlement=hand.settlement,
+        closed_by_admin=(hand.result or {}).get("by") == records.ADMIN_CLOSED,
+    )
+
+
+def visible_match(match_id: int, viewer: AbstractBaseUser | None) -> Match:
+    match = Match.objects.select_related("table").filter(visible_matches(viewer), pk=match_id).first()
+    if match is None:
+        raise ReplayRefused("not_found")
+    return match
+
+
+def match_record(match: Match) -> dict[str, Any]:
+    """The match header and the record of every finished hand (a hand in progress is left out)."""
+    finished = match.hands.filter(status=Hand.Status.OVER).select_related("table", "match")
+    hands = list(finished.order_by("number"))
+    if not hands:
+        raise ReplayRefused("no_finished_hand")
+    header = {
+        "id": match.pk,
+        "table": match.table_id,
+        "variant": match.table.variant,
+        "players": players(hands[0]),
+        "started": match.started.isoformat(),
+        "ended": match.ended.isoformat() if match.ended else None,
+    }
+    return records.match_record(header, [hand_record(h) for h in hands])
+
+
+def uploaded_replays(raw: bytes) -> list[dict[str, Any]]:
+    """Replay data (as `build` gives) for every hand of an uploaded record, through the same
+    checks as `python -m games.engine replay`; raises records.RecordError; stores nothing."""
+    record = records.parse_record(raw)
+    return [_replay_data(records.replay_record(hand)) for hand in records.hand_records(record)]
+
+
+def _replay_data(replayed: records.ReplayedHand) -> dict[str, Any]:
+    rec = replayed.record
+    steps = [{"seq": 0, "seat": None, "action": None, "view": full_view(replayed.start)}]
+    for n, step in enumerate(replayed.steps, 1):
+        action, view = step.action.to_json(), full_view(step.state)
+        steps.append({"seq": n, "seat": step.seat, "action": action, "actor": step.actor, "view": view})
+    fair = rec["fairness"]
+    return {
+        "variant": rec["variant"],
+        "number": rec.get("meta", {}).get("number"),
+        "players": [p["name"] for p in rec["players"]],
+        "actions": steps[1:],
+        "steps": steps,
+        "result": rec["result"],
+        "settlement": rec.get("settlement"),
+        "commitment": fair.get("commitment"),
+        "salt": fair.get("salt"),
+        "wall": fair["wall"],
+        "closed_by_admin": rec["result"].get("by") == records.ADMIN_CLOSED,
+    }

@@ -35,6 +35,7 @@ from games.engine.rulesets import MAX_BASE, VARIANT_IDS, get_ruleset
 from games.engine.rulesets.base import only_between
 from games.engine.state import HandState
 from games.engine.view import view_for
+from games.engine.wall import new_salt
 from games.models import EAST, Hand, HandAction, Match, OpenSocket, Penalty, ScoreEntry, Seat, Table
 from games.penalties import active_ban, ban_message, charge_escape, record_false_wins
 from games.ratings import record_hand_ratings
@@ -844,6 +845,7 @@ def _begin_hand(ctx: Loaded) -> None:
         "base": table.base or 1,
         "options": table.options or {},
         "counters": table.counters or {},
+        "salt": new_salt(),  # every chance of the hand; committed to before the deal (docs/fairness.md)
     }
     seed = secrets.randbits(62)
     try:

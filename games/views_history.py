@@ -6,9 +6,11 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.views.decorators.http import require_GET
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods
 
 from games import history, replays
+from games.engine.record import MAX_BYTES, RecordError
 from games.engine.rulesets import VARIANT_IDS
 from games.penalties import active_ban
 from games.rendering import VARIANT_NAMES
@@ -55,6 +57,27 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
         "games/history/replay.html",
         {"hand": hand, "data": page_data, "variant_name": VARIANT_NAMES.get(hand.table.variant)},
     )
+
+
+@require_http_methods(["GET", "POST"])
+def open_record(request: HttpRequest) -> HttpResponse:
+    """The replay viewer for a record file the user uploads: checked by the engine exactly as
+    `python -m games.engine replay` checks it, shown, and never stored."""
+    context: dict = {"max_bytes": MAX_BYTES}
+    status = 200
+    if request.method == "POST":
+        upload = request.FILES.get("record")
+        try:
+            if upload is None:
+                raise RecordError("no_file", _("Choose a record file (.json) to open."))
+            if upload.size > MAX_BYTES:
+                raise RecordError("too_large", _("The file is larger than 1 MB."))
+            hands = replays.uploaded_replays(upload.read(MAX_BYTES + 1))
+            context.update(hands=hands, data=hands[0], filename=upload.name)
+        except RecordError as e:
+            context["error"] = e.message
+            status = 400
+    return render(request, "games/history/open_record.html", context, status=status)
 
 
 def variant_param(request: HttpRequest) -> str | None:

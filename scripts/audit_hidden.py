@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Hidden-information audit: N full hands of every variant, every frame to every viewer checked.
+"""Hidden-information audit: N full hands of every variant, every frame to every viewer checked
+for other seats' concealed tiles and for the deal's secrets (the salt, the wall in dealing order,
+the next live tiles in order) until the hand is over (docs/fairness.md).
 
     .venv/bin/python scripts/audit_hidden.py [--hands 3] [-k shanghai]
 

@@ -1,9 +1,12 @@
-"""Command line: `python -m games.engine score|simulate|bench`.
+"""Command line: `python -m games.engine score|simulate|bench|verify|replay`.
 
 score     read one case (RULES §7) as JSON from stdin or --file; print the result.
 simulate  bots play whole hands; print one JSON summary.
 bench     micro-benchmarks of hand analysis and simulation.
-Bad input prints {"error": code, "message": …} and exits with status 2.
+verify    read a game record (docs/record-format.md); check its commitment and every draw.
+replay    read a game record; re-play every action through the engine and check the result.
+Bad input prints {"error": code, "message": …} and exits with status 2; a record that fails
+verify or replay prints the first problem and exits with status 1.
 """
 
 from __future__ import annotations
@@ -72,6 +75,51 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _read_record(args: argparse.Namespace) -> dict[str, Any]:
+    """The record on stdin or in --file, read as bytes so the 1 MB limit holds before parsing."""
+    from games.engine.record import MAX_BYTES, parse_record
+
+    if args.file:
+        with open(args.file, "rb") as f:
+            raw = f.read(MAX_BYTES + 1)
+    else:
+        raw = sys.stdin.buffer.read(MAX_BYTES + 1)
+    return parse_record(raw)
+
+
+def _check_records(args: argparse.Namespace, check: Any) -> int:
+    """Run `check` on every hand of the record; print one JSON line; 0 if all pass, else 1."""
+    from games.engine.record import hand_records
+
+    try:
+        record = _read_record(args)
+        results = [check(hand) for hand in hand_records(record)]
+    except OSError as e:
+        return _fail("bad_input", f"cannot read {args.file}: {e.strerror}")
+    except EngineError as e:
+        print(json.dumps({"ok": False, "error": e.code, "message": e.message}, ensure_ascii=False))
+        print(f"error: {e.message}", file=sys.stderr)
+        return 1
+    print(json.dumps({"ok": True, "hands": results}, ensure_ascii=False))
+    return 0
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    from games.engine.record import verify_record
+
+    return _check_records(args, verify_record)
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from games.engine.record import replay_record
+
+    def summary(hand: dict[str, Any]) -> dict[str, Any]:
+        replayed = replay_record(hand)
+        return {"ok": True, "actions": len(replayed.steps), "result": hand["result"]}
+
+    return _check_records(args, summary)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m games.engine", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -87,6 +135,13 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("bench", help="micro-benchmarks")
     p.add_argument("--quick", action="store_true", help="fewer repetitions")
     p.set_defaults(func=_cmd_bench)
+    for command, func, text in (
+        ("verify", _cmd_verify, "check a record's commitment and that every draw came from its wall"),
+        ("replay", _cmd_replay, "re-play a record through the engine and check every action and the result"),
+    ):
+        p = sub.add_parser(command, help=text)
+        p.add_argument("--file", help="read the record from this file instead of stdin")
+        p.set_defaults(func=func)
     args = parser.parse_args(argv)
     return args.func(args)
 

@@ -9,7 +9,6 @@ the wall answers. Variant differences are hooks of the Ruleset.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,7 +38,7 @@ from games.engine.tiles import (
     tile,
     tiles_of,
 )
-from games.engine.wall import roll_dice, shuffled_wall
+from games.engine.wall import chance_seed, commitment, deal_wall
 
 ACTION_TYPES = (
     "discard",  # tile; ready=True also declares 报听 (two_player)
@@ -120,17 +119,21 @@ def new_hand(
     base: int = 1,
     options: dict[str, Any] | None = None,
     counters: dict[str, int] | None = None,
+    salt: str | None = None,
 ) -> HandState:
     """Deal a hand: shuffle the seeded wall, roll the dice, deal 13 each, lay
     flowers open (dealer first), let the ruleset set up, then the dealer draws
-    (or the pre-hand choices come first)."""
+    (or the pre-hand choices come first).
+
+    With a `salt` (docs/fairness.md) every chance comes from the salt instead of `seed`, and
+    the state carries the commitment sha256(salt:wall) to the wall in dealing order."""
     rules = get_ruleset(variant)
     n = rules.players
     if not 0 <= dealer < n:
         raise EngineError("bad_input", f"dealer must be a seat 0–{n - 1}")
-    rng = random.Random(seed)
-    dice = roll_dice(rng)
-    wall = shuffled_wall(rules.wall_tiles(), rng)
+    rng, dice, wall = deal_wall(rules.wall_tiles(), seed, salt)
+    if salt is not None:
+        seed = chance_seed(salt)
     merged = dict(rules.default_options)
     merged.update(rules.check_options(options))  # the declared ranges (rulesets/options.py)
     players = []
@@ -161,6 +164,7 @@ def new_hand(
         turn=dealer,
         counters=tuple(sorted((counters or {}).items())),
         claim_counts=empty_claim_counts(n),
+        commitment=commitment(salt, wall) if salt is not None else "",
     )
     for i in range(n):  # 补花 at the deal: the dealer first, then in seat order
         state = _replace_flowers(rules, state, (dealer + i) % n)

@@ -180,6 +180,7 @@ class HandState:
     reserve_drawn: bool = False  # the one 海底捞月 reserve tile has been drawn
     result: HandResult | None = None
     step: int = 0  # actions applied so far
+    commitment: str = ""  # sha256(salt:wall) of a salted deal (docs/fairness.md); "" for older hands
 
     def option(self, name: str, default: Any = None) -> Any:
         for k, v in self.options:

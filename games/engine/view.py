@@ -73,6 +73,9 @@ def _result_view(result: HandResult) -> dict[str, Any]:
     }
 
 
+result_view = _result_view  # the result as every view shows it; records carry the same (record.py)
+
+
 def view_for(state: HandState, seat: int | None, public: dict[str, Any] | None = None) -> dict[str, Any]:
     """The hand as `seat` sees it (None: a spectator's public view).
 
@@ -112,6 +115,7 @@ def _public_view(state: HandState) -> dict[str, Any]:
         "jokers": [name(t) for t in state.jokers],
         "indicator": name(state.indicator) if state.indicator is not None else None,
         "huangfan": state.huangfan,
+        "commitment": state.commitment or None,  # never the salt or the wall (docs/fairness.md)
         "me": None,
         "my_move": False,
     }

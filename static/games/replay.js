@@ -3,8 +3,11 @@
   "use strict";
   var root = document.getElementById("replay");
   var dataNode = document.getElementById("replay-data");
-  if (!root || !dataNode) return;
-  var data = JSON.parse(dataNode.textContent);
+  // an uploaded record (replays/open/) may hold a whole match: one data object per hand
+  var handsNode = document.getElementById("replay-hands");
+  if (!root || !(dataNode || handsNode)) return;
+  var hands = handsNode ? JSON.parse(handsNode.textContent) : [JSON.parse(dataNode.textContent)];
+  var data = hands[0];
   var tilesBase = root.dataset.tiles;
   var board = document.getElementById("replay-board");
   var stepLabel = document.getElementById("replay-step");
@@ -125,6 +128,19 @@
     else if (e.key === "Home") { go(0); e.preventDefault(); }
     else if (e.key === "End") { go(last); e.preventDefault(); }
   });
+  function showHand(index) {
+    data = hands[index];
+    last = data.steps.length - 1;
+    document.getElementById("replay-total").textContent = String(last);
+    [["commitment", data.commitment], ["salt", data.salt], ["wall", data.wall]].forEach(function (pair) {
+      root.querySelectorAll("code." + pair[0]).forEach(function (node) { node.textContent = pair[1] || ""; });
+    });
+    go(0);
+  }
+
+  var picker = document.getElementById("replay-hand");
+  if (picker) picker.addEventListener("change", function () { showHand(Number(picker.value)); });
+
   var fromHash = parseInt((location.hash || "").slice(1), 10);
   go(isNaN(fromHash) ? 0 : fromHash);
 })();

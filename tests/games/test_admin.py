@@ -170,3 +170,15 @@ def test_site_settings_are_edited_without_a_deploy_and_audited(staff_client: Cli
     table.base = 2
     assert table.escape_penalty == 10
     assert AdminAuditLog.objects.filter(action="add", model="games.SiteSettings").exists()
+
+
+def test_staff_do_not_see_the_salt_of_a_hand_in_progress(staff_client: Client, alice: User) -> None:
+    """docs/fairness.md: the seed and setup (with the salt) stay hidden while the hand is played."""
+    from tests.games.history_helpers import finished_hand, running_hand
+
+    running = running_hand(alice)
+    page = staff_client.get(reverse("admin:games_hand_change", args=[running.pk])).content.decode()
+    assert running.setup["salt"] not in page and str(running.seed) not in page
+    done = finished_hand(alice)
+    page = staff_client.get(reverse("admin:games_hand_change", args=[done.pk])).content.decode()
+    assert done.setup["salt"] in page

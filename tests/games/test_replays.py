@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import re
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -95,6 +97,8 @@ def test_the_replay_names_each_pattern_as_its_variant_does(alice: User, anon_cli
         entry = patterns.pattern("two_player", pid)
         assert entry is not None and (name["zh"], name["en"]) == (entry.name_zh, entry.name_en)
         assert name["href"] == f"/rules/two_player/#pattern-{pid}"
+
+
 def _page_data(client: Client, hand_id: int, language: str) -> tuple[str, dict]:
     import json
     import re
@@ -152,3 +156,157 @@ def test_step_texts_for_every_kind_of_action() -> None:
     with translation.override("zh-hans"):
         assert step_text({"type": "pong", "tile": "5m"}, "human", "甲") == "甲 碰 五万"
         assert step_text({"type": "pass"}, "auto", "甲") == "甲 过 (托管)"
+# --- fair deals and open records (issue 19) -----------------------------------------------------
+
+
+def test_a_new_hand_shows_its_commitment_and_hides_salt_and_wall(alice: User, alice_client: Client) -> None:
+    """From the deal on every viewer's JSON view carries view.hand.commitment; no view or page of
+    the running hand holds the salt or the wall, and neither replay nor record is served."""
+    import hashlib
+
+    from games.engine.rulesets import get_ruleset
+    from games.engine.wall import deal_wall, wall_text
+    from games.presenters import json_view, table_context
+
+    hand = running_hand(alice)
+    salt = hand.setup["salt"]
+    assert len(salt) == 64
+    wall = wall_text(deal_wall(get_ruleset("two_player").wall_tiles(), hand.seed, salt)[2])
+    expected = hashlib.sha256(f"{salt}:{wall}".encode()).hexdigest()
+    for user in (alice, None):
+        view = json_view(table_context(hand.table_id, user))
+        assert view["hand"]["commitment"] == expected
+        text = json.dumps(view)
+        assert salt not in text and wall not in text and wall[:23] not in text
+    page = alice_client.get(reverse("games:table", args=[hand.table_id])).content.decode()
+    assert expected in page and salt not in page and wall[:23] not in page
+    for url in (f"/api/hands/{hand.pk}/record", f"/api/hands/{hand.pk}/replay"):
+        response = alice_client.get(url)
+        assert response.status_code == 403 and salt not in response.content.decode()
+
+
+def test_after_the_hand_the_replay_reveals_salt_and_wall(alice: User, anon_client: Client) -> None:
+    import hashlib
+
+    hand = finished_hand(alice)
+    data = anon_client.get(f"/api/hands/{hand.pk}/replay").json()
+    assert data["salt"] == hand.setup["salt"]
+    assert hashlib.sha256(f"{data['salt']}:{data['wall']}".encode()).hexdigest() == data["commitment"]
+    assert data["steps"][0]["view"]["commitment"] == data["commitment"]
+    page = anon_client.get(reverse("history:replay", args=[hand.pk])).content.decode()
+    assert data["salt"] in page and 'id="download-record"' in page
+
+
+def test_the_hand_record_is_valid_and_verifies(alice: User, anon_client: Client) -> None:
+    from games.engine.record import check_record, verify_record
+
+    hand = finished_hand(alice)
+    response = anon_client.get(f"/api/hands/{hand.pk}/record")
+    assert response.status_code == 200
+    record = response.json()
+    check_record(record)
+    assert verify_record(record)["ok"]
+    assert record["fairness"]["salt"] == hand.setup["salt"]
+    assert record["result"]["payments"] == hand.result["payments"]
+    assert [p["name"] for p in record["players"]][:1] == ["alice"]
+    download = anon_client.get(f"/api/hands/{hand.pk}/record?download=1")
+    assert download["Content-Disposition"] == f'attachment; filename="hand-{hand.pk}.json"'
+
+
+def test_an_older_hand_without_a_salt_exports_with_its_seed(alice: User, anon_client: Client) -> None:
+    """Hands stored before commitments have only a seed: the record says so and still replays."""
+    from games.engine.record import replay_record
+    from games.engine.simulate import play_hand
+    from games.engine.view import result_view
+    from games.models import Hand
+
+    hand = finished_hand(alice)
+    # make it an older hand: the setup without a salt, and a log dealt from the seed
+    setup = {k: v for k, v in hand.setup.items() if k != "salt"}
+    final, log, _ = play_hand("two_player", hand.seed, check=False, **setup)
+    HandAction.objects.filter(hand=hand).delete()
+    for seq, (seat, action) in enumerate(log, 1):
+        HandAction.objects.create(hand=hand, seq=seq, seat=seat, action=action.to_json(), actor="bot")
+    result = result_view(final.result)
+    Hand.objects.filter(pk=hand.pk).update(setup=setup, result=result, actions_count=len(log))
+    record = anon_client.get(f"/api/hands/{hand.pk}/record").json()
+    assert record["fairness"]["scheme"] == "legacy-seed" and record["fairness"]["commitment"] is None
+    assert record["fairness"]["seed"] == str(hand.seed) and "salt" not in record["fairness"]
+    assert replay_record(record).final.phase == "over"
+    data = anon_client.get(f"/api/hands/{hand.pk}/replay").json()
+    assert data["commitment"] is None and data["salt"] is None and data["wall"] == record["fairness"]["wall"]
+    assert data["steps"][0]["view"]["commitment"] is None
+
+
+def test_the_match_record_holds_only_finished_hands(alice: User, bob: User, anon_client: Client) -> None:
+    from games.engine.record import check_record, replay_record
+    from games.models import Hand
+
+    hand = finished_hand(alice)
+    response = anon_client.get(f"/api/matches/{hand.match_id}/record")
+    assert response.status_code == 200
+    record = response.json()
+    check_record(record)
+    assert record["kind"] == "match" and [h["meta"]["site_hand"] for h in record["hands"]] == [hand.pk]
+    assert replay_record(record["hands"][0]).final.phase == "over"
+    running = running_hand(alice)
+    assert running.status == Hand.Status.PLAYING
+    assert anon_client.get(f"/api/matches/{running.match_id}/record").json()["error"] == "no_finished_hand"
+    assert anon_client.get("/api/matches/999999/record").status_code == 404
+    private = finished_hand(alice, public=False)
+    assert logged_in_client(bob).get(f"/api/matches/{private.match_id}/record").status_code == 404
+    assert logged_in_client(alice).get(f"/api/matches/{private.match_id}/record").status_code == 200
+
+
+def _first_action(record: dict) -> dict:
+    return next(e for e in record["events"] if e["type"] == "action")
+
+
+def _upload(client: Client, content: bytes, filename: str = "hand.json") -> Any:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    return client.post(reverse("history:open_record"), {"record": SimpleUploadedFile(filename, content)})
+
+
+def test_an_uploaded_record_opens_in_the_viewer_and_stores_nothing(alice: User, anon_client: Client) -> None:
+    from games.models import Hand
+
+    hand = finished_hand(alice)
+    raw = anon_client.get(f"/api/hands/{hand.pk}/record").content
+    before = (Hand.objects.count(), HandAction.objects.count())
+    response = _upload(anon_client, raw)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'id="replay-hands"' in html and "replay.js" in html and 'id="record-error"' not in html
+    assert (Hand.objects.count(), HandAction.objects.count()) == before
+
+
+@pytest.mark.parametrize(
+    "tamper, words",
+    [
+        (lambda r: r["result"]["payments"].__setitem__(0, r["result"]["payments"][0] + 1), "result"),
+        (lambda r: r.update(version=2), "version 2"),
+        (lambda r: r["fairness"].update(commitment="0" * 64), "commitment"),
+        (lambda r: _first_action(r).update(seat=1 - _first_action(r)["seat"]), "action 1"),
+    ],
+)
+def test_a_tampered_upload_is_refused_with_the_first_problem(
+    alice: User, anon_client: Client, tamper: Any, words: str
+) -> None:
+    hand = finished_hand(alice)
+    record = anon_client.get(f"/api/hands/{hand.pk}/record").json()
+    tamper(record)
+    response = _upload(anon_client, json.dumps(record).encode())
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert 'id="record-error"' in html and words in html and 'id="replay-hands"' not in html
+
+
+def test_an_upload_over_a_megabyte_or_missing_is_refused(anon_client: Client) -> None:
+    from games.engine.record import MAX_BYTES
+
+    response = _upload(anon_client, b" " * (MAX_BYTES + 1))
+    assert response.status_code == 400 and "1 MB" in response.content.decode()
+    response = anon_client.post(reverse("history:open_record"), {})
+    assert response.status_code == 400 and 'id="record-error"' in response.content.decode()
+    assert anon_client.get(reverse("history:open_record")).status_code == 200

@@ -15,6 +15,10 @@ anonymous visitor (HTMX). Sockets are closed and reopened (the reconnect path) a
 - JSON, by content: no other seat's true concealed hand appears in the frame in any order.
 - HTML: in every other seat's `concealed` block (not opened) every tile is a back with no
   `data-tile`; no `data-tile` of the viewer's "me" block belongs to another seat.
+- Both, for the fair deal (docs/fairness.md): no frame holds a hand's salt, its wall in dealing
+  order, or the next tiles of its live wall in order — except the reveal in the settlement of a
+  hand that is over (last_result.fairness, the settlement's fairness block), which is checked to
+  belong to a finished hand and then set aside.
 """
 
 from __future__ import annotations
@@ -33,13 +37,17 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 
 from games import services
+from games.engine.rulesets import get_ruleset
+from games.engine.tiles import name
 from games.engine.view import view_for
+from games.engine.wall import deal_wall, wall_text
 from games.models import Hand, Table
 from games.routing import websocket_urlpatterns
 
 APP = URLRouter(websocket_urlpatterns)
 TILE = re.compile(r"^[1-9][mpsz]$|^[1-8]f$")
-FORBIDDEN_KEYS = {"wall", "live_wall", "dead_wall", "seed", "rng", "deck"}
+FORBIDDEN_KEYS = {"wall", "live_wall", "dead_wall", "seed", "rng", "deck", "salt"}
+LIVE_WINDOW = 8  # this many next tiles of the live wall, in order, must never appear in a frame
 PRIVATE_SEAT_KEYS = {"hand", "drawn", "forbidden"}
 # Paths (keys along the way, list positions dropped) where a tile name is public knowledge.
 PUBLIC_PATHS = (
@@ -86,6 +94,8 @@ class Report:
     hands: int = 0
     violations: list[str] = field(default_factory=list)
     by_viewer: Counter[str] = field(default_factory=Counter)
+    secrets: set[str] = field(default_factory=set)  # every hand's salt and walls seen so far
+    over: set[int] = field(default_factory=set)  # ids of the hands that are over (may be revealed)
 
 
 def _paths(node: Any, path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], Any]]:
@@ -261,6 +271,56 @@ def _truth_at(truths: Truths, version: int) -> list[list[str]] | None:
     return truths[max(known)] if known else None
 
 
+def hand_secrets(table_id: int) -> tuple[int | None, set[str], bool]:
+    """What the commitment hides of the table's current hand: the salt, the dealt wall, and the
+    next tiles of the live wall in order (a frame holding any of them leaks the deal); with the
+    hand's id and whether it is over (then its settlement may reveal them)."""
+    table = Table.objects.get(pk=table_id)
+    ctx = services.load(table)
+    if ctx.hand is None:
+        return None, set(), False
+    if ctx.hand.status == Hand.Status.OVER or ctx.state is None:
+        return ctx.hand.pk, set(), ctx.hand.status == Hand.Status.OVER
+    salt = ctx.hand.setup.get("salt")
+    _, _, dealt = deal_wall(get_ruleset(table.variant).wall_tiles(), ctx.hand.seed, salt)
+    live = ctx.state.wall[ctx.state.head : ctx.state.tail]
+    found = {wall_text(dealt), str(ctx.hand.seed)}
+    if salt:
+        found.add(salt)
+    if len(live) >= LIVE_WINDOW:
+        found.add(" ".join(name(t) for t in live[:LIVE_WINDOW]))
+        found.add(json.dumps([name(t) for t in live[:LIVE_WINDOW]]))
+    return ctx.hand.pk, found, ctx.hand.status == Hand.Status.OVER
+
+
+REVEAL_HTML = re.compile(r'<details class="fairness reveal" data-hand="(\d+)">.*?</details>', re.S)
+
+
+def set_aside_reveals(frame: Any, over: set[int]) -> tuple[Any, list[str]]:
+    """The frame without the reveals of finished hands; a reveal of any other hand is a leak."""
+    problems: list[str] = []
+    if isinstance(frame, str):
+
+        def cut(match: re.Match[str]) -> str:
+            if int(match.group(1)) not in over:
+                problems.append(f"html: hand {match.group(1)} revealed before it is over")
+            return ""
+
+        return REVEAL_HTML.sub(cut, frame), problems
+    view = frame.get("view") if isinstance(frame, dict) else None
+    for holder in (view or {}, (view or {}).get("table") or {}):
+        last = holder.get("last_result") if isinstance(holder, dict) else None
+        if isinstance(last, dict) and "fairness" in last:
+            if last.get("hand_id") not in over:
+                problems.append(f"hand {last.get('hand_id')} revealed before it is over")
+            last.pop("fairness")
+    return frame, problems
+
+
+def check_secrets(raw: str, secrets: set[str]) -> list[str]:
+    return [f"a secret of the deal ({secret[:16]}…) is in the frame" for secret in secrets if secret in raw]
+
+
 async def _drain(viewer: Viewer, truths: Truths, report: Report, wait: float = 0.005) -> None:
     """Check every frame this socket has (late ones are checked on the next drain, by version)."""
     assert viewer.comm is not None
@@ -270,11 +330,13 @@ async def _drain(viewer: Viewer, truths: Truths, report: Report, wait: float = 0
         report.by_viewer[viewer.label] += 1
         if viewer.json_mode:
             report.json_frames += 1
-            frame = json.loads(raw)
-            problems = check_json(frame, viewer, _truth_at(truths, frame.get("version", -1)))
+            frame, problems = set_aside_reveals(json.loads(raw), report.over)
+            problems += check_json(frame, viewer, _truth_at(truths, frame.get("version", -1)))
+            problems += check_secrets(json.dumps(frame), report.secrets)
         else:
             report.html_frames += 1
-            problems = check_html(raw, viewer)
+            html, problems = set_aside_reveals(raw, report.over)
+            problems += check_html(html, viewer) + check_secrets(html, report.secrets)
         report.violations += [f"{viewer.label}: {p}" for p in problems]
 
 
@@ -296,6 +358,10 @@ async def audit_table(
     version, truth, over = await sync_to_async(_changed)(table_id, lambda: None)
     for step in range(max_steps):
         truths[version] = truth
+        hand_id, secrets, hand_over = await sync_to_async(hand_secrets)(table_id)
+        report.secrets |= secrets
+        if hand_over and hand_id is not None:
+            report.over.add(hand_id)
         for viewer in viewers:
             await _drain(viewer, truths, report)
         if over:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 
 import pytest
@@ -26,6 +27,7 @@ async def test_no_frame_reveals_hidden_tiles(variant: str) -> None:
     assert report.hands == HANDS
     assert report.json_frames > 50 * HANDS and report.html_frames > 50 * HANDS
     assert report.reconnects > 0 and report.syncs > 0
+    assert any(len(s) == 64 for s in report.secrets)  # the salts were among the checked secrets
 
 
 def test_the_checks_catch_leaks() -> None:
@@ -59,3 +61,26 @@ def test_the_checks_catch_leaks() -> None:
         '<div class="concealed"><span data-tile="5m"></span></div></section>'
     )
     assert check_html(html, viewer) == ["html: seat 1's concealed tiles named"]
+
+
+def test_the_secret_check_catches_the_salt_and_the_wall() -> None:
+    """A frame with the salt, the dealt wall or the next live tiles in order is a leak."""
+    from tests.load.audit import check_secrets
+
+    secrets = {"ab" * 32, "1m 2m 3m", '["5p", "6p"]'}
+    assert check_secrets('{"view": {"hand": {"commitment": "ff00"}}}', secrets) == []
+    for leak in ("ab" * 32, "wall: 1m 2m 3m 4m", '{"x": ["5p", "6p"]}'):
+        assert len(check_secrets(leak, secrets)) == 1, leak
+
+
+def test_a_reveal_is_set_aside_only_for_a_finished_hand() -> None:
+    from tests.load.audit import set_aside_reveals
+
+    frame = {"view": {"table": {"last_result": {"hand_id": 7, "fairness": {"salt": "ab" * 32}}}}}
+    kept, problems = set_aside_reveals(json.loads(json.dumps(frame)), over={7})
+    assert problems == [] and "fairness" not in kept["view"]["table"]["last_result"]
+    _, problems = set_aside_reveals(frame, over=set())
+    assert problems == ["hand 7 revealed before it is over"]
+    html = '<p>x</p><details class="fairness reveal" data-hand="7"><code>salt</code></details>'
+    assert set_aside_reveals(html, over={7}) == ("<p>x</p>", [])
+    assert set_aside_reveals(html, over={8})[1] == ["html: hand 7 revealed before it is over"]
