@@ -356,13 +356,16 @@ def _append(ctx: Loaded, seat: int, action: Action, actor: str) -> None:
         _finish_hand(ctx)
         return
     table = ctx.table
-    if action.type == "discard" or after.phase == "claim":
-        # After EVERY discard play pauses for the same minimum, claimable or not (timing reveals nothing).
+    if action.type == "discard" or (after.phase == "claim" and before.phase != "claim"):
+        # After EVERY discard play pauses for the same minimum, claimable or not (timing reveals
+        # nothing). Only the action that opens a window pauses: an answer within the window (a
+        # pass, a claim) neither restarts the pause nor begins a new decision (issue 23).
         table.pause_until = ctx.now + timedelta(milliseconds=table.min_pause_ms)
         table.act_since = table.pause_until
         ctx.new_decision = True
     elif _decision(before) != _decision(after):
-        table.act_since = ctx.now
+        # a window resolved (or a turn began): its timer starts when the pause is over
+        table.act_since = max(ctx.now, table.pause_until) if table.pause_until else ctx.now
         ctx.new_decision = True
 
 

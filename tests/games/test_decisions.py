@@ -75,3 +75,24 @@ def test_an_undecided_player_is_stood_up_a_minute_after_the_settlement(alice: Us
     assert seat.user_id is None
     assert Hand.objects.filter(table=table).latest("pk").pk == hand.pk  # no new hand without her
     assert not Penalty.objects.filter(user=alice).exists()  # the hand was over: no escape
+
+
+def test_a_claim_with_the_windows_first_version_counts_after_another_seat_answered(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 23 item 8: bob passes in the window, then dave pongs with the version he saw when
+    the window opened; the pong is taken (held for its undo window), not refused as stale."""
+    from tests.games.claim_window import CLAIMED, PASS, PONG, four_people, rigged_table
+
+    alice, bob, _carol, dave = people = four_people("w8-")
+    table = rigged_table(people, monkeypatch)
+    services.perform(table.pk, alice, table.version, CLAIMED)
+    opened = Table.objects.get(pk=table.pk)
+    first = opened.version  # the version every claimant is shown
+    services.perform(table.pk, bob, first, PASS)
+    answered = Table.objects.get(pk=table.pk)
+    # an answer neither restarts the pause after the discard nor begins a new decision
+    assert (answered.pause_until, answered.act_since) == (opened.pause_until, opened.act_since)
+    services.perform(table.pk, dave, first, PONG)
+    seat = services.load(Table.objects.get(pk=table.pk)).seats[3]
+    assert seat.pending == PONG
