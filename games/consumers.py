@@ -74,10 +74,6 @@ class VersionWatcher:
         if self.task is None or self.task.done() or self.task.get_loop() is not loop:
             self.task = loop.create_task(self.run())
 
-    def idle(self) -> bool:
-        """No socket of this process watches a table (so it has not been beating its heart)."""
-        return not self.sockets
-
     def remove(self, consumer: TableConsumer) -> None:
         group = self.sockets.get(consumer.table_id)
         if group is not None:
@@ -90,12 +86,8 @@ class VersionWatcher:
             self.task = None
 
     async def run(self) -> None:
-        beat = time.monotonic()
         while self.sockets:
             await asyncio.sleep(WATCH_INTERVAL)
-            if time.monotonic() - beat >= presence.HEARTBEAT_SECONDS:
-                beat = time.monotonic()
-                await self._heartbeat()
             ids = list(self.sockets)
             try:
                 versions = await db(_versions)(ids)
@@ -140,6 +132,30 @@ def _versions(ids: list[int]) -> dict[int, int]:
 
 
 WATCHER = VersionWatcher()
+
+
+class Heartbeat:
+    """One per process: once the process has held a socket it is registered (games.presence) and
+    beats every HEARTBEAT_SECONDS for as long as it lives, with sockets or without. (It used to
+    beat from the version watcher, which stops with the last socket: the clock then gave the idle
+    process up, and that excused the disconnects of players anywhere — an escape made
+    penalty-free by closing one's socket on a quiet process, issue 23.)"""
+
+    def __init__(self) -> None:
+        self.task: asyncio.Task[None] | None = None
+
+    def ensure(self) -> None:
+        loop = asyncio.get_running_loop()
+        if self.task is None or self.task.done() or self.task.get_loop() is not loop:
+            self.task = loop.create_task(self.run())
+
+    async def run(self) -> None:
+        while True:
+            await asyncio.sleep(presence.HEARTBEAT_SECONDS)
+            await WATCHER._heartbeat()
+
+
+HEARTBEAT = Heartbeat()
 
 
 class PauseEnds:
@@ -274,8 +290,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_NO_TABLE)
             return
         await self.channel_layer.group_add(services.group_name(self.table_id), self.channel_name)
-        if presence.registered() is None or WATCHER.idle():  # an idle process may have been given up
+        if presence.registered() is None:
             await db(presence.heartbeat)()
+        HEARTBEAT.ensure()
         version, self.socket_id = await db(services.connect)(
             self.table_id, self._actor(), presence.registered()
         )

@@ -108,6 +108,9 @@ class Seat(models.Model):
     accepted = models.BooleanField(default=False)
     connections = models.IntegerField(default=0)  # open sockets of this seat's user
     disconnected_at = models.DateTimeField(null=True, blank=True)
+    # Its last socket was cut off by a server process found dead (games.presence), not closed
+    # by the player: a disconnect escape that follows is nobody's fault (issue 23).
+    server_cut = models.BooleanField(default=False)
     continue_choice = models.BooleanField(null=True, blank=True)
     auto = models.BooleanField(default=False)  # 托管 asked for by the player
     left = models.BooleanField(default=False)  # escaped mid-hand: a bot finishes the hand

@@ -610,6 +610,7 @@ def _free_seat(ctx: Loaded, seat: Seat) -> None:
     seat.accepted = False
     seat.connections = 0
     seat.disconnected_at = None
+    seat.server_cut = False
     seat.continue_choice = None
     seat.auto = seat.left = False
     seat.pending = seat.pending_until = None
@@ -861,19 +862,24 @@ def _escape(ctx: Loaded, seat: Seat, reason: str) -> None:
     ctx.changed = ctx.fresh_balances = True
     others = [s.user for s in _humans(ctx) if s is not seat and not s.left]
     # Once per hand, shared, in the ledger, with the ban policy; nobody's fault after a restart.
+    if reason == Penalty.Reason.DISCONNECT and seat.server_cut:
+        return  # its server process died under it (games.presence): nobody's fault
     charge_escape(table, hand, seat.user, reason, others, seat.disconnected_at, ctx.now)
 
 
 # --- connections --------------------------------------------------------------------------
 
 
-def _count_sockets(ctx: Loaded, seat: Seat, delta: int, at: datetime | None = None) -> None:
+def _count_sockets(
+    ctx: Loaded, seat: Seat, delta: int, at: datetime | None = None, cut: bool = False
+) -> None:
     """Add `delta` to a seat's open sockets. The count is kept exactly in the database by atomic
     updates, not written back from a loaded copy; only its sign (connected or not) is shown or
     decided on, so only a change of sign is a change of the table (a new version). A second
     tab, or a socket coming back while the dead one of a killed process still counts, changes
     nothing anybody sees: no version, no broadcast, no re-render of the table's sockets.
-    `at`: when the seat was disconnected, if this disconnects it (else now)."""
+    `at`: when the seat was disconnected, if this disconnects it (else now); `cut`: the socket
+    was cut off by a dead server process (its seat is then not to blame for staying away)."""
     was_connected = seat.connected
     count = SEAT_ROWS.add(seat, "connections", delta)
     seat.connections = count
@@ -884,6 +890,7 @@ def _count_sockets(ctx: Loaded, seat: Seat, delta: int, at: datetime | None = No
     connected = seat.connected
     if connected != was_connected or (connected and seat.disconnected_at is not None):
         seat.disconnected_at = None if connected else (at or ctx.now)  # back within the grace: no escape
+        seat.server_cut = cut and not connected
         ctx.changed = True
 
 
@@ -968,21 +975,25 @@ def drop_socket(socket: OpenSocket, at: datetime) -> bool:
         with locked(socket.table_id) as ctx:
             if not _close_socket(socket.pk):
                 return False
-            _uncount(ctx, socket.user, socket.seated, at)
+            _uncount(ctx, socket.user, socket.seated, at, cut=True)
     except ServiceError:  # the table is gone (and the row with it)
         return False
     return True
 
 
 def _uncount(
-    ctx: Loaded, user: AbstractBaseUser | None, counted_seated: bool | None, at: datetime | None = None
+    ctx: Loaded,
+    user: AbstractBaseUser | None,
+    counted_seated: bool | None,
+    at: datetime | None = None,
+    cut: bool = False,
 ) -> None:
     seat = ctx.seat_of(user)
     as_seat = seat is not None if counted_seated is None else counted_seated
     if not as_seat:
         _count_spectators(ctx, -1)
     elif seat is not None:  # (else its seat was freed meanwhile, and its count with it)
-        _count_sockets(ctx, seat, -1, at)
+        _count_sockets(ctx, seat, -1, at, cut)
 
 
 def move_presence(
