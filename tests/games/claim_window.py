@@ -27,11 +27,13 @@ def four_people(prefix: str) -> list[User]:
     return [make_user(f"{prefix}{i}") for i in range(4)]
 
 
-def rigged_table(people: list[User], monkeypatch: pytest.MonkeyPatch, connect: bool = True) -> Table:
+def rigged_table(
+    people: list[User], monkeypatch: pytest.MonkeyPatch, connect: bool = True, min_pause_ms: int = 1000
+) -> Table:
     """A started Shanghai hand dealt from SEED with seat 0 (people[0]) as dealer, its turn."""
     monkeypatch.setattr(services.secrets, "randbits", lambda _bits: SEED)
     monkeypatch.setattr(services.secrets, "randbelow", lambda _n: 0)
-    table = services.create_table(people[0], "shanghai")
+    table = services.create_table(people[0], "shanghai", min_pause_ms=min_pause_ms)
     services.sit(table.pk, people[0], 0)
     services.set_stake(table.pk, people[0], 1)
     for index, user in enumerate(people[1:], start=1):

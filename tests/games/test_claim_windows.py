@@ -67,7 +67,12 @@ class Run:
         at = self.start + ms * MS
         carol = self.people[2]
         version = context(self.table.pk, carol, at)["table"]["version"]
-        tries = [{"type": "pong", "tile": self.tile}, {"type": "discard", "tile": "1m"}, PASS, {"type": "win"}]
+        tries = [
+            {"type": "pong", "tile": self.tile},
+            {"type": "discard", "tile": "1m"},
+            PASS,
+            {"type": "win"},
+        ]
         return [probe(self.table.pk, carol, version, action, at) for action in tries]
 
     def answer(self, ms: int) -> None:
@@ -82,7 +87,9 @@ def people() -> list[User]:
     return four_people("cw-")
 
 
-def test_answers_within_the_pause_leave_nothing_to_see(people: list[User], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_answers_within_the_pause_leave_nothing_to_see(
+    people: list[User], monkeypatch: pytest.MonkeyPatch
+) -> None:
     claimed, unclaimed = Run(people, monkeypatch, CLAIMED), Run(people, monkeypatch, UNCLAIMED)
     assert claimed.seen(100) == unclaimed.seen(100)  # the pause, the window open
     assert claimed.probes(200) == unclaimed.probes(200) == ["paused"] * 4
