@@ -81,7 +81,7 @@ class Loaded:
     changed: bool = False
     lobby: bool = False
     new_decision: bool = False  # the hand now waits for something else (see Table.decision_version)
-    pause_started: bool = False  # a discard (or an added kong) began the pause: see `_commit`
+    pause_started: bool = False  # a discard (or a kong that may be robbed) began a pause: `_commit`
     veiled: bool = False  # a change within a claim window, for the seats in it only (`_seen_by_all`)
     shown: bool = False  # a change everybody sees, whatever fields it touched
     fresh_balances: bool = False  # balances changed (settlement, penalty): the snapshot reads them again
@@ -932,9 +932,9 @@ def _escape(ctx: Loaded, seat: Seat, reason: str) -> None:
     seat.pending = seat.pending_until = None
     ctx.changed = ctx.fresh_balances = True
     others = [s.user for s in _humans(ctx) if s is not seat and not s.left]
-    # Once per hand, shared, in the ledger, with the ban policy; nobody's fault after a restart.
     if reason == Penalty.Reason.DISCONNECT and seat.server_cut:
         return  # its server process died under it (games.presence): nobody's fault
+    # Once per hand, shared, in the ledger, with the ban policy; nobody's fault after a restart.
     charge_escape(table, hand, seat.user, reason, others, seat.disconnected_at, ctx.now)
 
 
