@@ -263,18 +263,30 @@ def hand_view(ctx: Loaded, seat: int | None) -> dict[str, Any] | None:
     # The pause after a discard, and outside a claim window the window too: the board as the
     # discard left it, whether a window opened, was answered, or closed within the pause.
     count = hand.actions_count
+    window = state if state.phase == "claim" else None
     if state.phase == "turn" and count > 0:
         before_state = _state_at(ctx, count - 1)
         before = _view(hand, count - 1, before_state, seat)
         if before_state.phase == "claim":  # the window closed within the pause: as it was open
-            view = dict(before)
-        else:  # nobody could claim: the discard and the next draw are one action; hide the draw
+            view, window = dict(before), before_state
+        else:  # nobody could claim: the discard (or kong) and the next draw are one action
             view["seats"][state.turn] = before["seats"][state.turn]
             view["wall_left"] = before["wall_left"]
+    if window is not None and window.window is not None and window.window.kind == "rob":
+        # An added kong that may be robbed looks like one that may not: as before it was declared
+        # (the kong shows when play moves on), the last discard still the last one.
+        view["last_discard"] = _discard_view(window.last_discard)
+        if view["last_discard"] is None:
+            del view["last_discard"]
     view["phase"] = "claim"
     view["turn"] = None
     view["my_move"] = False
     return view
+
+
+def _discard_view(last: tuple[int, int] | None) -> dict[str, Any] | None:
+    """A hand's last discard as the engine's view shows it (games.engine.view)."""
+    return None if last is None else {"seat": last[0], "tile": name(last[1]), "kind": "discard"}
 
 
 # (hand id, seed, actions applied, seat) -> the engine's view: the log is append-only, so the key

@@ -81,7 +81,7 @@ class Loaded:
     changed: bool = False
     lobby: bool = False
     new_decision: bool = False  # the hand now waits for something else (see Table.decision_version)
-    pause_started: bool = False  # a discard (or a kong that may be robbed) began a pause: `_commit`
+    pause_started: bool = False  # a discard (or an added kong) began a pause: see `_commit`
     veiled: bool = False  # a change within a claim window, for the seats in it only (`_seen_by_all`)
     shown: bool = False  # a change everybody sees, whatever fields it touched
     fresh_balances: bool = False  # balances changed (settlement, penalty): the snapshot reads them again
@@ -393,10 +393,11 @@ def _append(ctx: Loaded, seat: int, action: Action, actor: str) -> None:
         _finish_hand(ctx)
         return
     table = ctx.table
-    if action.type == "discard" or (after.phase == "claim" and before.phase != "claim"):
-        # After EVERY discard play pauses for the same minimum, claimable or not (timing reveals
-        # nothing). Only the action that opens a window pauses: an answer within the window (a
-        # pass, a claim) neither restarts the pause nor begins a new decision (issue 23).
+    if action.type == "discard" or (action.type == "kong" and action.kind == "added"):
+        # After EVERY discard and every added kong play pauses for the same minimum, claimable
+        # (robbable) or not: timing reveals nothing. Only the action that may open a window pauses:
+        # an answer within one (a pass, a claim) neither restarts the pause nor begins a new
+        # decision (issue 23).
         table.pause_until = ctx.now + timedelta(milliseconds=table.min_pause_ms)
         table.act_since = table.pause_until
         ctx.new_decision = ctx.pause_started = True

@@ -154,3 +154,39 @@ def test_answers_in_a_window_bump_no_version_anybody_sees(
     services.undo(run.table.pk, people[3])
     assert context(run.table.pk, None, at)["table"]["version"] == shown
     assert Table.objects.get(pk=run.table.pk).revision > Table.objects.get(pk=run.table.pk).version
+
+
+def test_an_added_kong_looks_the_same_whether_it_may_be_robbed_or_not(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every added kong pauses, and outsiders see the board as before it until play moves on, so
+    nobody learns that a seat waits on the kong's tile (抢杠)."""
+    from tests.games.claim_window import ADDED_KONG, NO_ROBBER, ROBBER, kong_table
+
+    seen: dict[str, list[Any]] = {}
+    for seat1 in (ROBBER, NO_ROBBER):
+        people = four_people(f"k{len(seen)}-")
+        table = kong_table(people, monkeypatch, seat1)
+        start = timezone.now()
+        services.perform(table.pk, people[0], table.version, ADDED_KONG, start)
+        marks = []
+        for ms in (100, 500, 1500):
+            if ms == 500 and seat1 == ROBBER:  # bob lets the kong go, within the pause
+                version = context(table.pk, people[1], start + 300 * MS)["table"]["version"]
+                services.perform(table.pk, people[1], version, PASS, start + 300 * MS)
+            at = start + ms * MS
+            views = [public(context(table.pk, viewer, at), "5p") for viewer in (people[2], None)]
+            for view in views:  # names differ by table: seat names are the people's
+                for seat in view["table"]["seats"]:
+                    seat["name"] = None
+                view["table"]["owner"] = view["viewer"]["user"] = None
+            version = views[0]["table"]["version"]
+            codes = [probe(table.pk, people[2], version, PASS, at)]
+            marks.append((views, codes))
+        seen[seat1] = marks
+    assert seen[ROBBER] == seen[NO_ROBBER]
+    (paused, _), _, (moved, _) = seen[NO_ROBBER]
+    assert paused[0]["table"]["paused"] and paused[0]["view"]["seats"][0]["melds"][0]["kind"] == "pong"
+    assert (
+        not moved[0]["table"]["paused"] and moved[0]["view"]["seats"][0]["melds"][0]["kind"] == "added_kong"
+    )
