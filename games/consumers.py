@@ -76,10 +76,6 @@ class VersionWatcher:
         if self.task is None or self.task.done() or self.task.get_loop() is not loop:
             self.task = loop.create_task(self.run())
 
-    def idle(self) -> bool:
-        """No socket of this process watches a table (so it has not been beating its heart)."""
-        return not self.sockets
-
     def remove(self, consumer: TableConsumer) -> None:
         group = self.sockets.get(consumer.table_id)
         if group is not None:
@@ -92,12 +88,8 @@ class VersionWatcher:
             self.task = None
 
     async def run(self) -> None:
-        beat = time.monotonic()
         while self.sockets:
             await asyncio.sleep(WATCH_INTERVAL)
-            if time.monotonic() - beat >= presence.HEARTBEAT_SECONDS:
-                beat = time.monotonic()
-                await self._heartbeat()
             ids = list(self.sockets)
             try:
                 versions = await db(_versions)(ids)
@@ -138,10 +130,34 @@ class VersionWatcher:
 
 
 def _versions(ids: list[int]) -> dict[int, int]:
-    return services.TABLE_ROWS.column(ids, "version")  # a few times a second: no ORM compiling
+    return services.TABLE_ROWS.column(ids, "revision")  # a few times a second: no ORM compiling
 
 
 WATCHER = VersionWatcher()
+
+
+class Heartbeat:
+    """One per process: once the process has held a socket it is registered (games.presence) and
+    beats every HEARTBEAT_SECONDS for as long as it lives, with sockets or without. (It used to
+    beat from the version watcher, which stops with the last socket: the clock then gave the idle
+    process up, and that excused the disconnects of players anywhere — an escape made
+    penalty-free by closing one's socket on a quiet process, issue 23.)"""
+
+    def __init__(self) -> None:
+        self.task: asyncio.Task[None] | None = None
+
+    def ensure(self) -> None:
+        loop = asyncio.get_running_loop()
+        if self.task is None or self.task.done() or self.task.get_loop() is not loop:
+            self.task = loop.create_task(self.run())
+
+    async def run(self) -> None:
+        while True:
+            await asyncio.sleep(presence.HEARTBEAT_SECONDS)
+            await WATCHER._heartbeat()
+
+
+HEARTBEAT = Heartbeat()
 
 
 class PauseEnds:
@@ -293,8 +309,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.bucket = TokenBucket()
         self.refused = 0
-        self.sent_version = -1
-        self.sent: tuple[int, bool] = (-1, False)  # (version, shown after its pause) last sent
+        self.sent_version = -1  # the newest revision rendered for this socket (sent or not)
+        self.sent: tuple[Any, ...] | None = None  # what this viewer saw in the last frame (`_seen`)
         self.counted = False
         self.counted_seated: bool | None = None  # counted for a seat or as a spectator (first frame)
         self.socket_id: int | None = None  # its OpenSocket row (games.presence)
@@ -324,8 +340,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_NO_TABLE)
             return
         await self.channel_layer.group_add(services.group_name(self.table_id), self.channel_name)
-        if presence.registered() is None or WATCHER.idle():  # an idle process may have been given up
+        if presence.registered() is None:
             await db(presence.heartbeat)()
+        HEARTBEAT.ensure()
         version, self.socket_id = await db(services.connect)(
             self.table_id, self._actor(), presence.registered()
         )
@@ -436,11 +453,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         except (OperationalError, InterfaceError) as e:
             await self._database_lost("websocket.receive", e, reply_to)
             return
-        snapshot = snapshots.at(self.table_id, table.version)  # the change's own, kept on commit
+        snapshot = snapshots.at(self.table_id, table.revision)  # the change's own, kept on commit
         context = snapshot_context(snapshot, self._actor()) if snapshot else None
         sent = await self.send_state(context=context, reply_to=reply_to)
-        if reply_to is not None and not sent:  # this version went out already (its announcement)
-            await self.send_json({"type": "ack", "reply_to": reply_to, "version": table.version})
+        if reply_to is not None and not sent and self.sent is not None:  # it went out already
+            await self.send_json({"type": "ack", "reply_to": reply_to, "version": self.sent[0]})
 
     # --- outgoing ---------------------------------------------------------------------------
 
@@ -463,14 +480,19 @@ class TableConsumer(AsyncWebsocketConsumer):
         was sent (not when this socket already showed that version)."""
         if context is None:
             context = await db(table_context)(self.table_id, self._actor(), True)
-        version = context["table"]["version"]
+        revision, version = context["revision"], context["table"]["version"]
         pause_ms = context["table"]["pause_ms"]
         if pause_ms:
-            PAUSE_ENDS.add(self, version, pause_ms)
-        shown = (version, not pause_ms)  # a version is shown paused, then as the pause ends
-        if shown <= self.sent and not force:
-            return False  # already sent (several group messages may arrive for one change)
-        self.sent, self.sent_version = shown, version
+            PAUSE_ENDS.add(self, revision, pause_ms)
+        if revision < self.sent_version and not force:
+            return False  # an older render than one this socket made already
+        seen = _seen(context)
+        self.sent_version = revision
+        if seen == self.sent and not force:
+            # Nothing this viewer can see changed: several group messages for one change, or a
+            # change within a claim window this viewer is not in (its frame would tell).
+            return False
+        self.sent = seen
         if self.json_mode:
             view, legal = json_view(context), context["legal"]
             frame = {"type": "state", "version": version, "view": view, "legal": legal}
@@ -527,6 +549,15 @@ class TableConsumer(AsyncWebsocketConsumer):
         # orjson: a state frame is encoded for every viewer of every version (stdlib json took
         # a tenth of a socket process's CPU under load); same compact UTF-8 text as before.
         await self.send(text_data=orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS).decode())
+
+
+def _seen(context: dict[str, Any]) -> tuple[Any, ...]:
+    """What a frame shows its viewer, but for the running countdowns: every change everybody sees
+    bumps the version; the rest is this viewer's own (its moves, its claim held) and whether it
+    is shown the pause."""
+    table = context["table"]
+    own = next((seat["pending"] for seat in table["seats"] if seat["is_you"]), None)
+    return (table["version"], table["paused"], orjson.dumps(context["legal"]), orjson.dumps(own))
 
 
 MAX_REPLY_ID = 64  # characters of an act's `id`

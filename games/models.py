@@ -57,7 +57,13 @@ class Table(models.Model):
     public = models.BooleanField(default=True)
     invite_token = models.CharField(max_length=32, default=new_invite_token, unique=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
+    # What clients see and act on (docs/protocol.md): bumped by every change everybody can see.
+    # Changes only some seats may know of (answers in a claim window) leave it alone, or the
+    # numbers would tell spectators that somebody could claim (issue 23).
     version = models.PositiveIntegerField(default=0)
+    # Bumped by every change, seen or not: what this process's snapshots, the broadcasts and the
+    # clock's deadlines are keyed by (a snapshot at the revision the database holds is current).
+    revision = models.PositiveIntegerField(default=0)
     # The clock calls services.timeout(id, deadline_version) once `deadline` has passed.
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     deadline_version = models.PositiveIntegerField(default=0)
@@ -124,6 +130,9 @@ class Seat(models.Model):
     accepted = models.BooleanField(default=False)
     connections = models.IntegerField(default=0)  # open sockets of this seat's user
     disconnected_at = models.DateTimeField(null=True, blank=True)
+    # Its last socket was cut off by a server process found dead (games.presence), not closed
+    # by the player: a disconnect escape that follows is nobody's fault (issue 23).
+    server_cut = models.BooleanField(default=False)
     continue_choice = models.BooleanField(null=True, blank=True)
     auto = models.BooleanField(default=False)  # 托管 asked for by the player
     left = models.BooleanField(default=False)  # escaped mid-hand: a bot finishes the hand

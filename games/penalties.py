@@ -47,12 +47,6 @@ def record_server_start() -> None:
         log.warning("could not record the server start", exc_info=True)
 
 
-def record_server_loss() -> None:
-    """A server process was given up for dead (games.presence): its players were cut off by the
-    server, like a restart's, so their disconnects are nobody's fault either."""
-    ServerStart.objects.create()
-
-
 def restarted_since(moment: datetime) -> bool:
     """Did a server process start at or after `moment` (less the slack)?"""
     return ServerStart.objects.filter(started__gte=moment - RESTART_SLACK).exists()

@@ -5,10 +5,13 @@ killed without closing its sockets (`kill -9`, a machine lost) used to leave the
 ever: its players, if they never came back, were shown connected, waited for on every turn
 for the full timer instead of being played (托管) after two seconds, and never charged the
 escape. Now every counted socket has a row naming its process (OpenSocket); every process
-with sockets beats its heart (ServerProcess.seen) every HEARTBEAT_SECONDS, from the version
-watcher it runs anyway; and the clock (`reap`) takes the sockets of a process not seen for
-STALE_SECONDS out of the counts, as disconnected at the process's last heartbeat (the server
-cut them off: like a restart's, those disconnects are nobody's fault, games.penalties).
+that has held a socket beats its heart (ServerProcess.seen) every HEARTBEAT_SECONDS for as long
+as it lives, sockets or none (games.consumers.HEARTBEAT); and the clock (`reap`) takes the
+sockets of a process not seen for STALE_SECONDS out of the counts, as disconnected at the
+process's last heartbeat. The server cut those off, so the seats they counted for are marked
+(`Seat.server_cut`) and their disconnect escape is nobody's fault — theirs only: a process
+given up excuses no one else (an idle process that stopped beating used to record a server
+start, which excused every disconnect of the last minute anywhere, issue 23).
 
 Heartbeats are stamped with the database's time, and staleness is measured against the
 freshest heartbeat, not the clock's own time: machines' clocks may disagree, and when the
@@ -29,7 +32,7 @@ from django.db.models import Exists, Max, OuterRef, QuerySet
 from django.db.models.functions import Now
 from django.utils import timezone
 
-from games import penalties, services
+from games import services
 from games.models import OpenSocket, ServerProcess
 
 log = logging.getLogger(__name__)
@@ -78,7 +81,8 @@ def reap(now: datetime | None = None) -> int:
             # The row goes first, and only if it did not beat meanwhile: a socket it opens after
             # this is an orphan, closed by the process itself when it learns it was given up.
             if ServerProcess.objects.filter(pk=process.pk, seen=process.seen).delete()[0]:
-                penalties.record_server_loss()
+                # No server start is recorded: that would excuse every disconnect anywhere. The
+                # seats its sockets counted for are marked cut off (services.drop_socket) instead.
                 log.warning(
                     "server process %s gave no sign of life since %s: its sockets are closed",
                     process.host,

@@ -26,8 +26,9 @@ from games.services import (
     loaded_from,
     may_set_stake,
     pause_left_ms,
-    paused,
     remaining_ms,
+    shown_version,
+    veiled,
 )
 
 
@@ -54,6 +55,7 @@ def context_for(ctx: Loaded, user: AbstractBaseUser | None) -> dict[str, Any]:
         "view": hand_view(ctx, index),
         "legal": legal_for(ctx, user),
         "viewer": {"user": user.get_username() if _authenticated(user) else None, "seat": index},
+        "revision": ctx.table.revision,  # the server's own ordering of renders; never sent
     }
 
 
@@ -69,7 +71,7 @@ def _consistent_load(table_id: int, tries: int = 5) -> tuple[Loaded, bool]:
     for _ in range(tries):
         table = Table.objects.select_related("owner").get(pk=table_id)
         ctx = load(table)
-        if Table.objects.filter(pk=table_id).values_list("version", flat=True).first() == table.version:
+        if Table.objects.filter(pk=table_id).values_list("revision", flat=True).first() == table.revision:
             return ctx, True
     return ctx, False  # on a very busy table the next change renders again anyway
 
@@ -80,7 +82,7 @@ def shared_load(table_id: int) -> Loaded:
     with its snapshot, or another socket's load). Every change bumps the version, so a snapshot
     at the current version is what a fresh, consistent load would read; `now` is taken afresh
     (the countdown) and the spectator count, kept outside the version, from the query."""
-    row = Table.objects.filter(pk=table_id).values_list("version", "spectators", "created").first()
+    row = Table.objects.filter(pk=table_id).values_list("revision", "spectators", "created").first()
     if row is not None:
         version, spectators, created = row
         snapshot = snapshots.at(table_id, version, created)
@@ -133,11 +135,11 @@ def table_info(ctx: Loaded, user: AbstractBaseUser | None) -> dict[str, Any]:
     table = ctx.table
     me = ctx.seat_of(user)
     may_invite = me is not None or (_authenticated(user) and table.owner_id == user.pk)
+    mine = me.index if me is not None else None
     pause_ms = pause_left_ms(table, ctx.now)
-    deadline = remaining_ms(ctx) if not pause_ms else None
+    deadline = remaining_ms(ctx, mine) if not pause_ms else None
     limit = 1000 * (table.claim_seconds if ctx.state and ctx.state.phase == "claim" else table.turn_seconds)
     info = dict(_public_info(ctx))
-    mine = me.index if me is not None else None
     info["seats"] = [
         {**seat, "is_you": seat["index"] == mine, "pending": ctx.seats[seat["index"]].pending}
         if seat["index"] == mine
@@ -145,8 +147,11 @@ def table_info(ctx: Loaded, user: AbstractBaseUser | None) -> dict[str, Any]:
         for seat in info["seats"]
     ]
     info["invite"] = table.invite_token if may_invite else None
+    info["version"] = shown_version(ctx)
     info["deadline_ms"] = min(deadline, limit) if deadline is not None else None
-    info["paused"] = bool(pause_ms)
+    # Outside a claim window the pause lasts as long as the window: its end is not announced
+    # (pause_ms None once the minimum has run), it is shown when play moves on.
+    info["paused"] = bool(pause_ms) or veiled(ctx, mine)
     info["pause_ms"] = pause_ms or None  # the board is shown again when it passes
     info["message"] = table.notices.get(str(user.pk)) if _authenticated(user) else None
     info["continue_ms"] = continue_left_ms(ctx, me)  # the settlement's countdown for Continue
@@ -173,7 +178,7 @@ _INFOS_LIMIT = 1000
 def _public_info(ctx: Loaded) -> dict[str, Any]:
     table = ctx.table
     spectators = table.spectators if ctx.spectators is None else ctx.spectators
-    key = (table.pk, table.created, table.version, spectators)
+    key = (table.pk, table.created, table.revision, spectators)
     known = _INFOS.get(key) if ctx.states is not None else None
     if known is not None:
         return known
@@ -286,18 +291,35 @@ def hand_view(ctx: Loaded, seat: int | None) -> dict[str, Any] | None:
     view["seats"] = list(view["seats"])
     if seat is not None and ctx.seats[seat].pending is not None:
         view["my_move"] = False  # the claim is made, only held for its undo window
-    if not paused(ctx.table, ctx.now) or state.phase == "over":
-        return view
-    # The minimum pause after a discard: nobody may tell yet whether a claim window opened.
-    if state.phase == "turn" and hand.actions_count > 0:
-        count = hand.actions_count - 1
-        before = _view(hand, count, _state_at(ctx, count), seat)
-        view["seats"][state.turn] = before["seats"][state.turn]
-        view["wall_left"] = before["wall_left"]
+    if ctx.state is None or not veiled(ctx, seat):
+        return view  # (a seat in a claim window sees it, during the pause too: phase "claim")
+    # The pause after a discard, and outside a claim window the window too: the board as the
+    # discard left it, whether a window opened, was answered, or closed within the pause.
+    count = hand.actions_count
+    window = state if state.phase == "claim" else None
+    if state.phase == "turn" and count > 0:
+        before_state = _state_at(ctx, count - 1)
+        before = _view(hand, count - 1, before_state, seat)
+        if before_state.phase == "claim":  # the window closed within the pause: as it was open
+            view, window = dict(before), before_state
+        else:  # nobody could claim: the discard (or kong) and the next draw are one action
+            view["seats"][state.turn] = before["seats"][state.turn]
+            view["wall_left"] = before["wall_left"]
+    if window is not None and window.window is not None and window.window.kind == "rob":
+        # An added kong that may be robbed looks like one that may not: as before it was declared
+        # (the kong shows when play moves on), the last discard still the last one.
+        view["last_discard"] = _discard_view(window.last_discard)
+        if view["last_discard"] is None:
+            del view["last_discard"]
     view["phase"] = "claim"
     view["turn"] = None
-    view["my_move"] = bool(state.phase == "claim" and view["my_move"])
+    view["my_move"] = False
     return view
+
+
+def _discard_view(last: tuple[int, int] | None) -> dict[str, Any] | None:
+    """A hand's last discard as the engine's view shows it (games.engine.view)."""
+    return None if last is None else {"seat": last[0], "tile": name(last[1]), "kind": "discard"}
 
 
 # (hand id, seed, actions applied, seat) -> the engine's view: the log is append-only, so the key
@@ -359,9 +381,7 @@ def legal_for(ctx: Loaded, user: AbstractBaseUser | None) -> list[dict[str, Any]
     if seat.pending is not None:
         out.append({"type": "undo"})
         return out
-    if seat.left or ctx.state is None:
-        return out
-    if paused(table, ctx.now) and ctx.state.phase != "claim":
+    if seat.left or ctx.state is None or veiled(ctx, seat.index):
         return out
     return legal_json(ctx.state, seat.index) + out
 

@@ -83,6 +83,9 @@ class Loaded:
     changed: bool = False
     lobby: bool = False
     new_decision: bool = False  # the hand now waits for something else (see Table.decision_version)
+    pause_started: bool = False  # a discard (or an added kong) began a pause: see `_commit`
+    veiled: bool = False  # a change within a claim window, for the seats in it only (`_seen_by_all`)
+    shown: bool = False  # a change everybody sees, whatever fields it touched
     fresh_balances: bool = False  # balances changed (settlement, penalty): the snapshot reads them again
     spectators: int | None = None  # a fresher count than table.spectators (kept outside the version)
     states: dict[tuple[int, int], HandState] | None = None  # a snapshot's states of the hand, if any
@@ -175,8 +178,9 @@ def locked(table_id: int, now: datetime | None = None) -> Iterator[Loaded]:
         expected = _EXPECTED.get()
         if expected is not None:
             _EXPECTED.set(None)  # the first lock of the change only
-            _check_version(table, *expected)
         ctx = _load_locked(table, now)
+        if expected is not None:
+            _check_version(ctx, *expected)  # (the version shown depends on the hand: `shown_version`)
         yield ctx
         if ctx.changed:
             _commit(ctx)
@@ -188,7 +192,7 @@ def _load_locked(table: Table, now: datetime | None) -> Loaded:
     """`load` for a locked table row. When this process's snapshot is at the row's version, its
     seats and hand are what the database holds (every change bumps the version), so a private
     copy of them is used instead of reading them again."""
-    snapshot = snapshots.at(table.pk, table.version, table.created)
+    snapshot = snapshots.at(table.pk, table.revision, table.created)
     if snapshot is None:
         snapshots.attach_owner(table)  # the snapshot of the change names the owner
         ctx = load(table, now)
@@ -204,14 +208,19 @@ def _load_locked(table: Table, now: datetime | None) -> Loaded:
 
 def _commit(ctx: Loaded) -> None:
     table = ctx.table
-    table.version += 1
-    if ctx.new_decision:
-        table.decision_version = table.version
+    table.revision += 1
+    if _seen_by_all(ctx):
+        # A discard counts two versions: the one shown during its pause (and its claim window, if
+        # one opened), and the next, shown when play moves on — whether a window was answered in
+        # between or not, everybody outside it sees the same numbers (`shown_version`).
+        table.version += 2 if ctx.pause_started else 1
+        if ctx.new_decision:
+            table.decision_version = table.version - (1 if ctx.pause_started else 0)
     _set_deadline(ctx)
     _save_changes(table, _TABLE_FIELDS, TABLE_ROWS)
     for seat in ctx.seats:
         _save_changes(seat, _SEAT_FIELDS, SEAT_ROWS)
-    version, table_id, lobby = table.version, table.pk, ctx.lobby
+    version, table_id, lobby = table.revision, table.pk, ctx.lobby
     states = _states_of(ctx)
     blob = snapshots.pack(table, ctx.seats, ctx.hand, states, ctx.fresh_balances)
 
@@ -220,6 +229,30 @@ def _commit(ctx: Loaded) -> None:
         broadcast(table_id, version, lobby, blob)
 
     transaction.on_commit(announce)
+
+
+# Fields a change within a claim window may touch without anybody else seeing it.
+_UNSEEN_TABLE_FIELDS = frozenset(
+    {"version", "revision", "deadline", "deadline_version", "act_since", "decision_version", "pause_until"}
+)
+_UNSEEN_SEAT_FIELDS = frozenset({"pending", "pending_until", "connections"})
+
+
+def _seen_by_all(ctx: Loaded) -> bool:
+    """Whether a change is one everybody sees (a new version) or only the seats in a claim window
+    (answers, claims held, undos and the window's end: a new revision only). Anything else a
+    change touched makes it public."""
+    if ctx.shown or not ctx.veiled:
+        return True
+    rows: list[tuple[Any, tuple[str, ...], frozenset[str]]] = [
+        (ctx.table, _TABLE_FIELDS, _UNSEEN_TABLE_FIELDS),
+        *((seat, _SEAT_FIELDS, _UNSEEN_SEAT_FIELDS) for seat in ctx.seats),
+    ]
+    for row, names, unseen in rows:
+        before = getattr(row, "_loaded_values", None)
+        if before is None or not set(_changed(names, before, _values(row, names))) <= unseen:
+            return True
+    return False
 
 
 def _keep_read(ctx: Loaded) -> None:
@@ -350,6 +383,10 @@ def _append(ctx: Loaded, seat: int, action: Action, actor: str) -> None:
         after, _events = apply(before, seat, action)
     except EngineError as e:
         raise ServiceError(e.code, e.message) from None
+    if before.phase == "claim":
+        ctx.veiled = True  # an answer in the window: for the seats in it (the hand's end is public)
+    else:
+        ctx.shown = True
     hand = ctx.hand
     hand.actions_count += 1
     logged = HandAction(hand=hand, seq=hand.actions_count, seat=seat, action=action.to_json(), actor=actor)
@@ -365,13 +402,17 @@ def _append(ctx: Loaded, seat: int, action: Action, actor: str) -> None:
         _finish_hand(ctx)
         return
     table = ctx.table
-    if action.type == "discard" or after.phase == "claim":
-        # After EVERY discard play pauses for the same minimum, claimable or not (timing reveals nothing).
+    if action.type == "discard" or (action.type == "kong" and action.kind == "added"):
+        # After EVERY discard and every added kong play pauses for the same minimum, claimable
+        # (robbable) or not: timing reveals nothing. Only the action that may open a window pauses:
+        # an answer within one (a pass, a claim) neither restarts the pause nor begins a new
+        # decision (issue 23).
         table.pause_until = ctx.now + timedelta(milliseconds=table.min_pause_ms)
         table.act_since = table.pause_until
-        ctx.new_decision = True
+        ctx.new_decision = ctx.pause_started = True
     elif _decision(before) != _decision(after):
-        table.act_since = ctx.now
+        # a window resolved (or a turn began): its timer starts when the pause is over
+        table.act_since = max(ctx.now, table.pause_until) if table.pause_until else ctx.now
         ctx.new_decision = True
 
 
@@ -423,6 +464,36 @@ def paused(table: Table, now: datetime) -> bool:
     return table.pause_until is not None and table.pause_until > now
 
 
+def in_window(ctx: Loaded, seat: int | None) -> bool:
+    """Whether `seat` is in the claim window open now: it may still answer, or its claim is held."""
+    state = ctx.state
+    if seat is None or state is None or state.phase != "claim" or state.window is None:
+        return False
+    return seat in state.window.waiting_for() or ctx.seats[seat].pending is not None
+
+
+def veiled(ctx: Loaded, seat: int | None) -> bool:
+    """Whether this viewer sees the pause after a discard instead of the hand (docs/protocol.md,
+    "Claim windows"): everybody while the pause runs, except the seats in a claim window; and
+    everybody outside a window for as long as it stays open. So nobody outside can tell whether
+    a window opened, who is in it, or how they answer — only that play took longer."""
+    state = ctx.state
+    if state is None or state.phase == "over":
+        return False
+    if state.phase != "claim" and not paused(ctx.table, ctx.now):
+        return False
+    return not in_window(ctx, seat)
+
+
+def shown_version(ctx: Loaded) -> int:
+    """The version frames carry now: during the pause after a discard (and any window it opened)
+    the one before `Table.version`, which counts the discard twice (`_commit`)."""
+    state, table = ctx.state, ctx.table
+    if state is not None and state.phase != "over" and (state.phase == "claim" or paused(table, ctx.now)):
+        return table.version - 1
+    return table.version
+
+
 def pause_left_ms(table: Table, now: datetime) -> int:
     """Milliseconds of the pause still to run (0: none)."""
     if not paused(table, now):
@@ -450,7 +521,7 @@ def _set_deadline(ctx: Loaded) -> None:
         if until is not None:
             due.append(until)
     table.deadline = min(due) if due else None
-    table.deadline_version = table.version
+    table.deadline_version = table.revision
 
 
 def continue_seconds() -> float:
@@ -477,10 +548,14 @@ def continue_left_ms(ctx: Loaded, seat: Seat | None) -> int | None:
     return max(0, math.ceil((until - ctx.now).total_seconds() * 1000))
 
 
-def remaining_ms(ctx: Loaded) -> int | None:
-    """Milliseconds left on the countdown shown to everybody (the human timer of this decision)."""
+def remaining_ms(ctx: Loaded, seat: int | None) -> int | None:
+    """Milliseconds left on `seat`'s own countdown (the human timer of this decision), None when
+    the hand does not wait for it: nobody sees another seat's timer (a claim timer would say
+    that a window is open, issue 23)."""
     table, state = ctx.table, ctx.state
-    if state is None or table.act_since is None or state.phase == "over":
+    if state is None or table.act_since is None or state.phase == "over" or seat is None:
+        return None
+    if seat not in seats_to_act(state) or ctx.seats[seat].pending is not None or veiled(ctx, seat):
         return None
     seconds = table.claim_seconds if state.phase == "claim" else table.turn_seconds
     if not seconds:
@@ -643,6 +718,7 @@ def _free_seat(ctx: Loaded, seat: Seat) -> None:
     seat.accepted = False
     seat.connections = 0
     seat.disconnected_at = None
+    seat.server_cut = False
     seat.continue_choice = None
     seat.auto = seat.left = False
     seat.pending = seat.pending_until = None
@@ -925,6 +1001,8 @@ def _escape(ctx: Loaded, seat: Seat, reason: str) -> None:
     seat.pending = seat.pending_until = None
     ctx.changed = ctx.fresh_balances = True
     others = [s.user for s in _humans(ctx) if s is not seat and not s.left]
+    if reason == Penalty.Reason.DISCONNECT and seat.server_cut:
+        return  # its server process died under it (games.presence): nobody's fault
     # Once per hand, shared, in the ledger, with the ban policy; nobody's fault after a restart.
     charge_escape(table, hand, seat.user, reason, others, seat.disconnected_at, ctx.now)
 
@@ -932,13 +1010,16 @@ def _escape(ctx: Loaded, seat: Seat, reason: str) -> None:
 # --- connections --------------------------------------------------------------------------
 
 
-def _count_sockets(ctx: Loaded, seat: Seat, delta: int, at: datetime | None = None) -> None:
+def _count_sockets(
+    ctx: Loaded, seat: Seat, delta: int, at: datetime | None = None, cut: bool = False
+) -> None:
     """Add `delta` to a seat's open sockets. The count is kept exactly in the database by atomic
     updates, not written back from a loaded copy; only its sign (connected or not) is shown or
     decided on, so only a change of sign is a change of the table (a new version). A second
     tab, or a socket coming back while the dead one of a killed process still counts, changes
     nothing anybody sees: no version, no broadcast, no re-render of the table's sockets.
-    `at`: when the seat was disconnected, if this disconnects it (else now)."""
+    `at`: when the seat was disconnected, if this disconnects it (else now); `cut`: the socket
+    was cut off by a dead server process (its seat is then not to blame for staying away)."""
     was_connected = seat.connected
     count = SEAT_ROWS.add(seat, "connections", delta)
     seat.connections = count
@@ -949,7 +1030,8 @@ def _count_sockets(ctx: Loaded, seat: Seat, delta: int, at: datetime | None = No
     connected = seat.connected
     if connected != was_connected or (connected and seat.disconnected_at is not None):
         seat.disconnected_at = None if connected else (at or ctx.now)  # back within the grace: no escape
-        ctx.changed = True
+        seat.server_cut = cut and not connected
+        ctx.changed = ctx.shown = True
 
 
 def _count_spectators(ctx: Loaded, delta: int) -> None:
@@ -985,7 +1067,7 @@ def _close_socket(socket_id: int) -> bool:
 
 
 class Connection(NamedTuple):
-    version: int  # the table's version after the connect
+    version: int  # the table's revision after the connect (what its snapshot is kept under)
     socket_id: int | None  # its OpenSocket row (None: connected without a process)
 
 
@@ -1009,7 +1091,7 @@ def connect(table_id: int, user: AbstractBaseUser | None, process_id: int | None
                 opened=ctx.now,
             )
             socket_id = SOCKET_ROWS.insert(row).pk
-    return Connection(ctx.table.version, socket_id)
+    return Connection(ctx.table.revision, socket_id)
 
 
 def disconnect(
@@ -1033,21 +1115,25 @@ def drop_socket(socket: OpenSocket, at: datetime) -> bool:
         with locked(socket.table_id) as ctx:
             if not _close_socket(socket.pk):
                 return False
-            _uncount(ctx, socket.user, socket.seated, at)
+            _uncount(ctx, socket.user, socket.seated, at, cut=True)
     except ServiceError:  # the table is gone (and the row with it)
         return False
     return True
 
 
 def _uncount(
-    ctx: Loaded, user: AbstractBaseUser | None, counted_seated: bool | None, at: datetime | None = None
+    ctx: Loaded,
+    user: AbstractBaseUser | None,
+    counted_seated: bool | None,
+    at: datetime | None = None,
+    cut: bool = False,
 ) -> None:
     seat = ctx.seat_of(user)
     as_seat = seat is not None if counted_seated is None else counted_seated
     if not as_seat:
         _count_spectators(ctx, -1)
     elif seat is not None:  # (else its seat was freed meanwhile, and its count with it)
-        _count_sockets(ctx, seat, -1, at)
+        _count_sockets(ctx, seat, -1, at, cut)
 
 
 def move_presence(
@@ -1084,14 +1170,16 @@ def act(table_id: int, user: AbstractBaseUser, action_json: Any, now: datetime |
             raise ServiceError("claim_pending", "your claim is pending; undo it first")
         state = ctx.state
         assert state is not None
-        if paused(ctx.table, ctx.now) and state.phase != "claim":
+        if veiled(ctx, seat.index):
+            # The pause after a discard, and for every seat outside a claim window the window
+            # too: the same answer whether or not anybody may claim (issue 23).
             raise ServiceError("paused", "wait for the pause after the discard")
         if state.phase == "claim" and action.type in CLAIM_TYPES and ctx.table.undo_ms:
             if action not in legal_actions(state, seat.index):
                 _append(ctx, seat.index, action, HandAction.Actor.HUMAN)  # raises the engine's error
             seat.pending = action.to_json()
             seat.pending_until = ctx.now + timedelta(milliseconds=ctx.table.undo_ms)
-            ctx.changed = True
+            ctx.changed = ctx.veiled = True
         else:
             _append(ctx, seat.index, action, HandAction.Actor.HUMAN)
     return ctx.table
@@ -1103,7 +1191,7 @@ def undo(table_id: int, user: AbstractBaseUser) -> Table:
         if seat.pending is None:
             raise ServiceError("nothing_to_undo", "there is no claim to undo (it may have gone through)")
         seat.pending = seat.pending_until = None
-        ctx.changed = True
+        ctx.changed = ctx.veiled = True
     return ctx.table
 
 
@@ -1156,11 +1244,14 @@ def _checked(table_id: int, version: int, change: Any, same_decision: bool = Fal
         _EXPECTED.reset(token)
 
 
-def _check_version(table: Table, version: int, same_decision: bool) -> None:
-    current, decided = table.version, table.decision_version
-    fresh = version == current or (same_decision and 0 < decided <= version <= current)
+def _check_version(ctx: Loaded, version: int, same_decision: bool) -> None:
+    """Fresh: the version shown now (or the one the pause runs up to, which no frame showed yet);
+    for hand actions any version since the decision began."""
+    table = ctx.table
+    current, decided, shown = table.version, table.decision_version, shown_version(ctx)
+    fresh = version in (shown, current) or (same_decision and 0 < decided <= version <= current)
     if not fresh:
-        raise ServiceError("stale_version", f"the table is at version {current}, not {version}")
+        raise ServiceError("stale_version", f"the table is at version {shown}, not {version}")
 
 
 # --- the clock ------------------------------------------------------------------------------
@@ -1173,7 +1264,7 @@ def timeout(table_id: int, expected_version: int, now: datetime | None = None) -
     """
     with locked(table_id, now) as ctx:
         table = ctx.table
-        if table.version != expected_version:
+        if table.revision != expected_version:
             return False
         _commit_pending_claims(ctx)
         _expire_disconnected(ctx)
@@ -1221,7 +1312,7 @@ def _commit_pending_claims(ctx: Loaded) -> None:
             continue
         action = Action.from_json(seat.pending)
         seat.pending = seat.pending_until = None
-        ctx.changed = True
+        ctx.changed = ctx.veiled = True
         if ctx.hand_running:
             try:
                 _append(ctx, seat.index, action, HandAction.Actor.HUMAN)
@@ -1271,7 +1362,7 @@ def _finish_hand(ctx: Loaded) -> None:
     """Settle with the balance floor, write scores, carry dealer/wind/counters, apply §1.6."""
     table, hand, state = ctx.table, ctx.hand, ctx.state
     assert hand is not None and state is not None and state.result is not None
-    ctx.fresh_balances = True
+    ctx.fresh_balances = ctx.shown = True
     result = state.result
     rules = get_ruleset(table.variant)
     discarder = result.from_seat if result.by == "discard" else None

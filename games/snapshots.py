@@ -47,7 +47,8 @@ class Snapshot:
 
     @property
     def version(self) -> int:
-        return self.table.version
+        """The table's revision (every change bumps it; `Table.version` only those all see)."""
+        return self.table.revision
 
 
 _LATEST: dict[int, Snapshot] = {}  # table id -> the newest snapshot this process knows

@@ -105,7 +105,6 @@ def _public_view(state: HandState) -> dict[str, Any]:
     out: dict[str, Any] = {
         "variant": state.variant,
         "phase": state.phase,
-        "step": state.step,
         "dealer": state.dealer,
         "round_wind": name(state.round_wind),
         "dice": list(state.dice),

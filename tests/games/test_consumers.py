@@ -115,7 +115,7 @@ async def test_an_act_whose_state_went_out_already_is_acknowledged(alice: User) 
 
     async def announced_first(self: Any, *args: Any, **kwargs: Any) -> bool:
         if kwargs.get("reply_to") is not None:  # the announcement won the race: already shown
-            self.sent = (10**9, True)
+            await consumer_sent(self, context=kwargs.get("context"))
         return await consumer_sent(self, *args, **kwargs)
 
     consumers.TableConsumer.send_state = announced_first  # type: ignore[method-assign]
@@ -123,9 +123,11 @@ async def test_an_act_whose_state_went_out_already_is_acknowledged(alice: User) 
         await comm.send_json_to(
             {"type": "act", "version": frame["version"], "action": {"type": "start"}, "id": 3}
         )
+        announced = await receive(comm)
         ack = await receive(comm)
     finally:
         consumers.TableConsumer.send_state = consumer_sent  # type: ignore[method-assign]
+    assert announced["type"] == "state" and "reply_to" not in announced
     assert ack == {"type": "ack", "reply_to": 3, "version": frame["version"] + 1}
     await comm.disconnect()
 
@@ -307,7 +309,8 @@ def step(table_id: int) -> tuple[int, list[list[str]] | None]:
     table = Table.objects.get(pk=table_id)
     if table.deadline is not None:
         services.timeout(table_id, table.deadline_version, table.deadline)
-    version = Table.objects.get(pk=table_id).version
+    # the version the sockets show now (changes only the seats in a claim window see show none)
+    version = services.shown_version(services.load(Table.objects.get(pk=table_id)))
     state = state_of(table_id)
     if state is None:
         return version, None
@@ -342,11 +345,14 @@ async def test_no_frame_shows_another_seats_concealed_tiles(alice: User) -> None
     await sync_to_async(services.start_hand)(table.pk, alice)
     sockets = {0: await open_socket(table.pk, alice), 3: await open_socket(table.pk, bob)}
     sockets[None] = await open_socket(table.pk, carol)
-    checked = 0
-    for _ in range(40):
+    checked, shown = 0, -1
+    for _ in range(60):
         version, true_hands = await sync_to_async(step)(table.pk)
         if true_hands is None:
             break
+        if version == shown:
+            continue  # nothing everybody sees changed (a pass in a claim window): no frame
+        shown = version
         for seat, comm in sockets.items():
             frame = await state_at(comm, version)
             if frame["view"]["hand"]["phase"] == "over":
@@ -360,9 +366,10 @@ async def test_no_frame_shows_another_seats_concealed_tiles(alice: User) -> None
         await comm.disconnect()
 
 
-async def test_the_end_of_a_pause_is_shown_without_a_new_version(alice: User) -> None:
-    """Nothing is written when the pause after a discard ends: the socket renders the same
-    version again once it has passed, now unpaused (docs/protocol.md)."""
+async def test_the_end_of_a_pause_is_shown_without_a_write(alice: User) -> None:
+    """Nothing is written when the pause after a discard ends: the socket renders the table
+    again once it has passed, unpaused, with the version the discard counted for it (shown
+    when play moves on, whether a claim window opened or not: docs/protocol.md)."""
     table = await setup_table(alice)
     await sync_to_async(lambda: Table.objects.filter(pk=table.pk).update(min_pause_ms=300))()
     await sync_to_async(services.start_hand)(table.pk, alice)
@@ -384,13 +391,15 @@ async def test_the_end_of_a_pause_is_shown_without_a_new_version(alice: User) ->
     assert (await state_at(watcher, paused["version"]))["view"]["table"]["paused"]
     assert (await state_at(gone, paused["version"]))["view"]["table"]["paused"]
     await gone.disconnect()  # closed during the pause: nothing more is rendered for it
+    written = await sync_to_async(lambda: Table.objects.get(pk=table.pk).revision)()
     after = await receive(comm)
-    assert after["type"] == "state" and after["version"] == paused["version"]
+    assert after["type"] == "state" and after["version"] == paused["version"] + 1
     assert not after["view"]["table"]["paused"] and after["view"]["table"]["pause_ms"] is None
     # the same timer renders it for every socket of the table that showed the paused version
     seen = await receive(watcher)
-    assert seen["version"] == paused["version"] and not seen["view"]["table"]["paused"]
-    assert await sync_to_async(lambda: Table.objects.get(pk=table.pk).version)() == paused["version"]
+    assert seen["version"] == after["version"] and not seen["view"]["table"]["paused"]
+    table = await sync_to_async(lambda: Table.objects.get(pk=table.pk))()
+    assert (table.version, table.revision) == (after["version"], written)
     assert not consumers.PAUSE_ENDS.pending
     await comm.disconnect()
     await watcher.disconnect()

@@ -169,3 +169,22 @@ def test_the_settlement_counts_down_the_continue_choice(alice: User) -> None:
     assert context_for(ctx, None)["table"]["continue_ms"] is None  # spectators owe nothing
     services.continue_play(table.pk, alice)  # (a new hand starts: everyone continued)
     assert context_for(services.load(Table.objects.get(pk=table.pk)), alice)["table"]["continue_ms"] is None
+def test_a_claim_with_the_windows_first_version_counts_after_another_seat_answered(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 23 item 8: bob passes in the window, then dave pongs with the version he saw when
+    the window opened; the pong is taken (held for its undo window), not refused as stale."""
+    from tests.games.claim_window import CLAIMED, PASS, PONG, four_people, rigged_table
+
+    alice, bob, _carol, dave = people = four_people("w8-")
+    table = rigged_table(people, monkeypatch)
+    services.perform(table.pk, alice, table.version, CLAIMED)
+    opened = Table.objects.get(pk=table.pk)
+    first = opened.version  # the version every claimant is shown
+    services.perform(table.pk, bob, first, PASS)
+    answered = Table.objects.get(pk=table.pk)
+    # an answer neither restarts the pause after the discard nor begins a new decision
+    assert (answered.pause_until, answered.act_since) == (opened.pause_until, opened.act_since)
+    services.perform(table.pk, dave, first, PONG)
+    seat = services.load(Table.objects.get(pk=table.pk)).seats[3]
+    assert seat.pending == PONG

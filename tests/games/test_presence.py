@@ -10,7 +10,7 @@ from channels.db import database_sync_to_async as sync_to_async
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from games import consumers, penalties, presence, services
+from games import consumers, presence, services
 from games.models import OpenSocket, Seat, ServerProcess, Table
 from tests.games.conftest import bot_table, two_seated
 from tests.games.test_consumers import open_socket, receive
@@ -66,7 +66,7 @@ def test_the_sockets_of_a_process_not_seen_are_dropped_as_of_its_last_heartbeat(
     )
     assert bob_seat.connections == 1 and bob_seat.disconnected_at is None
     assert spectators(table) == 0
-    assert penalties.escape_is_blameless("disconnect", alice_seat.disconnected_at)  # the server's doing
+    assert alice_seat.server_cut and not bob_seat.server_cut  # the dead server's doing, hers alone
     assert list(ServerProcess.objects.values_list("pk", flat=True)) == [alive]
     assert list(OpenSocket.objects.values_list("process_id", flat=True)) == [alive]
     services.disconnect(table.pk, alice, True, gone.socket_id)  # the dead process's late word
@@ -161,3 +161,75 @@ async def test_a_process_given_up_closes_its_sockets_so_they_come_back(alice: Us
     seat = await sync_to_async(lambda: Seat.objects.get(table=table, index=0))()
     assert seat.connections == 0  # the disconnect after the drop counted nothing more
     assert not await sync_to_async(lambda: OpenSocket.objects.exists())()
+
+
+def _escaped_or_over(user: User) -> Any:
+    from games.models import Hand, Penalty
+
+    def done(table: Table) -> bool:
+        over = table.hand is not None and table.hand.status == Hand.Status.OVER
+        return over or Penalty.objects.filter(user=user).exists()
+
+    return done
+
+
+def test_an_idle_process_given_up_clears_nobodys_blame(alice: User, bob: User) -> None:
+    """Issue 23 item 4: alice drops her socket on a live process and stays away; another process
+    with no sockets at all is given up meanwhile. That is not her server's doing: past the grace
+    her absence is an escape, charged as on a busy machine."""
+    from games.clock import drive_table_until_idle
+    from games.models import Penalty
+
+    table = two_seated(alice, bob)
+    services.start_hand(table.pk, alice)
+    alive = process()
+    mine = services.connect(table.pk, alice, alive)
+    services.connect(table.pk, bob, alive)
+    process(seen_ago=STALE)  # an idle process, given up below
+    services.disconnect(table.pk, alice, True, mine.socket_id)
+    assert presence.reap() == 0  # it held no socket
+    drive_table_until_idle(table.pk, until=_escaped_or_over(alice))
+    assert Penalty.objects.filter(user=alice, reason=Penalty.Reason.DISCONNECT).exists()
+
+
+def test_a_seat_cut_off_by_its_dead_process_is_not_blamed(alice: User, bob: User) -> None:
+    """Only the sockets of the process that died are cleared: alice's was on it."""
+    from games.clock import drive_table_until_idle
+    from games.models import Penalty
+
+    table = two_seated(alice, bob)
+    services.start_hand(table.pk, alice)
+    dead, alive = process(seen_ago=STALE), process()
+    services.connect(table.pk, alice, dead)
+    services.connect(table.pk, bob, alive)
+    assert presence.reap() == 1
+    assert seat_of(table, 0).server_cut
+    drive_table_until_idle(table.pk, until=lambda t: seat_of(t, 0).left or _escaped_or_over(alice)(t))
+    assert seat_of(table, 0).left  # played to the end of the hand by the server…
+    assert not Penalty.objects.filter(user=alice).exists()  # …without penalty or ban
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_process_keeps_beating_after_its_last_socket_closed(
+    alice: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 23 item 4: an idle process is alive: it keeps its heartbeat, so it is never given up
+    (and nobody's disconnect is excused) for having no sockets."""
+    import asyncio
+
+    monkeypatch.setattr(presence, "HEARTBEAT_SECONDS", 0.05)
+    monkeypatch.setattr(consumers.WATCHER, "sockets", {})  # no socket left open by another test
+    monkeypatch.setattr(consumers.WATCHER, "task", None)
+    table = await sync_to_async(bot_table)(alice, "shanghai")
+    comm = await open_socket(table.pk, alice)
+    await receive(comm)
+    await comm.disconnect()
+    mine = presence.registered()
+    old = timezone.now() - STALE
+    await sync_to_async(lambda: ServerProcess.objects.filter(pk=mine).update(seen=old))()
+    for _ in range(100):
+        await asyncio.sleep(0.05)
+        seen = await sync_to_async(lambda: ServerProcess.objects.get(pk=mine).seen)()
+        if seen > old:
+            break
+    assert seen > old

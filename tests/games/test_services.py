@@ -393,7 +393,7 @@ def test_claim_is_held_for_the_undo_window(alice: User) -> None:
     table.refresh_from_db()
     services.perform(table.pk, alice, table.version, claim.to_json())
     table.refresh_from_db()
-    services.timeout(table.pk, table.version, now + timedelta(seconds=2))
+    services.timeout(table.pk, table.revision, now + timedelta(seconds=2))
     last = HandAction.objects.filter(hand=table.hand, seat=0).order_by("-seq").first()
     assert last is not None and last.action == claim.to_json() and last.actor == "human"
 

@@ -30,15 +30,15 @@ def _started(alice: User) -> Table:
 
 def test_a_change_keeps_a_snapshot_of_its_own_version(alice: User) -> None:
     table = _started(alice)
-    snapshot = snapshots.at(table.pk, table.version, table.created)
-    assert snapshot is not None and snapshot.version == table.version
-    assert snapshots.at(table.pk, table.version - 1) is None
-    assert snapshots.at(table.pk, table.version, table.created.replace(year=2000)) is None
+    snapshot = snapshots.at(table.pk, table.revision, table.created)
+    assert snapshot is not None and snapshot.version == table.revision
+    assert snapshots.at(table.pk, table.revision - 1) is None
+    assert snapshots.at(table.pk, table.revision, table.created.replace(year=2000)) is None
 
 
 def test_users_in_a_snapshot_carry_id_name_and_balance_only(alice: User) -> None:
     table = _started(alice)
-    snapshot = snapshots.at(table.pk, table.version)
+    snapshot = snapshots.at(table.pk, table.revision)
     assert snapshot is not None
     owner = snapshot.table.owner
     assert (owner.pk, owner.username, owner.password, owner.email) == (alice.pk, "alice", "", "")
@@ -50,7 +50,7 @@ def test_users_in_a_snapshot_carry_id_name_and_balance_only(alice: User) -> None
 
 def test_a_snapshot_renders_what_a_load_renders(alice: User, bob: User) -> None:
     table = _started(alice)
-    snapshot = snapshots.at(table.pk, table.version)
+    snapshot = snapshots.at(table.pk, table.revision)
     assert snapshot is not None
     for viewer in (alice, bob, None):
         fresh = table_context(table.pk, viewer)
@@ -63,7 +63,7 @@ def test_a_snapshot_renders_what_a_load_renders(alice: User, bob: User) -> None:
 
 def test_unpacking_gives_a_private_copy(alice: User) -> None:
     table = _started(alice)
-    snapshot = snapshots.at(table.pk, table.version)
+    snapshot = snapshots.at(table.pk, table.revision)
     assert snapshot is not None
     _table, seats, _hand, _states = snapshots.unpack(snapshot.blob)
     seats[0].accepted = not seats[0].accepted
@@ -84,7 +84,7 @@ def test_the_next_change_reuses_the_seats_and_hand_of_the_snapshot(alice: User) 
 
 def test_a_snapshot_at_another_version_is_not_used(alice: User) -> None:
     table = _started(alice)
-    Table.objects.filter(pk=table.pk).update(version=table.version + 1)  # a change it did not see
+    Table.objects.filter(pk=table.pk).update(revision=table.revision + 1)  # a change it did not see
     with CaptureQueriesContext(connection) as queries:
         services.set_auto(table.pk, alice, True)
     assert any('FROM "games_seat"' in q["sql"] for q in queries.captured_queries)
@@ -102,16 +102,16 @@ def test_balances_are_read_again_after_they_change(alice: User) -> None:
 
 def test_keep_prefers_the_newer_version_and_a_rebuilt_table(alice: User) -> None:
     table = _started(alice)
-    newest = snapshots.at(table.pk, table.version)
+    newest = snapshots.at(table.pk, table.revision)
     assert newest is not None
     ctx = services.load(Table.objects.get(pk=table.pk))
-    ctx.table.version -= 1
+    ctx.table.revision -= 1
     older = snapshots.pack(ctx.table, ctx.seats, ctx.hand, {}, fresh_balances=False)
     snapshots.keep(older)
-    assert snapshots.at(table.pk, table.version) is newest
+    assert snapshots.at(table.pk, table.revision) is newest
     ctx.table.created = ctx.table.created.replace(year=2000)  # the same id, another table
     snapshots.keep(snapshots.pack(ctx.table, ctx.seats, ctx.hand, {}, fresh_balances=False))
-    assert snapshots.at(table.pk, table.version - 1) is not None
+    assert snapshots.at(table.pk, table.revision - 1) is not None
 
 
 def test_seats_read_without_a_snapshot_get_light_users_with_balances(alice: User, bob: User) -> None:

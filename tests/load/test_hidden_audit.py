@@ -84,3 +84,28 @@ def test_a_reveal_is_set_aside_only_for_a_finished_hand() -> None:
     html = '<p>x</p><details class="fairness reveal" data-hand="7"><code>salt</code></details>'
     assert set_aside_reveals(html, over={7}) == ("<p>x</p>", [])
     assert set_aside_reveals(html, over={8})[1] == ["html: hand 7 revealed before it is over"]
+@pytest.mark.parametrize("answer_after_pause", [False, True], ids=["answered-in-pause", "answered-later"])
+async def test_a_claim_window_looks_the_same_as_none_to_everybody_outside_it(
+    answer_after_pause: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 23 item 3 (tests/load/claims.py): per discard, the frames and error codes a seat that
+    cannot claim, a spectator and an anonymous visitor get are the same, timing aside, whether
+    two seats could claim the discard (and passed) or nobody could."""
+    from tests.games.claim_window import CLAIMANTS, CLAIMED, UNCLAIMED
+    from tests.load.claims import observe
+
+    people = [await sync_to_async(make_user)(f"cw{answer_after_pause:d}-{i}") for i in range(4)]
+    spectator = await sync_to_async(make_user)(f"cw{answer_after_pause:d}-watcher")
+    claimed = await observe(people, spectator, monkeypatch, CLAIMED, CLAIMANTS, answer_after_pause)
+    unclaimed = await observe(people, spectator, monkeypatch, UNCLAIMED, (), answer_after_pause)
+    assert claimed.codes["pause"] == unclaimed.codes["pause"] == ["paused"] * 3  # no oracle
+    assert claimed.codes["after"] == unclaimed.codes["after"]
+    if answer_after_pause:  # the window outlived the pause: to outsiders the pause went on
+        assert claimed.codes["window"] == unclaimed.codes["pause"]
+    for name in ("seat2", "spectator", "anonymous"):
+        assert claimed.frames[name] == unclaimed.frames[name], name
+    # the discard's frame, paused; then play moving on to seat 1, one version later
+    paused, moved = claimed.frames["seat2"]
+    assert paused["view"]["table"]["paused"] and paused["view"]["hand"]["turn"] is None
+    assert not moved["view"]["table"]["paused"] and moved["view"]["hand"]["turn"] == 1
+    assert moved["version"] == paused["version"] + 1
