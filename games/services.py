@@ -1257,14 +1257,14 @@ def _check_version(ctx: Loaded, version: int, same_decision: bool) -> None:
 # --- the clock ------------------------------------------------------------------------------
 
 
-def timeout(table_id: int, expected_version: int, now: datetime | None = None) -> bool:
+def timeout(table_id: int, expected_revision: int, now: datetime | None = None) -> bool:
     """Do whatever is due at a table (the clock calls this past `deadline`).
 
-    A stale call (the version moved on) is a no-op. Returns whether anything changed.
+    A stale call (the revision moved on) is a no-op. Returns whether anything changed.
     """
     with locked(table_id, now) as ctx:
         table = ctx.table
-        if table.revision != expected_version:
+        if table.revision != expected_revision:
             return False
         _commit_pending_claims(ctx)
         _expire_disconnected(ctx)

@@ -38,6 +38,8 @@ def rigged_table(
     """A started Shanghai hand dealt from SEED with seat 0 (people[0]) as dealer, its turn."""
     monkeypatch.setattr(services.secrets, "randbits", lambda _bits: SEED)
     monkeypatch.setattr(services.secrets, "randbelow", lambda _n: 0)
+    # no salt: the deal comes from the seed alone, as for hands dealt before commitments
+    monkeypatch.setattr(services, "new_salt", lambda: None)
     table = services.create_table(people[0], "shanghai", min_pause_ms=min_pause_ms)
     services.sit(table.pk, people[0], 0)
     services.set_stake(table.pk, people[0], 1)

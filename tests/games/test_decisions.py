@@ -109,7 +109,7 @@ def test_after_the_continue_deadline_anyone_can_sit_and_stay(alice: User, bob: U
     services.sit(table.pk, bob, 1)  # a player who never played here
     later = now + timedelta(minutes=10)
     drive_table_until_idle(table.pk, later)  # the clock runs on: nothing is due for them
-    services.timeout(table.pk, Table.objects.get(pk=table.pk).version, later)
+    services.timeout(table.pk, Table.objects.get(pk=table.pk).revision, later)
     seated = [s.user_id for s in Seat.objects.filter(table=table).order_by("index")]
     assert seated[:2] == [alice.pk, bob.pk]
     table.refresh_from_db()
@@ -140,9 +140,9 @@ def test_the_continue_deadline_is_configurable(alice: User, settings: object) ->
     table.refresh_from_db()
     ended = Hand.objects.get(pk=table.hand_id).ended
     assert table.deadline == ended + timedelta(seconds=5)
-    services.timeout(table.pk, table.version, ended + timedelta(seconds=4.9))
+    services.timeout(table.pk, table.revision, ended + timedelta(seconds=4.9))
     assert Seat.objects.get(table=table, index=0).user_id == alice.pk
-    services.timeout(table.pk, Table.objects.get(pk=table.pk).version, ended + timedelta(seconds=5))
+    services.timeout(table.pk, Table.objects.get(pk=table.pk).revision, ended + timedelta(seconds=5))
     assert Seat.objects.get(table=table, index=0).user_id is None
 
 

@@ -446,6 +446,8 @@ def _two_player_self_draw(alice: User, monkeypatch: pytest.MonkeyPatch, options:
     the hand's seed and the first dealer are fixed, bots and 托管 play the rest."""
     monkeypatch.setattr(services.secrets, "randbits", lambda n: 2)
     monkeypatch.setattr(services.secrets, "randbelow", lambda n: 0)
+    # no salt: the deal comes from the seed alone, as for hands dealt before commitments
+    monkeypatch.setattr(services, "new_salt", lambda: None)
     table = services.create_table(alice, "two_player", options=options)
     services.sit(table.pk, alice, 0)
     services.set_stake(table.pk, alice, 2)
