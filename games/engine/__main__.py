@@ -3,6 +3,7 @@
 score     read one case (RULES §7) as JSON from stdin or --file; print the result.
 simulate  bots play whole hands; print one JSON summary.
 bench     micro-benchmarks of hand analysis and simulation.
+arena     bots of different levels play each other; points per hand per level.
 Bad input prints {"error": code, "message": …} and exits with status 2.
 """
 
@@ -65,6 +66,28 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- arena (issue 22) --------------------------------------------------------------------------
+def _cmd_arena(args: argparse.Namespace) -> int:
+    from games.engine.bots.arena import arena, parse_seats, table
+
+    try:
+        summary = arena(args.variant, args.hands, parse_seats(args.variant, args.seats), args.seed)
+    except EngineError as e:
+        return _fail(e.code, e.message)
+    print(table(summary))
+    print(json.dumps(summary))
+    return 0
+
+
+def _add_arena(sub: Any) -> None:
+    p = sub.add_parser("arena", help="bot levels play each other (seats rotated)")
+    p.add_argument("--variant", required=True)
+    p.add_argument("--hands", type=int, default=200)
+    p.add_argument("--seats", required=True, help="one level per seat, e.g. strong,easy,easy,easy")
+    p.add_argument("--seed", type=int, default=1)
+    p.set_defaults(func=_cmd_arena)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m games.engine", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -75,11 +98,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--variant", required=True)
     p.add_argument("--hands", type=int, default=100)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--bot", default="baseline", choices=("baseline", "random"))
+    p.add_argument("--bot", default="easy", choices=("easy", "normal", "strong", "random", "baseline"))
     p.set_defaults(func=_cmd_simulate)
     p = sub.add_parser("bench", help="micro-benchmarks")
     p.add_argument("--quick", action="store_true", help="fewer repetitions")
     p.set_defaults(func=_cmd_bench)
+    _add_arena(sub)
     args = parser.parse_args(argv)
     return args.func(args)
 
