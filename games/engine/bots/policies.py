@@ -26,6 +26,9 @@ from games.engine.state import Meld
 from games.engine.tiles import KINDS, Tile
 
 PASS = Action("pass")
+# Fold when the biggest threat (readiness × size, see defence.py) reaches this, by own shanten:
+# far hands give up early, a hand one tile from ready only against a likely big hand.
+FOLD_AT = {2: 1.6, 1: 2.4}
 
 
 def random_level(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
@@ -210,26 +213,25 @@ def _pick(options: list[Option], fold: bool) -> Option:
     if fold:
         return min(options, key=lambda o: (round(o.risk, 2), o.shanten, -o.worth))
     # push: the fastest hand, its worth discounted by the danger of the tile it throws
-    return min(options, key=lambda o: (o.shanten, -o.worth * (1 - min(0.9, 0.5 * o.risk))))
+    return min(options, key=lambda o: (o.shanten, -o.worth * (1 - min(0.9, 0.15 * o.risk))))
 
 
 def _folding(view: PlayerView, options: list[Option], ts: list[Threat]) -> bool:
     """Fold when somebody is clearly close to a big hand and this hand is far from ready."""
     if not ts:
         return False
-    top = max(th.level for th in ts)
-    sh = min(o.shanten for o in options)
-    if sh >= 2:
-        return top >= 0.6
-    if sh == 1:
-        return top >= 1.2
-    return False
+    return _threatened(min(o.shanten for o in options), ts)
+
+
+def _threatened(shanten: int, ts: list[Threat]) -> bool:
+    limit = FOLD_AT.get(min(shanten, 2))
+    return bool(ts) and limit is not None and max(th.level for th in ts) >= limit
 
 
 def _claim(view: PlayerView, legal: Sequence[Action], ts: list[Threat]) -> Action:
     melds = view.melds
     now = _evaluate(view, view.hand, melds, None)
-    if ts and max(th.level for th in ts) >= (0.6 if now.shanten >= 2 else 1.2):
+    if _threatened(now.shanten, ts):
         return PASS  # folding: a claim would only open the hand and cost a safe tile
     best: tuple[tuple[int, float], Action] | None = None
     for a in legal:
