@@ -69,6 +69,13 @@ class CreateTableForm(forms.Form):
         initial=0,
         help_text=_("You take the East seat; this many other seats get a bot."),
     )
+    bot_level = forms.ChoiceField(
+        label=_("Bot strength"),
+        choices=[("easy", _("Easy")), ("normal", _("Normal")), ("strong", _("Strong"))],
+        initial="normal",
+        required=False,  # left out: the default level (normal)
+        help_text=_("Easy takes any win; normal also plays for valuable hands; strong also defends."),
+    )
     public = forms.BooleanField(
         label=_("Public table (listed in the lobby)"),
         required=False,

@@ -105,6 +105,10 @@ class Seat(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="seats"
     )
     is_bot = models.BooleanField(default=False)
+    # The bot's strength (games.engine.bots.LEVELS); read only while is_bot.
+    bot_level = models.CharField(
+        max_length=10, choices=[(v, v) for v in ("easy", "normal", "strong")], default="normal"
+    )
     accepted = models.BooleanField(default=False)
     connections = models.IntegerField(default=0)  # open sockets of this seat's user
     disconnected_at = models.DateTimeField(null=True, blank=True)

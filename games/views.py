@@ -16,6 +16,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET
 
 from games import services
+from games.engine.bots import DEFAULT_LEVEL
 from games.engine.rulesets import VARIANT_IDS
 from games.forms import CreateTableForm
 from games.models import Table
@@ -139,7 +140,7 @@ def _create_and_sit(user: Any, form: CreateTableForm) -> Table:
         services.sit(table.pk, user, 0)
         services.set_stake(table.pk, user, data["base"])
         for index in range(1, 1 + data["bots"]):
-            services.add_bot(table.pk, user, index)
+            services.add_bot(table.pk, user, index, data.get("bot_level") or DEFAULT_LEVEL)
     return table
 
 

@@ -121,7 +121,10 @@ def _easy_claim(view: PlayerView, legal: Sequence[Action]) -> Action:
 def _after_claim(hand: bytes, a: Action) -> bytes:
     """The concealed counts once the claim's own tiles went into the meld."""
     assert a.tile is not None
-    used = [x for x in a.tiles if x != a.tile] if a.type == "chi" else [a.tile] * (3 if a.type == "kong" else 2)
+    if a.type == "chi":
+        used = [x for x in a.tiles if x != a.tile]
+    else:
+        used = [a.tile] * (3 if a.type == "kong" else 2)
     c = bytearray(hand)
     for x in used:
         c[x] -= 1
@@ -166,7 +169,8 @@ def _play(view: PlayerView, legal: Sequence[Action], defend: bool) -> Action:
     discards = [a for a in legal if a.type == "discard"]
     if not discards:
         return legal[0]
-    options = _discard_options(view, view.hand, view.melds, {a.tile for a in discards if a.tile is not None}, ts)
+    tiles = {a.tile for a in discards if a.tile is not None}
+    options = _discard_options(view, view.hand, view.melds, tiles, ts)
     best = _pick(options, _folding(view, options, ts))
     kong = _keeping_kong(view, legal, best.shanten)
     if kong is not None and not (ts and _folding(view, options, ts)):

@@ -7,11 +7,10 @@ player's browser receives, so a bot cannot see the wall or another hand even by 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from games.engine.state import Meld
-from functools import lru_cache
-
 from games.engine.tiles import ALL_KINDS, KINDS, Tile, name, parse
 
 # The view names tiles ('5p'); reading them back through a table is ~20× faster than parsing.
@@ -66,8 +65,8 @@ class PlayerView:
         seats = view["seats"]
         mine = seats[me]
         hand = bytearray(KINDS)
-        for name in mine["hand"]:
-            hand[tile(name)] += 1
+        for text in mine["hand"]:
+            hand[tile(text)] += 1
         seen = bytearray(hand)
         others = []
         for s in seats:
