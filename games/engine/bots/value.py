@@ -50,18 +50,19 @@ def plan_multiplier(variant: str, counts: bytes, melds: tuple[Meld, ...]) -> flo
     honours = sum(counts[HONOR:])
     for t in range(HONOR):
         per_suit[t // 9] += counts[t]
+    meld_suits: set[int] = set()  # 3 = honours; a laid meld can never be thrown away again
     for m in melds:
         for t in m.tiles[:3]:
+            meld_suits.add(min(t // 9, 3))
             if t >= HONOR:
                 honours += 1
             else:
                 per_suit[t // 9] += 1
     total = sum(per_suit) + honours
-    main = max(per_suit)
-    off_mixed = total - main - honours
-    off_pure = total - main
-    f_mixed = _at(_SUIT_FEASIBLE, off_mixed)
-    f_pure = _at(_SUIT_FEASIBLE, off_pure)
+    main_suit = max(range(3), key=per_suit.__getitem__)
+    main = per_suit[main_suit]
+    f_mixed = _at(_SUIT_FEASIBLE, total - main - honours) if meld_suits <= {main_suit, 3} else 0.0
+    f_pure = _at(_SUIT_FEASIBLE, total - main) if meld_suits <= {main_suit} else 0.0
     f_pungs = 0.0
     if all(m.is_pung_like for m in melds):
         groups = sum(1 for c in counts if c >= 2) + len(melds)
