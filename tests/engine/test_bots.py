@@ -261,7 +261,8 @@ def test_an_unknown_level_is_a_clear_error() -> None:
 
 
 def test_the_arena_rotates_seats_and_sums_to_zero() -> None:
-    out = arena("two_player", 6, ["strong", "easy"], seed=3)
+    out, mix = arena("two_player", 6, ["strong", "easy"], seed=3)
+    assert mix and all(0 < share <= 1 for share in mix.values())
     assert out["hands"] == 6 and set(out["levels"]) == {"strong", "easy"}
     s, e = out["levels"]["strong"], out["levels"]["easy"]
     assert s["points_per_hand"] == pytest.approx(-e["points_per_hand"], abs=1e-6)  # zero-sum, 1 seat each

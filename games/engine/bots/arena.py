@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import random
 import statistics
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -69,14 +70,16 @@ def play(variant: str, seed: int, levels: list[str], dealer: int, counters: dict
     return state
 
 
-def arena(variant: str, hands: int, seats: list[str], seed: int) -> dict[str, Any]:
-    """Play `hands` hands; the summary the CLI prints as its last line."""
+def arena(variant: str, hands: int, seats: list[str], seed: int) -> tuple[dict[str, Any], dict[str, float]]:
+    """Play `hands` hands: the summary the CLI prints as its last line, and the share of wins
+    showing each of the eight commonest patterns."""
     if hands < 1:
         raise EngineError("bad_hands", "hands must be at least 1")
     rules = get_ruleset(variant)
     n = rules.players
     tallies = {level: LevelTally() for level in dict.fromkeys(seats)}
     draws = 0
+    patterns: Counter[str] = Counter()  # over every win: the mix of winning hands
     dealer, counters = 0, {}
     for i in range(hands):
         levels = [seats[(s + i) % n] for s in range(n)]  # rotated: every level in every seat
@@ -90,23 +93,29 @@ def arena(variant: str, hands: int, seats: list[str], seed: int) -> dict[str, An
             tally = tallies[level]
             tally.seat_hands += 1
             if s in result.winners:
+                score = result.scores[result.winners.index(s)]
                 tally.wins += 1
-                tally.win_values.append(result.scores[result.winners.index(s)].value)
+                tally.win_values.append(score.value)
+                patterns.update(score.patterns or ("(none)",))
             if result.by in ("discard", "robbing_kong") and result.from_seat == s:
                 tally.deal_ins += 1
         for level, pts in per_level.items():
             tallies[level].points.append(statistics.fmean(pts))
         counters = rules.carry_counters(state, result)
         dealer = result.next_dealer % n
-    return {
+    wins = sum(t.wins for t in tallies.values())
+    summary = {
         "variant": variant,
         "hands": hands,
         "draw_rate": round(draws / hands, 4),
         "levels": {level: t.summary() for level, t in tallies.items()},
     }
+    # not part of the JSON line (its form is fixed); `table` prints it
+    mix = {p: round(n / wins, 4) for p, n in patterns.most_common(8)} if wins else {}
+    return summary, mix
 
 
-def table(summary: dict[str, Any]) -> str:
+def table(summary: dict[str, Any], mix: dict[str, float]) -> str:
     """The human-readable lines printed before the JSON line."""
     lines = [
         f"{summary['variant']}: {summary['hands']} hands, draw rate {summary['draw_rate']:.1%}",
@@ -118,4 +127,5 @@ def table(summary: dict[str, Any]) -> str:
             f"{level:8}{s['points_per_hand']:>13.3f}{f'[{lo:.3f}, {hi:.3f}]':>20}"
             f"{s['win_rate']:>10.1%}{s['avg_win_value']:>9.2f}{s['deal_in_rate']:>9.1%}"
         )
+    lines.append("winning patterns: " + ", ".join(f"{p} {share:.1%}" for p, share in mix.items()))
     return "\n".join(lines)
