@@ -29,6 +29,10 @@ PASS = Action("pass")
 # Fold when the biggest threat (readiness × size, see defence.py) reaches this, by own shanten:
 # far hands give up early, a hand one tile from ready only against a likely big hand.
 FOLD_AT = {2: 1.6, 1: 2.4}
+# A discard one shanten slower is worth it when the pattern it keeps is priced this many times
+# higher (plan multipliers, value.py).
+DETOUR_FACTOR = 1.5
+DETOUR_MIN = 3.0  # ...and is really on its way there
 
 
 def random_level(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
@@ -217,7 +221,19 @@ def _pick(options: list[Option], fold: bool) -> Option:
     if fold:
         return min(options, key=lambda o: (round(o.risk, 2), o.shanten, -o.worth))
     # push: the fastest hand, its worth discounted by the danger of the tile it throws
-    return min(options, key=lambda o: (o.shanten, -o.worth * (1 - min(0.9, 0.15 * o.risk))))
+    fastest = min(options, key=lambda o: (o.shanten, -o.worth * (1 - min(0.9, 0.15 * o.risk))))
+    # ...unless one step slower heads for a pattern worth several plain wins (Shanghai's
+    # 清一色 is ten): early in the hand that trade pays
+    if fastest.shanten >= 1:
+        richer = [
+            o
+            for o in options
+            if o.shanten == fastest.shanten + 1
+            and o.multiplier >= max(DETOUR_FACTOR * fastest.multiplier, DETOUR_MIN)
+        ]
+        if richer:
+            return max(richer, key=lambda o: o.worth * (1 - min(0.9, 0.15 * o.risk)))
+    return fastest
 
 
 def _folding(view: PlayerView, options: list[Option], ts: list[Threat]) -> bool:
