@@ -180,7 +180,9 @@ def _play(view: PlayerView, legal: Sequence[Action], defend: bool) -> Action:
     if kong is not None and not (ts and _folding(view, options, ts)):
         return kong
     ready = [a for a in discards if a.tile == best.tile]
-    return max(ready, key=lambda a: a.ready)  # 报听 when the same tile allows it: it is free here
+    # 报听 whenever the chosen tile allows it, as easy does (two-player): the bot keeps a ready
+    # hand as it is anyway, so the lock costs it little
+    return max(ready, key=lambda a: a.ready)
 
 
 def _discard_options(
