@@ -14,6 +14,7 @@ from games.engine.__main__ import main
 from games.engine.actions import Action, apply, legal_actions, new_hand, seats_to_act
 from games.engine.bots import BOTS, LEVELS, PlayerView, check_level, decide
 from games.engine.bots.arena import arena
+from games.engine.bots.defence import threats
 from games.engine.bots.policies import easy, normal, strong
 from games.engine.bots.seen import OtherSeat
 from games.engine.bots.value import plan_multiplier, wait_payoff
@@ -298,3 +299,17 @@ def test_old_name_baseline_still_plays_as_easy() -> None:
     seat = seats_to_act(state)[0]
     assert decide("baseline", state, seat, random.Random(0)) == decide("easy", state, seat, random.Random(0))
     assert bots.DEFAULT_LEVEL == "normal"
+
+
+def test_one_suit_melds_mean_nothing_where_only_one_suit_is_played() -> None:
+    # two-player plays characters only: every hand is one suit, so melds there are no signal
+    melds = (
+        Meld("pong", tuple(parse("555m")), 0, tile("5m")),
+        Meld("chi", tuple(parse("234m")), 0, tile("3m")),
+    )
+    other = OtherSeat(1, (), melds, 0, 0, False)
+    two = _view("123m456m789m1z2z3z4z", variant="two_player", others=(other,), players=2)
+    four = _view("123m456m789m1z2z3z4z", others=(other,))
+    assert [t.suit for t in threats(two)] == [None]
+    assert [t.suit for t in threats(four)] == [0]
+    assert threats(two)[0].level < threats(four)[0].level

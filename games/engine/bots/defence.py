@@ -11,6 +11,7 @@ likely, the other suits much less.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from games.engine.bots.seen import OtherSeat, PlayerView
 from games.engine.rulesets import get_ruleset
@@ -33,14 +34,22 @@ def threats(view: PlayerView) -> list[Threat]:
     """Opponents who can win on this seat's discard; empty in self-draw-only variants."""
     if not get_ruleset(view.variant).win_on_discard:
         return []
-    return [_threat(o) for o in view.others]
+    one_suit_signal = _suits_in_wall(view.variant) > 1
+    return [_threat(o, one_suit_signal) for o in view.others]
 
 
-def _threat(o: OtherSeat) -> Threat:
+@cache
+def _suits_in_wall(variant: str) -> int:
+    """How many suits the variant plays with (two-player: characters only, so every hand is
+    one suit and melds in it say nothing about size)."""
+    return len({t // 9 for t in get_ruleset(variant).wall_tiles() if t < HONOR})
+
+
+def _threat(o: OtherSeat, one_suit_signal: bool = True) -> Threat:
     opened = len(o.melds) + o.hidden_kongs
     ready = 0.95 if o.ready else min(0.9, 0.04 + 0.17 * opened + 0.022 * len(o.discards))
     suits = {t // 9 for m in o.melds for t in m.tiles if t < HONOR}
-    suit = next(iter(suits)) if len(o.melds) >= 2 and len(suits) == 1 else None
+    suit = next(iter(suits)) if one_suit_signal and len(o.melds) >= 2 and len(suits) == 1 else None
     size = 1.0
     if suit is not None:
         size += 1.5
