@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from games.engine.actions import Action
 from games.engine.bots.defence import Threat, risk, threats
 from games.engine.bots.seen import PlayerView
-from games.engine.bots.shape import SEVEN_PAIRS, distance, improving, isolation
+from games.engine.bots.shape import distance, improving, isolation
 from games.engine.bots.value import plan_multiplier, wait_payoff
 from games.engine.state import Meld
 from games.engine.tiles import KINDS, Tile
@@ -203,9 +203,8 @@ def _discard_options(
 
 
 def _evaluate(view: PlayerView, c13: bytes, melds: tuple[Meld, ...], t: Tile | None) -> Option:
-    pairs = view.variant in SEVEN_PAIRS
-    sh = distance(c13, len(melds), view.jokers, pairs)
-    count, kinds = improving(c13, len(melds), view.jokers, view.unseen, pairs)
+    sh = distance(c13, len(melds), view.jokers)
+    count, kinds = improving(c13, len(melds), view.jokers, view.unseen)
     mult = plan_multiplier(view.variant, c13, melds)
     if sh == 0:
         worth = float(sum(view.unseen[w] * _payoff(view, c13, melds, w) for w in kinds))

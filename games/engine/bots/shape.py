@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.engine.hand import seven_pairs_shanten, shanten
+from games.engine.hand import shanten
 from games.engine.tiles import HONOR, KINDS, Tile
 
 
@@ -18,26 +18,15 @@ def plain(counts: bytes, jokers: tuple[Tile, ...]) -> tuple[bytes, int]:
     return bytes(c), n
 
 
-# Variants where seven pairs (fully concealed) is a winning shape: yihua (七对) and two-player
-# (the Guobiao table). The easy level never reads it (it is today's bot, unchanged).
-SEVEN_PAIRS = frozenset({"yihua", "two_player"})
-
-
-def distance(counts: bytes, melds: int, jokers: tuple[Tile, ...], pairs: bool = False) -> int:
-    """Shanten of the concealed part that must still make 4 − melds melds and a pair
-    (or, with `pairs` and no melds laid, seven pairs if that is closer)."""
+def distance(counts: bytes, melds: int, jokers: tuple[Tile, ...]) -> int:
+    """Shanten of the concealed part that must still make 4 − melds melds and a pair."""
     c, n = plain(counts, jokers)
-    regular = shanten(c, n, max(0, 4 - melds))
-    if pairs and melds == 0 and sum(counts) >= 13:
-        return min(regular, seven_pairs_shanten(c, n))
-    return regular
+    return shanten(c, n, max(0, 4 - melds))
 
 
-def improving(
-    counts: bytes, melds: int, jokers: tuple[Tile, ...], unseen: bytes, pairs: bool = False
-) -> tuple[int, list[Tile]]:
+def improving(counts: bytes, melds: int, jokers: tuple[Tile, ...], unseen: bytes) -> tuple[int, list[Tile]]:
     """(unseen copies of the kinds that lower the shanten of a 13-tile hand, those kinds)."""
-    now = distance(counts, melds, jokers, pairs)
+    now = distance(counts, melds, jokers)
     c = bytearray(counts)
     total = 0
     kinds = []
@@ -45,7 +34,7 @@ def improving(
         if not unseen[t] or (t not in jokers and not _near(counts, t)):
             continue
         c[t] += 1
-        if distance(bytes(c), melds, jokers, pairs) < now:
+        if distance(bytes(c), melds, jokers) < now:
             total += unseen[t]
             kinds.append(t)
         c[t] -= 1
