@@ -175,9 +175,10 @@ def _play(view: PlayerView, legal: Sequence[Action], defend: bool) -> Action:
         return legal[0]
     tiles = {a.tile for a in discards if a.tile is not None}
     options = _discard_options(view, view.hand, view.melds, tiles, ts)
-    best = _pick(options, _folding(view, options, ts))
-    kong = _keeping_kong(view, legal, best.shanten)
-    if kong is not None and not (ts and _folding(view, options, ts)):
+    fold = _folding(options, ts)
+    best = _pick(options, fold)
+    kong = None if fold else _keeping_kong(view, legal, best.shanten)
+    if kong is not None:
         return kong
     ready = [a for a in discards if a.tile == best.tile]
     # 报听 whenever the chosen tile allows it, as easy does (two-player): the bot keeps a ready
@@ -238,7 +239,7 @@ def _pick(options: list[Option], fold: bool) -> Option:
     return fastest
 
 
-def _folding(view: PlayerView, options: list[Option], ts: list[Threat]) -> bool:
+def _folding(options: list[Option], ts: list[Threat]) -> bool:
     """Fold when somebody is clearly close to a big hand and this hand is far from ready."""
     if not ts:
         return False
