@@ -71,10 +71,10 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     from games.engine.bots.arena import arena, parse_seats, table
 
     try:
-        summary, mix = arena(args.variant, args.hands, parse_seats(args.variant, args.seats), args.seed)
+        summary, detail = arena(args.variant, args.hands, parse_seats(args.variant, args.seats), args.seed)
     except EngineError as e:
         return _fail(e.code, e.message)
-    print(table(summary, mix))
+    print(table(summary, detail))
     print(json.dumps(summary))
     return 0
 

@@ -1,9 +1,9 @@
 """Bots of different levels play each other: points per hand with a 95 % interval, per level.
 
 Seats are rotated: in hand i the level list is shifted by i, so every level sits in every
-seat (and is dealer) equally often. The dealer and its counters carry from hand to hand as
-at a real table. A level's points in one hand are the mean over the seats it holds (before the
-balance floor, base stake 1 — yihua 2); its interval is over hands (1.96 standard errors).
+seat equally often. The dealer and its counters carry from hand to hand as at a real table.
+A level's points in one hand are the mean over the seats it holds (before the balance floor,
+base stake 1 — yihua 2); its interval is over hands (1.96 standard errors).
 """
 
 from __future__ import annotations
@@ -41,8 +41,19 @@ class LevelTally:
             "ci95": [round(mean - half, 3), round(mean + half, 3)],
             "win_rate": round(self.wins / self.seat_hands, 4) if self.seat_hands else 0.0,
             "deal_in_rate": round(self.deal_ins / self.seat_hands, 4) if self.seat_hands else 0.0,
-            "avg_win_value": round(statistics.fmean(self.win_values), 2) if self.win_values else 0.0,
         }
+
+    @property
+    def avg_win_value(self) -> float:
+        return round(statistics.fmean(self.win_values), 2) if self.win_values else 0.0
+
+
+@dataclass(frozen=True)
+class Detail:
+    """What the table prints besides the JSON line (whose form the issue fixes)."""
+
+    avg_win_value: dict[str, float]  # per level, in the variant's unit (flowers, fan, ×)
+    patterns: dict[str, float]  # the eight commonest winning patterns, share of all wins
 
 
 def parse_seats(variant: str, seats: str) -> list[str]:
@@ -70,9 +81,9 @@ def play(variant: str, seed: int, levels: list[str], dealer: int, counters: dict
     return state
 
 
-def arena(variant: str, hands: int, seats: list[str], seed: int) -> tuple[dict[str, Any], dict[str, float]]:
-    """Play `hands` hands: the summary the CLI prints as its last line, and the share of wins
-    showing each of the eight commonest patterns."""
+def arena(variant: str, hands: int, seats: list[str], seed: int) -> tuple[dict[str, Any], Detail]:
+    """Play `hands` hands: the summary the CLI prints as its last line, and the detail (average
+    winning value per level, the mix of winning patterns) it prints above it."""
     if hands < 1:
         raise EngineError("bad_hands", "hands must be at least 1")
     rules = get_ruleset(variant)
@@ -110,12 +121,11 @@ def arena(variant: str, hands: int, seats: list[str], seed: int) -> tuple[dict[s
         "draw_rate": round(draws / hands, 4),
         "levels": {level: t.summary() for level, t in tallies.items()},
     }
-    # not part of the JSON line (its form is fixed); `table` prints it
     mix = {p: round(n / wins, 4) for p, n in patterns.most_common(8)} if wins else {}
-    return summary, mix
+    return summary, Detail({level: t.avg_win_value for level, t in tallies.items()}, mix)
 
 
-def table(summary: dict[str, Any], mix: dict[str, float]) -> str:
+def table(summary: dict[str, Any], detail: Detail) -> str:
     """The human-readable lines printed before the JSON line."""
     lines = [
         f"{summary['variant']}: {summary['hands']} hands, draw rate {summary['draw_rate']:.1%}",
@@ -125,7 +135,7 @@ def table(summary: dict[str, Any], mix: dict[str, float]) -> str:
         lo, hi = s["ci95"]
         lines.append(
             f"{level:8}{s['points_per_hand']:>13.3f}{f'[{lo:.3f}, {hi:.3f}]':>20}"
-            f"{s['win_rate']:>10.1%}{s['avg_win_value']:>9.2f}{s['deal_in_rate']:>9.1%}"
+            f"{s['win_rate']:>10.1%}{detail.avg_win_value[level]:>9.2f}{s['deal_in_rate']:>9.1%}"
         )
-    lines.append("winning patterns: " + ", ".join(f"{p} {share:.1%}" for p, share in mix.items()))
+    lines.append("winning patterns: " + ", ".join(f"{p} {share:.1%}" for p, share in detail.patterns.items()))
     return "\n".join(lines)
