@@ -14,7 +14,8 @@ from django.views.decorators.http import require_POST
 
 from accounts.services import user_for_token
 from games import services
-from games.engine.bots import DEFAULT_LEVEL, LEVELS
+from games.engine.bots import DEFAULT_LEVEL, check_level
+from games.engine.errors import EngineError
 from games.engine.rulesets import VARIANT_IDS, get_ruleset
 
 MAX_BODY = 4096
@@ -66,12 +67,10 @@ def json_body(request: HttpRequest) -> dict[str, Any]:
 def _bot_levels(bots: Any) -> list[str]:
     """The API's "bots": a count (default level each) or a list of levels; ServiceError if bad."""
     if isinstance(bots, list):
-        for level in bots:
-            if level not in LEVELS:
-                raise services.ServiceError(
-                    "unknown_level", f"bot level must be one of {', '.join(LEVELS)}; got {level!r}"
-                )
-        return list(bots)
+        try:
+            return [check_level(level) for level in bots]
+        except EngineError as e:
+            raise services.ServiceError(e.code, e.message) from None
     if isinstance(bots, bool) or not isinstance(bots, int) or bots < 0:
         raise services.ServiceError("bad_bots", "'bots' must be a whole number or a list of levels")
     return [DEFAULT_LEVEL] * bots
