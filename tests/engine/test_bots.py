@@ -25,7 +25,7 @@ from games.engine.tiles import KINDS, counts_of, parse, tile
 from games.engine.view import view_for
 
 # A few hundred hands per variant in CI (every hand seats all three levels); more by hand:
-# BOT_PROPERTY_HANDS=3000 .venv/bin/pytest tests/engine/test_bots.py -k illegal
+# BOT_PROPERTY_HANDS=1000 .venv/bin/pytest tests/engine/test_bots.py -k illegal
 PROPERTY_HANDS = int(os.environ.get("BOT_PROPERTY_HANDS", "120"))
 
 
