@@ -15,6 +15,8 @@ from django.views.decorators.http import require_POST
 from accounts.models import ApiToken
 from accounts.services import revoke_tokens, token_for_key, user_for_token
 from games import services
+from games.engine.bots import DEFAULT_LEVEL, check_level
+from games.engine.errors import EngineError
 from games.engine.rulesets import VARIANT_IDS, get_ruleset
 
 MAX_BODY = 4096
@@ -63,6 +65,18 @@ def json_body(request: HttpRequest) -> dict[str, Any]:
     return data
 
 
+def _bot_levels(bots: Any) -> list[str]:
+    """The API's "bots": a count (default level each) or a list of levels; ServiceError if bad."""
+    if isinstance(bots, list):
+        try:
+            return [check_level(level) for level in bots]
+        except EngineError as e:
+            raise services.ServiceError(e.code, e.message) from None
+    if isinstance(bots, bool) or not isinstance(bots, int) or bots < 0:
+        raise services.ServiceError("bad_bots", "'bots' must be a whole number or a list of levels")
+    return [DEFAULT_LEVEL] * bots
+
+
 def _whole(data: dict[str, Any], key: str, default: int) -> int:
     value = data.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int):
@@ -73,15 +87,19 @@ def _whole(data: dict[str, Any], key: str, default: int) -> int:
 @require_POST
 @token_required
 def create_table(request: HttpRequest, user: AbstractBaseUser) -> JsonResponse:
-    """{"variant", "base", "bots", "public"?, "options"?, timers?} → 201 {"id", "ws"}; caller in seat 0."""
+    """{"variant", "base", "bots", "public"?, "options"?, timers?} → 201 {"id", "ws"}; caller in seat 0.
+
+    "bots" is how many seats get a bot of the default level, or a list of levels, one per bot
+    seat in seat order (e.g. ["strong", "easy"]).
+    """
     try:
         data = json_body(request)
         variant = data.get("variant")
         if variant not in VARIANT_IDS:
             raise services.ServiceError("unknown_variant", f"variant must be one of {', '.join(VARIANT_IDS)}")
         players = get_ruleset(variant).players
-        bots = _whole(data, "bots", 0)
-        if not 0 <= bots < players:
+        levels = _bot_levels(data.get("bots", 0))
+        if not 0 <= len(levels) < players:
             raise services.ServiceError("bad_bots", f"bots must be 0–{players - 1} for {variant}")
         base = services.validate_stake(variant, data.get("base"))
         public = data.get("public", True)
@@ -92,8 +110,8 @@ def create_table(request: HttpRequest, user: AbstractBaseUser) -> JsonResponse:
             table = services.create_table(user, variant, public=public, options=data.get("options"), **timers)
             services.sit(table.pk, user, 0)
             services.set_stake(table.pk, user, base)
-            for index in range(1, 1 + bots):
-                services.add_bot(table.pk, user, index)
+            for index, level in enumerate(levels, start=1):
+                services.add_bot(table.pk, user, index, level)
     except services.ServiceError as e:
         return error(400, e.code, e.message)
     return JsonResponse({"id": table.pk, "ws": f"/ws/tables/{table.pk}/"}, status=201)

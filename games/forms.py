@@ -106,6 +106,13 @@ class CreateTableForm(forms.Form):
             "The winds follow the dealer, drawn at the first deal."
         ),
     )
+    bot_level = forms.ChoiceField(
+        label=_("Bot strength"),
+        choices=[("easy", _("Easy")), ("normal", _("Normal")), ("strong", _("Strong"))],
+        initial="normal",
+        required=False,  # left out: the default level (normal)
+        help_text=_("Easy takes any win; normal also plays for valuable hands; strong also defends."),
+    )
     public = forms.BooleanField(
         label=_("Public table (listed in the lobby)"),
         required=False,

@@ -13,6 +13,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games.engine.bots import DEFAULT_LEVEL, LEVELS
 from games.engine.rulesets import VARIANT_IDS, get_ruleset
 
 VARIANT_CHOICES = [(v, v) for v in VARIANT_IDS]
@@ -127,6 +128,8 @@ class Seat(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="seats"
     )
     is_bot = models.BooleanField(default=False)
+    # The bot's strength (games.engine.bots.LEVELS); read only while is_bot.
+    bot_level = models.CharField(max_length=10, choices=[(v, v) for v in LEVELS], default=DEFAULT_LEVEL)
     accepted = models.BooleanField(default=False)
     connections = models.IntegerField(default=0)  # open sockets of this seat's user
     disconnected_at = models.DateTimeField(null=True, blank=True)

@@ -243,6 +243,7 @@ def _seat_info(seat: Any, dealer: int, players: int) -> dict[str, Any]:
         "wind_zh": WIND_ZH[wind],
         "name": label,
         "is_bot": seat.is_bot,
+        "bot_level": seat.bot_level if seat.is_bot else None,
         "is_you": False,
         "accepted": seat.accepted,
         "connected": seat.connected,

@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext, trans_real
 
 from games.engine import patterns
+from games.engine.bots import LEVELS
 from games.engine.tiles import WIND_EN, WIND_ZH
 
 # --- tiles --------------------------------------------------------------------------------
@@ -236,7 +237,10 @@ def table_actions(legal: list[dict[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {"sit": {}, "add_bot": {}, "remove_bot": {}}
     for a in legal:
         kind = a["type"]
-        if kind in ("sit", "add_bot", "remove_bot"):
+        if kind == "add_bot":  # one button per strength; the level rides along with the entry
+            seat = a.get("seat")
+            out[kind][seat] = [{"level": lv, "action": action_json({**a, "level": lv})} for lv in LEVELS]
+        elif kind in ("sit", "remove_bot"):
             out[kind][a.get("seat")] = action_json(a)
         elif kind == "set_stake":
             out["set_stake"] = {"min": a.get("min", 1), "even": bool(a.get("even")), "action": a}

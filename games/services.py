@@ -29,7 +29,7 @@ from django.utils import timezone
 from accounts.services import balance_of, balance_or_none, change_balance
 from games import broadcaster, caches, settings_store, snapshots
 from games.engine.actions import Action, apply, auto_action, legal_actions, new_hand, replay, seats_to_act
-from games.engine.bots import BOTS
+from games.engine.bots import DEFAULT_LEVEL, check_level, decide
 from games.engine.errors import EngineError
 from games.engine.rulesets import MAX_BASE, VARIANT_IDS, get_ruleset
 from games.engine.rulesets.base import only_between
@@ -750,7 +750,12 @@ def stand(table_id: int, user: AbstractBaseUser) -> Table:
     return ctx.table
 
 
-def add_bot(table_id: int, user: AbstractBaseUser, index: int) -> Table:
+def add_bot(table_id: int, user: AbstractBaseUser, index: int, level: Any = DEFAULT_LEVEL) -> Table:
+    """A bot of `level` (easy | normal | strong) takes the empty seat `index`."""
+    try:
+        level = check_level(level)
+    except EngineError as e:
+        raise ServiceError(e.code, e.message) from None
     with locked(table_id) as ctx:
         _require_manager(ctx, user)
         _require_between_hands(ctx)
@@ -758,6 +763,7 @@ def add_bot(table_id: int, user: AbstractBaseUser, index: int) -> Table:
         if not seat.empty:
             raise ServiceError("seat_taken", "that seat is taken")
         seat.is_bot = True
+        seat.bot_level = level
         seat.accepted = ctx.table.stake_state != Table.Stake.UNSET  # bots accept any stake
         seat.continue_choice = True
         seat.sat_at = ctx.now
@@ -1215,7 +1221,7 @@ def perform(
     table_actions = {
         "sit": lambda: sit(table_id, user, action.get("seat"), socket_id),
         "stand": lambda: stand(table_id, user),
-        "add_bot": lambda: add_bot(table_id, user, action.get("seat")),
+        "add_bot": lambda: add_bot(table_id, user, action.get("seat"), action.get("level", DEFAULT_LEVEL)),
         "remove_bot": lambda: remove_bot(table_id, user, action.get("seat")),
         "set_stake": lambda: set_stake(table_id, user, action.get("base")),
         "accept_stake": lambda: accept_stake(table_id, user),
@@ -1343,7 +1349,7 @@ def _play_due_seats(ctx: Loaded) -> bool:
         state, hand = ctx.state, ctx.hand
         assert state is not None and hand is not None
         if seat.is_bot:
-            action = BOTS["baseline"](state, seat.index, _rng(hand, state.step, seat.index, "bot"))
+            action = decide(seat.bot_level, state, seat.index, _rng(hand, state.step, seat.index, "bot"))
             actor = HandAction.Actor.BOT
         else:
             action = auto_action(state, seat.index)

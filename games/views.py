@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from games import access, services
+from games.engine.bots import DEFAULT_LEVEL
 from games.engine.rulesets import VARIANT_IDS
 from games.engine.tiles import WIND_ZH, name, seat_wind
 from games.forms import CreateTableForm
@@ -158,7 +159,7 @@ def _create_and_sit(user: Any, form: CreateTableForm) -> Table:
         services.sit(table.pk, user, 0)
         services.set_stake(table.pk, user, data["base"])
         for index in range(1, 1 + data["bots"]):
-            services.add_bot(table.pk, user, index)
+            services.add_bot(table.pk, user, index, data.get("bot_level") or DEFAULT_LEVEL)
     return table
 
 

@@ -9,14 +9,14 @@ import pytest
 
 from games.engine import rulesets
 from games.engine.actions import Action, apply, legal_actions, new_hand, seats_to_act
-from games.engine.bots import baseline_bot
+from games.engine.bots import decide
 from games.engine.invariants import violations
 from games.engine.scoring.context import ScoreResult, WinContext
 from games.engine.state import HandState
 
 
 def declining_bot(state: HandState, seat: int, rng: random.Random) -> Action:
-    """The baseline bot, except that it never takes a self-draw (it throws the drawn tile,
+    """The easy bot, except that it never takes a self-draw (it throws the drawn tile,
     still waiting on it) and takes a discard win only half the time: so the locks arise."""
     options = legal_actions(state, seat)
     if any(a.type == "win" for a in options):
@@ -25,7 +25,7 @@ def declining_bot(state: HandState, seat: int, rng: random.Random) -> Action:
             return Action("discard", drawn)
         if state.phase == "claim" and rng.random() < 0.5:
             return Action("pass")
-    return baseline_bot(state, seat, rng)
+    return decide("easy", state, seat, rng)
 
 
 def codes_met_in_play(

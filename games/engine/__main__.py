@@ -5,6 +5,7 @@ simulate  bots play whole hands; print one JSON summary.
 bench     micro-benchmarks of hand analysis and simulation.
 verify    read a game record (docs/record-format.md); check its commitment and every draw.
 replay    read a game record; re-play every action through the engine and check the result.
+arena     bots of different levels play each other; points per hand per level.
 Bad input prints {"error": code, "message": …} and exits with status 2; a record that fails
 verify or replay prints the first problem and exits with status 1.
 """
@@ -120,6 +121,28 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return _check_records(args, summary)
 
 
+# -- arena (issue 22) --------------------------------------------------------------------------
+def _cmd_arena(args: argparse.Namespace) -> int:
+    from games.engine.bots.arena import arena, parse_seats, table
+
+    try:
+        summary, detail = arena(args.variant, args.hands, parse_seats(args.variant, args.seats), args.seed)
+    except EngineError as e:
+        return _fail(e.code, e.message)
+    print(table(summary, detail))
+    print(json.dumps(summary))
+    return 0
+
+
+def _add_arena(sub: Any) -> None:
+    p = sub.add_parser("arena", help="bot levels play each other (seats rotated)")
+    p.add_argument("--variant", required=True)
+    p.add_argument("--hands", type=int, default=200)
+    p.add_argument("--seats", required=True, help="one level per seat, e.g. strong,easy,easy,easy")
+    p.add_argument("--seed", type=int, default=1)
+    p.set_defaults(func=_cmd_arena)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m games.engine", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -130,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--variant", required=True)
     p.add_argument("--hands", type=int, default=100)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--bot", default="baseline", choices=("baseline", "random"))
+    p.add_argument("--bot", default="easy", choices=("easy", "normal", "strong", "random", "baseline"))
     p.set_defaults(func=_cmd_simulate)
     p = sub.add_parser("bench", help="micro-benchmarks")
     p.add_argument("--quick", action="store_true", help="fewer repetitions")
@@ -142,6 +165,7 @@ def main(argv: list[str] | None = None) -> int:
         p = sub.add_parser(command, help=text)
         p.add_argument("--file", help="read the record from this file instead of stdin")
         p.set_defaults(func=func)
+    _add_arena(sub)
     args = parser.parse_args(argv)
     return args.func(args)
 

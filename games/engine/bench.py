@@ -163,6 +163,40 @@ def _simulate_figures(hands: int) -> dict[str, Any]:
     return out
 
 
+def bot_decision_figures(hands: int, seed: int = 7) -> dict[str, Any]:
+    """Milliseconds per bot decision, per level: median and p99 over every decision with a
+    choice (more than one legal action), the whole call timed — the view built from the state,
+    read back, and the policy — in hands where the levels play each other, seats rotated."""
+    from games.engine.actions import apply, legal_actions, new_hand, seats_to_act
+    from games.engine.bots import LEVELS, decide
+    from games.engine.rulesets import VARIANT_IDS, get_ruleset
+
+    times: dict[str, list[float]] = {level: [] for level in LEVELS}
+    rng = random.Random(seed)
+    for variant in VARIANT_IDS:
+        n = get_ruleset(variant).players
+        for i in range(hands):
+            levels = [LEVELS[(s + i) % len(LEVELS)] for s in range(n)]
+            state = new_hand(variant, seed * 1000 + i, dealer=i % n, base=2 if variant == "yihua" else 1)
+            while state.phase != "over":
+                seat = seats_to_act(state)[0]
+                started = time.perf_counter_ns()
+                action = decide(levels[seat], state, seat, rng)
+                spent = (time.perf_counter_ns() - started) / 1e6
+                if len(legal_actions(state, seat)) > 1:
+                    times[levels[seat]].append(spent)
+                state, _ = apply(state, seat, action)
+    out: dict[str, Any] = {}
+    for level, ms in times.items():
+        ms.sort()
+        out[level] = {
+            "decisions": len(ms),
+            "median_ms": round(statistics.median(ms), 3),
+            "p99_ms": round(ms[min(len(ms) - 1, int(len(ms) * 0.99))], 3),
+        }
+    return out
+
+
 # ---------------------------------------------------------------------------
 
 
@@ -202,6 +236,7 @@ def run_bench(quick: bool = False) -> dict[str, Any]:
     for key, value in list(figures.items()):
         figures[key] = round(value, 3)
 
+    figures["bot_decisions"] = bot_decision_figures(4 if quick else 40)
     sim = _simulate_figures(20 if quick else 200)
     figures["simulate_hands_per_s"] = sim or None
     figures["hands"] = {"complete14": len(complete14), "jokers14": len(jokers14), "hands13": len(hands13)}
@@ -234,11 +269,14 @@ def _print_table(f: dict[str, Any]) -> None:
         f" (suit tables warm, join tables empty: {f['cold_shanten_joins_us']:.2f}),"
         f" waits {f['cold_waits_us']:.2f}"
     )
+    print("bot decisions (with a choice), ms per call:")
+    for level, b in f["bot_decisions"].items():
+        print(f"  {level:8} median {b['median_ms']:.2f}, p99 {b['p99_ms']:.2f} ({b['decisions']} decisions)")
     sim = f["simulate_hands_per_s"]
     if not sim:
         print("simulate: not available yet")
     else:
-        print("simulated hands/s with the baseline bot: " + ", ".join(f"{k} {v}" for k, v in sim.items()))
+        print("simulated hands/s with the easy bot: " + ", ".join(f"{k} {v}" for k, v in sim.items()))
 
 
 __all__ = ["complete_hand", "dealt_hand", "hand_sets", "perturb", "run_bench"]

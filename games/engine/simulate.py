@@ -9,7 +9,7 @@ import time
 from typing import Any
 
 from games.engine.actions import Action, apply, new_hand, seats_to_act
-from games.engine.bots import BOTS
+from games.engine.bots import decide
 from games.engine.errors import EngineError
 from games.engine.invariants import violations
 from games.engine.rulesets import get_ruleset
@@ -22,7 +22,6 @@ def play_hand(
     variant: str, seed: int, bot: str = "baseline", dealer: int = 0, check: bool = True, **setup: Any
 ) -> tuple[HandState, list[tuple[int, Action]], list[str]]:
     """One hand by bots: the final state, the action log and any invariant violations."""
-    choose = BOTS[bot]
     rng = random.Random(seed ^ 0x5EED)
     state = new_hand(variant, seed, dealer=dealer, **setup)
     log: list[tuple[int, Action]] = []
@@ -33,7 +32,7 @@ def play_hand(
         for seat in seats_to_act(state):
             if state.phase == "over" or seat not in seats_to_act(state):
                 continue
-            action = choose(state, seat, rng)
+            action = decide(bot, state, seat, rng)
             state, _ = apply(state, seat, action)
             log.append((seat, action))
             if check:

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine.actions import Action, apply, legal_actions, new_hand, replay, seats_to_act
-from games.engine.bots import BOTS
+from games.engine.bots import decide
 from games.engine.errors import EngineError
 from games.engine.invariants import violations
 from games.engine.rulesets import VARIANT_IDS
@@ -46,9 +46,12 @@ def _leaks(state, viewer) -> list[str]:
     return problems
 
 
+BOT_NAMES = st.sampled_from(["easy", "normal", "strong", "random"])
+
+
 @pytest.mark.parametrize("variant", VARIANT_IDS)
 @SETTINGS
-@given(seed=st.integers(min_value=0, max_value=10**9), bot=st.sampled_from(["baseline", "random"]))
+@given(seed=st.integers(min_value=0, max_value=10**9), bot=BOT_NAMES)
 def test_random_games_keep_every_invariant(variant, seed, bot):
     rng = random.Random(seed)
     state = new_hand(variant, seed, base=2)
@@ -73,7 +76,7 @@ def test_random_games_keep_every_invariant(variant, seed, bot):
         if idle and not (variant == "yihua" and legal[0].type == "win"):  # Y4: a false win is penalised
             with pytest.raises(EngineError):
                 apply(state, idle[0], legal[0])
-        action = BOTS[bot](state, seat, rng)
+        action = decide(bot, state, seat, rng)
         assert action in legal
         state, _ = apply(state, seat, action)
         log.append((seat, action))

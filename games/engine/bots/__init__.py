@@ -1,0 +1,43 @@
+"""Bots: three levels (easy, normal, strong) and a random player for fuzzing.
+
+A bot is `(view, legal, rng) -> Action`: it gets a `PlayerView` read from the very dict
+`view_for(state, seat)` sends that player, and the player's legal actions — never the
+`HandState`, so it cannot look at the wall or another hand. `decide` is the one place that
+turns a state into that view; servers, the simulator and the arena all go through it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from games.engine.actions import Action, legal_actions
+from games.engine.bots.policies import easy, normal, random_level, strong
+from games.engine.bots.seen import PlayerView
+from games.engine.errors import EngineError
+from games.engine.state import HandState
+from games.engine.view import view_for
+
+Bot = Callable[[PlayerView, Sequence[Action], random.Random], Action]
+
+LEVELS: tuple[str, ...] = ("easy", "normal", "strong")
+DEFAULT_LEVEL = "normal"  # quick-match fill and an add-bot request that names no level
+BOTS: dict[str, Bot] = {"easy": easy, "normal": normal, "strong": strong, "random": random_level}
+ALIASES = {"baseline": "easy"}  # the single bot of earlier versions
+
+
+def check_level(level: object) -> str:
+    """The level itself if known; EngineError('unknown_level') otherwise."""
+    if isinstance(level, str) and level in LEVELS:
+        return level
+    raise EngineError("unknown_level", f"bot level must be one of {', '.join(LEVELS)}; got {level!r}")
+
+
+def decide(level: str, state: HandState, seat: int, rng: random.Random) -> Action:
+    """The action the bot of `level` in `seat` takes now, from that seat's view only."""
+    bot = BOTS[ALIASES.get(level, level)]
+    legal = legal_actions(state, seat)
+    return bot(PlayerView.of(view_for(state, seat)), legal, rng)
+
+
+__all__ = ["BOTS", "DEFAULT_LEVEL", "LEVELS", "Bot", "PlayerView", "check_level", "decide"]

@@ -1,0 +1,316 @@
+"""Bot levels: they see only a player's view, never act illegally, value patterns and defend."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import os
+import random
+
+import pytest
+
+from games.engine import bots
+from games.engine.__main__ import main
+from games.engine.actions import Action, apply, legal_actions, new_hand, seats_to_act
+from games.engine.bots import BOTS, LEVELS, PlayerView, check_level, decide
+from games.engine.bots.arena import arena
+from games.engine.bots.defence import threats
+from games.engine.bots.policies import easy, normal, strong
+from games.engine.bots.seen import OtherSeat
+from games.engine.bots.value import plan_multiplier, wait_payoff
+from games.engine.errors import EngineError
+from games.engine.rulesets import VARIANT_IDS
+from games.engine.state import HandState, Meld, evolve
+from games.engine.tiles import KINDS, counts_of, parse, tile
+from games.engine.view import view_for
+
+# A few hundred hands per variant in CI (every hand seats all three levels); more by hand:
+# BOT_PROPERTY_HANDS=1000 .venv/bin/pytest tests/engine/test_bots.py -k illegal
+PROPERTY_HANDS = int(os.environ.get("BOT_PROPERTY_HANDS", "120"))
+
+
+# -- they see only a player's view -----------------------------------------------------------
+
+
+def test_a_bot_is_handed_a_view_and_legal_actions_never_the_state() -> None:
+    for level in LEVELS:
+        params = list(inspect.signature(BOTS[level]).parameters.values())
+        assert [p.name for p in params] == ["view", "legal", "rng"]
+        assert params[0].annotation in ("PlayerView", PlayerView)
+        assert "HandState" not in str(params[0].annotation)
+
+
+def _mid_hand(variant: str, seed: int, steps: int) -> HandState:
+    """A state `steps` bot actions into a hand (or the last one before it ends)."""
+    state = new_hand(variant, seed, base=2)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        seat = seats_to_act(state)[0]
+        nxt, _ = apply(state, seat, decide("easy", state, seat, rng))
+        if nxt.phase == "over":
+            break
+        state = nxt
+    return state
+
+
+def _reshuffle_hidden(state: HandState, viewer: int, seed: int) -> HandState:
+    """The same table for `viewer`, but other hands' concealed tiles and the live wall dealt
+    differently: only what `viewer` cannot see changes (hand sizes, drawn tiles and the wall's
+    flowers kept in place, so the hand can go on the same way)."""
+    live = list(state.wall[state.head : state.tail])
+    slots = [i for i, t in enumerate(live) if t < KINDS]
+    pool: list[int] = [live[i] for i in slots]
+    keep = {}
+    for s, p in enumerate(state.players):
+        if s == viewer:
+            continue
+        c = bytearray(p.concealed)
+        if p.drawn is not None:
+            c[p.drawn] -= 1
+        keep[s] = sum(c)
+        for t in range(KINDS):
+            pool.extend([t] * c[t])
+    random.Random(seed).shuffle(pool)
+    players = list(state.players)
+    for s, size in keep.items():
+        hand, pool = pool[:size], pool[size:]
+        c = bytearray(counts_of(hand))
+        if players[s].drawn is not None:
+            c[players[s].drawn] += 1
+        players[s] = evolve(players[s], concealed=bytes(c))
+    for i, t in zip(slots, pool, strict=True):
+        live[i] = t
+    wall = state.wall[: state.head] + tuple(live) + state.wall[state.tail :]
+    return evolve(state, players=tuple(players), wall=wall)
+
+
+@pytest.mark.parametrize("variant", VARIANT_IDS)
+def test_a_bots_choice_ignores_hidden_tiles(variant: str) -> None:
+    compared = 0
+    for seed in range(6):
+        for steps in (5, 17, 31, 45):
+            state = _mid_hand(variant, seed, steps)
+            seat = seats_to_act(state)[0]
+            other = _reshuffle_hidden(state, seat, seed + steps)
+            assert other.wall != state.wall or other.players != state.players  # really different
+            assert view_for(other, seat) == view_for(state, seat)
+            for level in LEVELS:
+                a = decide(level, state, seat, random.Random(1))
+                b = decide(level, other, seat, random.Random(1))
+                assert a == b, (variant, seed, steps, level)
+                compared += 1
+    assert compared == 6 * 4 * len(LEVELS)
+
+
+def test_a_spectators_view_is_refused() -> None:
+    state = new_hand("shanghai", 1)
+    with pytest.raises(ValueError):
+        PlayerView.of(view_for(state, None))
+
+
+# -- they never act illegally ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", VARIANT_IDS)
+def test_bots_never_send_an_illegal_action(variant: str) -> None:
+    """Every level in every seat over many whole hands: each action is in `legal`."""
+    actions = dict.fromkeys(LEVELS, 0)
+    for i in range(PROPERTY_HANDS):
+        state = new_hand(variant, 50_000 + i, dealer=i % 2, base=2)
+        n = state.num_players
+        levels = [LEVELS[(s + i) % len(LEVELS)] for s in range(n)]
+        rng = random.Random(i)
+        steps = 0
+        while state.phase != "over":
+            seat = seats_to_act(state)[0]
+            action = decide(levels[seat], state, seat, rng)
+            assert action in legal_actions(state, seat), (variant, i, levels[seat], action)
+            state, _ = apply(state, seat, action)
+            actions[levels[seat]] += 1
+            steps += 1
+            assert steps < 2000
+    assert all(actions.values())
+
+
+# -- value and defence, on hand-made views -----------------------------------------------------
+
+
+def _view(
+    hand: str, variant: str = "shanghai", others: tuple[OtherSeat, ...] | None = None, **kw
+) -> PlayerView:
+    counts = counts_of(parse(hand))
+    seen = bytearray(counts)
+    others = others if others is not None else tuple(OtherSeat(s, (), (), 0, 0, False) for s in (1, 2, 3))
+    for o in others:
+        for t in o.discards:
+            seen[t] += 1
+        for m in o.melds:
+            for t in m.tiles:
+                seen[t] += 1
+    base = {
+        "variant": variant,
+        "phase": "turn",
+        "me": 0,
+        "players": 4,
+        "dealer": 1,
+        "round_wind": tile("1z"),
+        "wall_left": 60,
+        "hand": counts,
+        "drawn": None,
+        "melds": (),
+        "flowers": (),
+        "discarded_joker": False,
+        "jokers": (),
+        "others": others,
+        "unseen": bytes(max(0, 4 - c) for c in seen),
+        "last_discard": None,
+    }
+    base.update(kw)
+    return PlayerView(**base)
+
+
+def _discards(view: PlayerView) -> list[Action]:
+    return [Action("discard", t) for t in range(KINDS) if view.hand[t]]
+
+
+def _ready_worth(view: PlayerView, discard: int) -> int:
+    """Σ over the waits left by `discard` of unseen copies × the variant's exact payoff."""
+    c = bytearray(view.hand)
+    c[discard] -= 1
+    return sum(
+        view.unseen[w] * wait_payoff(view, bytes(c), w)
+        for w in range(KINDS)
+        if wait_payoff(view, bytes(c), w)
+    )
+
+
+def test_normal_chooses_the_wait_the_variants_scoring_values_most() -> None:
+    # ready after 3s or after 6s: easy throws by shape alone; normal scores each wait with
+    # Shanghai's own scoring and keeps the richer one
+    view = _view("55m111345666778s")
+    legal = _discards(view)
+    e, n = easy(view, legal, random.Random(0)).tile, normal(view, legal, random.Random(0)).tile
+    assert e is not None and n is not None and e != n
+    assert _ready_worth(view, n) > _ready_worth(view, e) > 0
+
+
+def test_plans_are_priced_by_each_variants_patterns() -> None:
+    bamboo = counts_of(parse("11123456789s99s"))
+    mixed = counts_of(parse("11123456m789s99p"))
+    assert plan_multiplier("shanghai", bamboo, ()) > 5 > 1.1 > plan_multiplier("shanghai", mixed, ())
+    assert plan_multiplier("cantonese", bamboo, ()) > plan_multiplier("yihua", bamboo, ()) > 1.0
+    assert plan_multiplier("tianjin", bamboo, ()) == 1.0  # nothing suit-shaped scores there
+    # a claimed off-suit meld kills the one-suit plan
+    chi = Meld("chi", tuple(parse("123m")), 3, tile("1m"))
+    assert plan_multiplier("shanghai", counts_of(parse("123456789s99s")), (chi,)) == 1.0
+
+
+def test_strong_folds_against_a_big_exposed_hand_and_normal_does_not() -> None:
+    threat = OtherSeat(
+        1,
+        discards=tuple(parse("19p1s2z3z4z7z9s6z2s")),
+        melds=(
+            Meld("pong", tuple(parse("555m")), 2, tile("5m")),
+            Meld("chi", tuple(parse("234m")), 0, tile("3m")),
+            Meld("pong", tuple(parse("777m")), 3, tile("7m")),
+        ),
+        hidden_kongs=0,
+        flowers=0,
+        ready=False,
+    )
+    quiet = tuple(OtherSeat(s, (), (), 0, 0, False) for s in (2, 3))
+    # a far hand (3+ shanten) holding characters, the suit the threat collects, and a tile
+    # the threat threw itself (9p)
+    view = _view("2m4m8m1p5p9p3s6s8s1z3z5z6z7z", others=(threat, *quiet))
+    legal = _discards(view)
+    safe = strong(view, legal, random.Random(0)).tile
+    assert safe is not None and safe >= 9  # never a character into a character hand
+    assert safe in threat.discards or safe >= 27
+    pushed = [normal(view, legal, random.Random(0)).tile]
+    assert pushed != [safe] or safe in threat.discards
+
+
+def test_tianjin_never_folds_because_nobody_wins_on_a_discard() -> None:
+    threat = OtherSeat(
+        1,
+        discards=(),
+        melds=(Meld("pong", tuple(parse("555m")), 2, 4),) * 3,
+        hidden_kongs=0,
+        flowers=0,
+        ready=True,
+    )
+    view = _view("2m4m8m1p5p9p3s6s8s1z3z5z6z7z", variant="tianjin", others=(threat,) * 3)
+    legal = _discards(view)
+    assert strong(view, legal, random.Random(0)) == normal(view, legal, random.Random(0))
+
+
+def test_a_bot_takes_a_win_when_offered() -> None:
+    view = _view("123m456p789s11z234s")
+    for level in LEVELS:
+        assert BOTS[level](view, [Action("win"), *_discards(view)], random.Random(0)).type == "win"
+
+
+# -- levels and the arena ----------------------------------------------------------------------
+
+
+def test_an_unknown_level_is_a_clear_error() -> None:
+    assert check_level("strong") == "strong"
+    for bad in ("godlike", "", None, 3, "Strong"):
+        with pytest.raises(EngineError) as e:
+            check_level(bad)
+        assert e.value.code == "unknown_level" and "easy, normal, strong" in e.value.message
+
+
+def test_the_arena_rotates_seats_and_sums_to_zero() -> None:
+    out, detail = arena("two_player", 6, ["strong", "easy"], seed=3)
+    assert detail.patterns and all(0 < share <= 1 for share in detail.patterns.values())
+    assert set(detail.avg_win_value) == {"strong", "easy"}
+    assert out["hands"] == 6 and set(out["levels"]) == {"strong", "easy"}
+    s, e = out["levels"]["strong"], out["levels"]["easy"]
+    assert s["points_per_hand"] == pytest.approx(-e["points_per_hand"], abs=1e-6)  # zero-sum, 1 seat each
+    lo, hi = s["ci95"]
+    assert lo <= s["points_per_hand"] <= hi
+    for summary in (s, e):
+        assert set(summary) == {"points_per_hand", "ci95", "win_rate", "deal_in_rate"}  # as the issue has it
+
+
+def test_the_arena_cli_prints_the_json_summary_last(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(
+        ["arena", "--variant", "tianjin", "--hands", "3", "--seats", "strong,easy,easy,easy", "--seed", "5"]
+    )
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert code == 0
+    last = json.loads(lines[-1])
+    assert last["variant"] == "tianjin" and last["hands"] == 3 and 0 <= last["draw_rate"] <= 1
+    assert set(last["levels"]) == {"strong", "easy"}
+    assert "points/hand" in lines[1]
+
+
+@pytest.mark.parametrize(
+    ("seats", "code"),
+    [("strong,easy", "bad_seats"), ("strong,easy,easy,wizard", "unknown_level")],
+)
+def test_the_arena_cli_refuses_bad_seats(seats: str, code: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "--variant", "shanghai", "--hands", "2", "--seats", seats]) == 2
+    assert json.loads(capsys.readouterr().out.splitlines()[0])["error"] == code
+
+
+def test_old_name_baseline_still_plays_as_easy() -> None:
+    state = new_hand("cantonese", 4)
+    seat = seats_to_act(state)[0]
+    assert decide("baseline", state, seat, random.Random(0)) == decide("easy", state, seat, random.Random(0))
+    assert bots.DEFAULT_LEVEL == "normal"
+
+
+def test_one_suit_melds_mean_nothing_where_only_one_suit_is_played() -> None:
+    # two-player plays characters only: every hand is one suit, so melds there are no signal
+    melds = (
+        Meld("pong", tuple(parse("555m")), 0, tile("5m")),
+        Meld("chi", tuple(parse("234m")), 0, tile("3m")),
+    )
+    other = OtherSeat(1, (), melds, 0, 0, False)
+    two = _view("123m456m789m1z2z3z4z", variant="two_player", others=(other,), players=2)
+    four = _view("123m456m789m1z2z3z4z", others=(other,))
+    assert [t.suit for t in threats(two)] == [None]
+    assert [t.suit for t in threats(four)] == [0]
+    assert threats(two)[0].level < threats(four)[0].level
