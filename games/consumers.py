@@ -200,6 +200,33 @@ MAX_PING_FRAME = 1024  # bytes: a liveness probe needs a few
 MAX_PING_DEPTH = 16  # nesting levels echoed back
 
 
+_NOT_PARSED = object()  # what `read_frame` returns for a frame it refused (already answered)
+
+
+async def read_frame(consumer: Any, text_data: str | None, bytes_data: bytes | None, max_bytes: int) -> Any:
+    """The first checks of every socket's frame, in the order a flood meets them: its size (too
+    big closes the socket), the consumer's token bucket (refusals in a row close it), then JSON
+    (RecursionError: "[[[[…" nested past the stack, the fuzzer's). Returns the parsed value, or
+    `_NOT_PARSED` after telling the client why."""
+    raw = text_data if text_data is not None else (bytes_data or b"").decode("utf-8", "replace")
+    if len(raw.encode()) > max_bytes:
+        await consumer.send_error("too_big", f"messages are at most {max_bytes} bytes")
+        await consumer.close(code=CLOSE_TOO_BIG)
+        return _NOT_PARSED
+    if not consumer.bucket.take():
+        consumer.refused += 1
+        await consumer.send_error("rate_limited", "too many messages; slow down")
+        if consumer.refused >= MAX_REFUSED:
+            await consumer.close(code=CLOSE_FLOOD)
+        return _NOT_PARSED
+    consumer.refused = 0
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):
+        await consumer.send_error("bad_json", "a message is one JSON value")
+        return _NOT_PARSED
+
+
 class PingConsumer(AsyncWebsocketConsumer):
     """Accepts any connection that passed the Origin check and echoes each JSON message.
 
@@ -215,22 +242,8 @@ class PingConsumer(AsyncWebsocketConsumer):
         await self.accept()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        raw = text_data if text_data is not None else (bytes_data or b"").decode("utf-8", "replace")
-        if len(raw.encode()) > MAX_PING_FRAME:
-            await self.send_error("too_big", f"messages are at most {MAX_PING_FRAME} bytes")
-            await self.close(code=CLOSE_TOO_BIG)
-            return
-        if not self.bucket.take():
-            self.refused += 1
-            await self.send_error("rate_limited", "too many messages; slow down")
-            if self.refused >= MAX_REFUSED:
-                await self.close(code=CLOSE_FLOOD)
-            return
-        self.refused = 0
-        try:
-            content = json.loads(raw)
-        except (ValueError, RecursionError):
-            await self.send_error("bad_json", "a message is one JSON value")
+        content = await read_frame(self, text_data, bytes_data, MAX_PING_FRAME)
+        if content is _NOT_PARSED:
             return
         if _depth(content) > MAX_PING_DEPTH:
             await self.send_error("too_deep", f"messages nest at most {MAX_PING_DEPTH} levels")
@@ -397,22 +410,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if self.revoked:
             return
-        raw = text_data if text_data is not None else (bytes_data or b"").decode("utf-8", "replace")
-        if len(raw.encode()) > MAX_FRAME:
-            await self.send_error("too_big", f"messages are at most {MAX_FRAME} bytes")
-            await self.close(code=CLOSE_TOO_BIG)
-            return
-        if not self.bucket.take():
-            self.refused += 1
-            await self.send_error("rate_limited", "too many messages; slow down")
-            if self.refused >= MAX_REFUSED:
-                await self.close(code=CLOSE_FLOOD)
-            return
-        self.refused = 0
-        try:
-            message = json.loads(raw)
-        except (ValueError, RecursionError):  # RecursionError: "[[[[…" nested past the stack (fuzzer)
-            await self.send_error("bad_json", "a message is one JSON object")
+        message = await read_frame(self, text_data, bytes_data, MAX_FRAME)
+        if message is _NOT_PARSED:
             return
         if not isinstance(message, dict):
             await self.send_error("bad_message", "a message is one JSON object with a 'type'")

@@ -7,22 +7,12 @@ import time
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.test_play import HAND_TIMEOUT, create_table, sign_up
+from tests.browser.test_play import HAND_TIMEOUT, create_table, sign_up, start_the_hand
 from tests.i18n_helpers import chinese_only_in
 
 
 def press_start(page: Page) -> None:
-    for _ in range(3):
-        start = page.locator("#table-side button.start")
-        if start.count():
-            start.focus()
-            page.keyboard.press("Enter")
-        try:
-            expect(page.locator("#board.in-hand")).to_be_visible(timeout=5_000)
-            return
-        except AssertionError:
-            continue
-    expect(page.locator("#board.in-hand")).to_be_visible(timeout=5_000)
+    start_the_hand(page, by_keyboard=True)
 
 
 def play_by_keyboard(page: Page) -> int:

@@ -182,12 +182,16 @@ def test_table_fits_a_phone(browser: Browser, live_server_url: str) -> None:
     context.close()
 
 
-def start_the_hand(page: Page) -> None:
-    """Click Start until the hand is on the board: a click that lands while the board is being
-    swapped for a newer frame is lost in the browser, and a player would simply click again."""
+def start_the_hand(page: Page, by_keyboard: bool = False) -> None:
+    """Press Start until the hand is on the board: a click that lands while the board is being
+    swapped for a newer frame is lost in the browser, and a player would simply click again.
+    `by_keyboard`: focus the button and press Enter instead of clicking."""
     for _ in range(3):
         start = page.locator("#table-side button.start")
-        if start.count():
+        if start.count() and by_keyboard:
+            start.focus()
+            page.keyboard.press("Enter")
+        elif start.count():
             start.click()
         try:
             expect(page.locator("#board.in-hand")).to_be_visible(timeout=5_000)
