@@ -37,7 +37,7 @@ def test_the_policy_is_sent_and_an_inline_script_is_refused(browser: Browser, li
 def test_lobby_filter_profile_tokens_and_a_live_table_without_violations(page: Page) -> None:
     sign_up(page)
     page.goto("/lobby/")
-    page.locator("select[name=variant]").select_option("shanghai")  # htmx swaps the list
+    page.locator("form.lobby-filters select[name=variant]").select_option("shanghai")  # htmx swaps the list
     expect(page).to_have_url(re.compile(r"/lobby/"))
     page.goto("/accounts/profile/")
     page.get_by_role("button", name="Create API token").click()
