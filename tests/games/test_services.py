@@ -451,7 +451,7 @@ def _two_player_self_draw(alice: User, monkeypatch: pytest.MonkeyPatch, options:
     table = services.create_table(alice, "two_player", options=options)
     services.sit(table.pk, alice, 0)
     services.set_stake(table.pk, alice, 2)
-    services.add_bot(table.pk, alice, 1)
+    services.add_bot(table.pk, alice, 1, "easy")  # the fixed deal and this bot end in its self-draw
     services.start_hand(table.pk, alice)
     play_to_end(table.pk)
     table.refresh_from_db()

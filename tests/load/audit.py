@@ -71,6 +71,10 @@ OWN_PATHS = (
     ("view", "hand", "seats", "forbidden"),
     ("legal",),
     ("view", "table", "seats", "pending"),
+    # the waits help: tiles that would complete the viewer's own hand (games/engine/waits.py
+    # computes them from a blinded state; tests/engine/test_waits.py checks that)
+    ("view", "hand", "waits"),
+    ("view", "hand", "discard_waits"),
 )
 
 
