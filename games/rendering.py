@@ -586,10 +586,14 @@ def render_table_html(context: dict[str, Any], language: str | None = None) -> s
         return render_to_string("games/_table_parts.html", {**model, "oob": True})
 
 
-def render_error_html(code: str, message: str, language: str | None = None) -> str:
-    """A short notice swapped into the table page (for errors the socket reports)."""
+def render_error_html(
+    code: str, message: str, language: str | None = None, retry_after: int | None = None
+) -> str:
+    """A short notice swapped into the table page (for errors the socket reports); `retry_after`:
+    the seconds a `busy` server asked for (board.js waits them before reconnecting)."""
+    context = {"code": code, "message": message, "oob": True, "retry_after": retry_after}
     with _language(language):
-        return render_to_string("games/_notice.html", {"code": code, "message": message, "oob": True})
+        return render_to_string("games/_notice.html", context)
 
 
 # --- lobby ----------------------------------------------------------------------------------
