@@ -84,6 +84,7 @@ class Stats:
     fault_effects: Counter[str] = field(default_factory=Counter)
     stale: int = 0
     reconnects: int = 0
+    busy: int = 0  # connections a saturated process refused (`busy`, retry_after: admission control)
     cpu: dict[str, float] = field(default_factory=dict)  # CPU seconds of the run, by process kind
     stolen: float = 0.0  # share of the machine's CPU time the hypervisor gave to others meanwhile
     faults: list[tuple[float, str, int | None]] = field(default_factory=list)  # (time, kind, port)
@@ -138,8 +139,9 @@ class Client:
         self.seen: list[tuple[int, float]] = []  # (version, arrival) of recent state frames
         self.reply: asyncio.Future[tuple[list[str], int | None]] | None = None
         self.reply_id = 0  # the id of the act awaiting its answer
-        self.connected = asyncio.Event()
+        self.connected = asyncio.Event()  # set by the first state of a connection (not a refusal)
         self.generation = 0  # bumped on every (re)connection
+        self.retry_after = 0.0  # what a busy process asked for on the last connection
 
     @property
     def port(self) -> int:
@@ -151,6 +153,7 @@ class Client:
         delay = BACKOFF[0]
         first = True
         while not stop.is_set():
+            self.retry_after = 0.0
             url = f"ws://{HOST}:{self.port}{self.table.path}?token={self.token}"
             try:
                 async with websockets.connect(
@@ -166,10 +169,11 @@ class Client:
                     if not first:
                         self.stats.reconnects += 1
                     first = False
-                    self.connected.set()
                     await self._read(ws, stop)
             except Exception as e:  # refused, reset, closed by the server: reconnect with backoff
-                if not stop.is_set():
+                if self.retry_after:  # told to come back later: admission control, not an error
+                    self.stats.busy += 1
+                elif not stop.is_set():
                     self.stats.problem(f"socket:{type(e).__name__}", self.port)
                 if self.ws is None:  # not even connected: the process is down
                     self.failures += 1
@@ -183,7 +187,7 @@ class Client:
             # process is restarted within seconds, and its tables come back to it), else the next
             # process (the proxy's fail-over).
             self.port_index = (self.home + self.failures // HOME_TRIES) % len(self.ports)
-            await asyncio.sleep(random.uniform(0.0, delay))
+            await asyncio.sleep(self.retry_after + random.uniform(0.0, delay))
             delay = min(BACKOFF[1], delay * 2)
 
     async def _read(self, ws: Any, stop: asyncio.Event) -> None:
@@ -202,10 +206,13 @@ class Client:
             frame = orjson.loads(raw)  # the load generator shares the machine: decode cheaply
             kind = frame.get("type")
             if kind == "state":
+                self.connected.set()  # (the first state of a connection: served, not refused)
                 self.frame, self.version = frame, frame["version"]
                 self.seen.append((frame["version"], time.monotonic()))
                 del self.seen[:-64]
                 self.table.changed.set()
+            elif kind == "error" and frame.get("code") == "busy":
+                self.retry_after = float(frame.get("retry_after") or 1)
             answered = frame.get("reply_to")
             reply = self.reply
             if answered is not None and answered == self.reply_id and reply is not None and not reply.done():
@@ -671,6 +678,7 @@ def summary(
         "server_errors": server_errors[:20],
         "stale_refusals": stats.stale,
         "reconnects": stats.reconnects,
+        "busy_refusals": stats.busy,
         "latency_samples": len(lat),
         "max_ms": round(max(lat), 1) if lat else 0.0,
         "by_type": {  # action type: [samples, p50 ms, p99 ms]
