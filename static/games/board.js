@@ -66,6 +66,28 @@
     if (text && text.getAttribute("data-" + state)) text.textContent = text.getAttribute("data-" + state);
   }
 
+  // Reconnecting (the htmx ws extension reconnects after 1006, 1011, 1012 and 1013): exponential
+  // back-off with full jitter like its own "full-jitter" (a random wait in [0, 2^n s), n capped
+  // at 6), plus the retry_after a busy server asked for with its `busy` notice (admission control,
+  // docs/protocol.md): a thousand boards cut off together come back spread out. The server's
+  // first frame on the new socket is the whole current board: nothing is reloaded.
+  var retryAfterMs = 0;
+  function reconnectDelay(retryCount) {
+    var span = 1000 * Math.pow(2, Math.min(retryCount, 6));
+    var wait = retryAfterMs + Math.random() * span;
+    retryAfterMs = 0;
+    return wait;
+  }
+  if (window.htmx) window.htmx.config.wsReconnectDelay = reconnectDelay;
+  function busyNotice() {
+    var notice = document.getElementById("notice");
+    var seconds = notice && notice.getAttribute("data-code") === "busy" ? Number(notice.getAttribute("data-retry-after")) : 0;
+    if (!(seconds > 0)) return false;
+    retryAfterMs = 1000 * seconds;
+    notice.removeAttribute("data-retry-after");  // read once: the next drop starts afresh
+    return true;
+  }
+
   document.addEventListener("htmx:wsOpen", function () { setConnection("open"); });
   document.addEventListener("htmx:wsClose", function () {
     setConnection("closed");
@@ -74,6 +96,7 @@
   });
   document.addEventListener("htmx:wsAfterMessage", function () {
     var root = document.getElementById("table-root");
+    if (busyNotice()) { settleNotice(); return; }  // refused, not synced: the close follows
     if (root) root.setAttribute("data-synced", "1");  // the first frame since (re)connecting arrived
     refresh();
   });

@@ -91,3 +91,12 @@ def test_retry_after_grows_with_the_queue_and_is_bounded(settings: Any) -> None:
     assert retry_after(100, 32) == 8
     assert retry_after(10_000, 32) == admission.MAX_RETRY_AFTER
 
+
+
+def test_the_busy_notice_speaks_both_languages() -> None:
+    from django.utils import translation
+
+    with translation.override("zh-hans"):
+        assert str(consumers.BUSY) == "服务器繁忙：几秒后自动重新连接…"
+    with translation.override("en"):
+        assert str(consumers.BUSY).startswith("The server is busy")
