@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Load test of live play over real websockets (docs/benchmarks.md, "Live play (make loadtest)").
 
-    .venv/bin/python scripts/loadtest.py --tables 100 --seconds 60 --procs 2 [--kill] \
-        [--restart-redis] [--reset-pg] [--echo] [--spread seat]
+    .venv/bin/python scripts/loadtest.py --tables 100 --seconds 60 --procs 2 [--kill | --kills N] \
+        [--rate 0.25] [--ramp 30] [--restart-redis] [--reset-pg] [--echo] [--spread seat]
 
 Starts the production shape (lt_stack.Stack: a fresh PostgreSQL database, a private Redis,
 PROCS daphne processes, one clock worker), makes TABLES tables through `POST /api/tables/`
@@ -19,8 +19,13 @@ Definitions (the accounting):
   it (`reply_to`): the state it made (or an `ack` when that state went out already) when it
   went through, an `error` when it was refused (docs/protocol.md).
 - *lost*: a confirmed hand action (seat, action) missing from the database's HandAction log
-  of that table's hand (human rows); *duplicated*: a human HandAction row with no confirmed
-  act behind it, beyond the acts whose answer was cut off by a fault (those are `unconfirmed`).
+  of that table's hand (human rows), counted once no seat holds a claim any more (a confirmed
+  claim is held for its undo window, then committed by the clock: `settle`); *duplicated*: a
+  human HandAction row with no confirmed act behind it, beyond the acts whose answer was cut
+  off by a fault (those are `unconfirmed`). Each lost and duplicated action is printed (table,
+  hand, seat, action; for a lost one the versions it was sent at and answered with) and listed
+  in the JSON (`lost_actions`, `duplicated_actions`). `lost_after_3s` is what the old count,
+  3 s after the end, would have said (docs/benchmarks.md, session 6).
 - *errors*: error frames other than `stale_version` (a race with the clock that the client
   heals by acting again), missing answers, viewers not updated within 5 s, and socket closes;
   all of these are counted as `fault_effects` instead when they happen within FAULT_WINDOW
