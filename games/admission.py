@@ -7,12 +7,13 @@ its share of every table's players within seconds — their handshakes fill thos
 hand action of every table already playing on the process waits behind them: one storm slowed every
 table for seconds (issue 20).
 
-So each process lets at most `ADMIT_CONNECTING` (settings) handshakes run at once. A socket arriving
-beyond that is accepted only to be told `busy` with `retry_after` (seconds) and closed with 1013
-("try again later", RFC 6455), before any database work: the handshakes in progress finish quickly,
-the tables keep their pace, and the refused clients come back spread over the next seconds (they
-wait `retry_after` plus a random share of their back-off, docs/protocol.md). `retry_after` grows
-with the queue: with twice the limit in progress it is twice the base.
+So each process lets at most `ADMIT_CONNECTING` (settings) handshakes run at once. A socket
+arriving beyond that is accepted only to be told `busy` with `retry_after` (seconds) and closed
+with 4013 (RFC 6455's 1013 "try again later", in the range daphne can send), before any database
+work: the handshakes in progress finish quickly, the tables keep their pace, and the refused
+clients come back spread over the next seconds (they wait `retry_after` plus a random share of
+their back-off, docs/protocol.md). `retry_after` grows with the queue: with twice the limit in
+progress it is twice the base.
 
 A handshake counts from its start until its first state frame went out (or the socket closed); an
 entry older than STALE_SECONDS is ignored, so a handshake that died without telling cannot keep the

@@ -45,8 +45,11 @@ CLOSE_LOGGED_OUT = 4003  # the session logged out while the socket was open
 CLOSE_NO_TABLE = 4004
 CLOSE_FLOOD = 4008
 CLOSE_TOO_BIG = 4009
-CLOSE_TRY_AGAIN = 1013  # RFC 6455 "try again later" (also: admission control, games.admission)
-CLOSE_SERVICE_RESTART = 1012  # RFC 6455 "service restart": reconnect
+# RFC 6455's "service restart" (1012) and "try again later" (1013) cannot be sent: daphne's
+# websocket library closes only with 1000 or 3000–4999 (it raised, and the socket was dropped
+# with 1006 instead), so the application's own codes mirror them. Clients reconnect after both.
+CLOSE_SERVICE_RESTART = 4012  # the process was given up for dead and registered again
+CLOSE_TRY_AGAIN = 4013  # try again later: `busy` (admission control, games.admission) or no database
 UNAVAILABLE = "the server lost its database for a moment: sync and send again"
 BUSY = gettext_lazy("The server is busy: reconnecting in a few seconds…")  # in the page's language
 
@@ -354,7 +357,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def _admitted(self) -> bool:
         """Admission control (games.admission): a saturated process tells the socket `busy`,
-        with the seconds to wait (`retry_after`), and closes it with 1013 before any work."""
+        with the seconds to wait (`retry_after`), and closes it with 4013 before any work."""
         wait = ADMISSION.enter(self)
         if wait is None:
             return True

@@ -8,7 +8,7 @@ Creates a table through the HTTP API (or joins --table), opens the JSON socket a
 every state with a legal action until --hands hands have been settled. Uses only the
 documented protocol (docs/protocol.md); the `choose` policy is shared with the tests.
 
-When the socket drops (a server restarted, a `busy` server's 1013) it reconnects with
+When the socket drops (a server restarted, a `busy` server's 4013) it reconnects with
 exponential back-off and full jitter (`reconnect_delay`), waiting at least the `retry_after` a
 busy server asked for, and resumes from the state the server sends first on every connection
 (nothing is replayed: the seat and the table live on the server).

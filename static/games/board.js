@@ -66,7 +66,8 @@
     if (text && text.getAttribute("data-" + state)) text.textContent = text.getAttribute("data-" + state);
   }
 
-  // Reconnecting (the htmx ws extension reconnects after 1006, 1011, 1012 and 1013): exponential
+  // Reconnecting (the htmx ws extension reconnects after 1006, 1011, 1012 and 1013; the server's
+  // own 4012 and 4013 — daphne cannot send the RFC's — are reconnected below): exponential
   // back-off with full jitter like its own "full-jitter" (a random wait in [0, 2^n s), n capped
   // at 6), plus the retry_after a busy server asked for with its `busy` notice (admission control,
   // docs/protocol.md): a thousand boards cut off together come back spread out. The server's
@@ -88,7 +89,16 @@
     return true;
   }
 
-  document.addEventListener("htmx:wsOpen", function () { setConnection("open"); });
+  var ownRetries = 0;
+  document.addEventListener("htmx:wsOpen", function () { ownRetries = 0; setConnection("open"); });
+  document.addEventListener("htmx:wsClose", function (evt) {
+    var code = evt.detail && evt.detail.event && evt.detail.event.code;
+    var socket = evt.detail && evt.detail.socketWrapper;
+    if ((code === 4012 || code === 4013) && socket && socket.reconnect && document.getElementById("table-root")) {
+      setTimeout(socket.reconnect, reconnectDelay(ownRetries));
+      ownRetries += 1;
+    }
+  });
   document.addEventListener("htmx:wsClose", function () {
     setConnection("closed");
     var root = document.getElementById("table-root");

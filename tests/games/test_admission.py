@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -27,7 +28,7 @@ def limit_one(settings: Any) -> Any:
     ADMISSION.started.clear()
 
 
-async def test_a_saturated_process_says_busy_with_retry_after_and_closes_1013(
+async def test_a_saturated_process_says_busy_with_retry_after_and_closes_4013(
     alice: User, limit_one: Any
 ) -> None:
     table = await setup_table(alice)
@@ -36,7 +37,7 @@ async def test_a_saturated_process_says_busy_with_retry_after_and_closes_1013(
     frame = await receive(comm)
     assert frame["type"] == "error" and frame["code"] == "busy"
     assert frame["retry_after"] == 4  # two handshakes' worth for a limit of one: twice the base
-    assert (await comm.receive_output(timeout=2))["code"] == consumers.CLOSE_TRY_AGAIN == 1013
+    assert (await comm.receive_output(timeout=2))["code"] == consumers.CLOSE_TRY_AGAIN == 4013
     # no work was done for it: not counted, no socket row, no new version
     seat = await sync_to_async(Seat.objects.get)(table=table, index=0)
     assert seat.connections == 0
@@ -59,7 +60,7 @@ async def test_the_browser_gets_the_notice_with_retry_after(alice: User, limit_o
     comm = await open_socket(table.pk, alice, query="")  # the HTMX dialect
     html = await comm.receive_from(timeout=5)
     assert 'data-code="busy"' in html and 'data-retry-after="4"' in html
-    assert (await comm.receive_output(timeout=2))["code"] == 1013
+    assert (await comm.receive_output(timeout=2))["code"] == 4013
 
 
 def test_no_limit_admits_everyone(settings: Any) -> None:
@@ -100,3 +101,17 @@ def test_the_busy_notice_speaks_both_languages() -> None:
         assert str(consumers.BUSY) == "服务器繁忙：几秒后自动重新连接…"
     with translation.override("en"):
         assert str(consumers.BUSY).startswith("The server is busy")
+
+
+def test_every_close_code_the_server_uses_is_one_daphne_can_send() -> None:
+    """daphne's websocket library (autobahn) closes only with 1000 or 3000–4999: 1012 and 1013
+    raised in the server and the client saw a dropped connection (1006) instead (issue 20)."""
+    from autobahn.websocket.protocol import WebSocketProtocol
+
+    codes = {getattr(consumers, name) for name in dir(consumers) if name.startswith("CLOSE_")}
+    assert {consumers.CLOSE_TRY_AGAIN, consumers.CLOSE_SERVICE_RESTART} <= codes
+    protocol = WebSocketProtocol()
+    protocol.state = WebSocketProtocol.STATE_CLOSED  # validates the code, then sends nothing
+    protocol.log = SimpleNamespace(debug=lambda *args, **kwargs: None)  # (set up by a real factory)
+    for code in codes:
+        protocol.sendClose(code=code)  # raises for a code it cannot send

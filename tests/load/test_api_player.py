@@ -38,7 +38,7 @@ def state(version: int, hand_number: int) -> str:
 
 
 async def test_the_player_comes_back_after_busy_and_a_dropped_socket(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A real socket server: refuses the first connection (busy, 1013), drops the second after a
+    """A real socket server: refuses the first connection (busy, 4013), drops the second after a
     state, and serves the third the state that ends the game."""
     from websockets.asyncio.server import serve
 
@@ -56,7 +56,7 @@ async def test_the_player_comes_back_after_busy_and_a_dropped_socket(monkeypatch
         connections += 1
         if connections == 1:
             await socket.send(json.dumps({"type": "error", "code": "busy", "message": "", "retry_after": 3}))
-            await socket.close(code=1013)
+            await socket.close(code=4013)
         elif connections == 2:
             await socket.send(state(7, 1))
             socket.transport.abort()  # the process died
