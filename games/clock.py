@@ -171,7 +171,7 @@ class Reaper:
         if not self.background:
             self._reap()
             return
-        self.thread = threading.Thread(target=self._reap, name="clock-reaper", daemon=True)
+        self.thread = threading.Thread(target=self._reap_on_thread, name="clock-reaper", daemon=True)
         self.thread.start()
 
     def busy(self) -> bool:
@@ -187,8 +187,13 @@ class Reaper:
             presence.reap()
         except Exception:  # the database restarting: next time
             log.exception("looking for dead server processes failed")
+
+    @classmethod
+    def _reap_on_thread(cls) -> None:
+        try:
+            cls._reap()
         finally:
-            close_old_connections()  # this thread's own connection
+            close_old_connections()  # the reaper thread's own connection
 
 
 def drive_table_until_idle(
