@@ -93,7 +93,6 @@ def test_retry_after_grows_with_the_queue_and_is_bounded(settings: Any) -> None:
     assert retry_after(10_000, 32) == admission.MAX_RETRY_AFTER
 
 
-
 def test_the_busy_notice_speaks_both_languages() -> None:
     from django.utils import translation
 
