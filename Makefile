@@ -43,15 +43,19 @@ bench: $(STAMP)
 	$(BIN)/python -m games.engine bench
 
 # --- load test and socket fuzzer (docs/benchmarks.md; need PostgreSQL and redis-server here) ---
-# make loadtest TABLES=100 SECONDS=60 KILL=1 PROCS=2   (also RAMP=5 SPREAD=seat RESTART_REDIS=1 RESET_PG=1 ECHO=1)
+# make loadtest TABLES=100 SECONDS=60 KILL=1 PROCS=2   (also RATE=0.25 RAMP=30 SPREAD=seat RESTART_REDIS=1 RESET_PG=1 ECHO=1)
+# KILL=n: kill -9 and restart a daphne n times (the processes in turn); RATE: actions/s per table;
+# RAMP: seconds over which the tables arrive.
 TABLES ?= 10
 SECONDS ?= 30
 KILL ?= 0
 PROCS ?= 2
+RATE ?= 1
+RAMP ?= 5
 RESTART_REDIS ?= 0
 RESET_PG ?= 0
 ECHO ?= 0
-LOADTEST_FLAGS = $(if $(filter 1,$(KILL)),--kill) $(if $(filter 1,$(RESTART_REDIS)),--restart-redis) \
+LOADTEST_FLAGS = --kills $(KILL) --rate $(RATE) --ramp $(RAMP) $(if $(filter 1,$(RESTART_REDIS)),--restart-redis) \
 	$(if $(filter 1,$(RESET_PG)),--reset-pg) $(if $(filter 1,$(ECHO)),--echo)
 
 .PHONY: loadtest fuzz

@@ -149,19 +149,51 @@ def close_broken(table_id: int, reason: str) -> None:
 
 
 class Reaper:
-    """Runs `presence.reap` every REAP_SECONDS of a clock's loop (not on every tick)."""
+    """Runs `presence.reap` every REAP_SECONDS of a clock's loop (not on every tick), on a
+    thread of its own: the loop never waits for it.
 
-    def __init__(self) -> None:
+    A killed process leaves thousands of sockets (two per table at 1,000 tables on two
+    processes), and dropping each locks and loads its table: tens of seconds of work. Run on the
+    ticking thread it stopped every timer, bot and held claim of every table meanwhile (issue 20:
+    claims confirmed to their players sat past their undo window uncommitted). A reap still
+    running when the next is due is not started twice. `background=False` (SQLite, one writer at
+    a time: the in-process clock) reaps on the caller's thread, as before."""
+
+    def __init__(self, background: bool = False) -> None:
         self.next = 0.0
+        self.background = background
+        self.thread: threading.Thread | None = None
 
     def __call__(self) -> None:
-        if time.monotonic() < self.next:
+        if time.monotonic() < self.next or self.busy():
             return
         self.next = time.monotonic() + REAP_SECONDS
+        if not self.background:
+            self._reap()
+            return
+        self.thread = threading.Thread(target=self._reap_on_thread, name="clock-reaper", daemon=True)
+        self.thread.start()
+
+    def busy(self) -> bool:
+        return self.thread is not None and self.thread.is_alive()
+
+    def join(self, timeout: float | None = None) -> None:
+        if self.thread is not None:
+            self.thread.join(timeout)
+
+    @staticmethod
+    def _reap() -> None:
         try:
             presence.reap()
         except Exception:  # the database restarting: next time
             log.exception("looking for dead server processes failed")
+
+    @classmethod
+    def _reap_on_thread(cls) -> None:
+        try:
+            cls._reap()
+        finally:
+            close_old_connections()  # the reaper thread's own connection
 
 
 def drive_table_until_idle(
@@ -189,7 +221,7 @@ def run(interval: float = INTERVAL, stop: threading.Event | None = None) -> None
     threads = int(getattr(settings, "DB_THREADS", 1))
     log.info("table clock running every %.0f ms on %s thread(s)", interval * 1000, threads)
     scheduler = Scheduler(threads) if threads > 1 else None
-    reap = Reaper()
+    reap = Reaper(background=scheduler is not None)  # concurrent writers: reap beside the ticks
     while not stop.is_set():
         started = time.monotonic()
         try:
@@ -205,3 +237,4 @@ def run(interval: float = INTERVAL, stop: threading.Event | None = None) -> None
         stop.wait(max(0.0, interval - (time.monotonic() - started)))
     if scheduler is not None:
         scheduler.close()
+    reap.join(timeout=30)

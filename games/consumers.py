@@ -22,10 +22,12 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth.models import AnonymousUser
 from django.db.utils import InterfaceError, OperationalError
+from django.utils.translation import gettext_lazy
 
 from accounts import sockets
 from accounts.services import token_digest, user_for_token
 from games import access, broadcaster, presence, services, snapshots
+from games.admission import ADMISSION
 from games.db_threads import db
 from games.presenters import json_view, snapshot_context, table_context
 from games.rendering import language_from_scope, render_error_html, render_table_html
@@ -42,9 +44,13 @@ CLOSE_LOGGED_OUT = 4003  # the session logged out while the socket was open
 CLOSE_NO_TABLE = 4004
 CLOSE_FLOOD = 4008
 CLOSE_TOO_BIG = 4009
-CLOSE_TRY_AGAIN = 1013  # RFC 6455 "try again later"
-CLOSE_SERVICE_RESTART = 1012  # RFC 6455 "service restart": reconnect
+# RFC 6455's "service restart" (1012) and "try again later" (1013) cannot be sent: daphne's
+# websocket library closes only with 1000 or 3000–4999 (it raised, and the socket was dropped
+# with 1006 instead), so the application's own codes mirror them. Clients reconnect after both.
+CLOSE_SERVICE_RESTART = 4012  # the process was given up for dead and registered again
+CLOSE_TRY_AGAIN = 4013  # try again later: `busy` (admission control, games.admission) or no database
 UNAVAILABLE = "the server lost its database for a moment: sync and send again"
+BUSY = gettext_lazy("The server is busy: reconnecting in a few seconds…")  # in the page's language
 
 
 WATCH_INTERVAL = 0.25  # seconds between the watcher's version checks
@@ -291,6 +297,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     counted: bool
     closed = False  # set on disconnect: a pause ending later renders nothing
     revoked = False  # set when its token is revoked or its session logs out (closing)
+    refused_admission = False  # told `busy` at the handshake (games.admission)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch without its `aclose_old_connections()` before every message: that
@@ -334,6 +341,8 @@ class TableConsumer(AsyncWebsocketConsumer):
         # LocaleMiddleware): the language cookie, then Accept-Language.
         self.language = language_from_scope(self.scope)
         await self.accept()
+        if not await self._admitted():
+            return
         if token:
             # Joined before the lookup: a revocation committed after it still closes this socket.
             await self._join_auth_group(sockets.token_group(token_digest(token)))
@@ -363,7 +372,19 @@ class TableConsumer(AsyncWebsocketConsumer):
         snapshot = snapshots.at(self.table_id, version)  # the connect's own change, when it made one
         context = snapshot_context(snapshot, self._actor()) if snapshot is not None else None
         await self.send_state(force=True, context=context)
+        ADMISSION.leave(self)  # the handshake is done: the next one may start
         WATCHER.add(self)
+
+    async def _admitted(self) -> bool:
+        """Admission control (games.admission): a saturated process tells the socket `busy`,
+        with the seconds to wait (`retry_after`), and closes it with 4013 before any work."""
+        wait = ADMISSION.enter(self)
+        if wait is None:
+            return True
+        self.refused_admission = True
+        await self.send_error("busy", BUSY, retry_after=wait)  # type: ignore[arg-type]  # lazy: HTML renders it
+        await self.close(code=CLOSE_TRY_AGAIN)
+        return False
 
     async def _join_auth_group(self, group: str) -> None:
         """Revoking the token or logging the session out closes this socket (accounts.sockets)."""
@@ -391,6 +412,9 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         self.closed = True  # a pause ending after this renders nothing
+        ADMISSION.leave(self)  # (a handshake cut short)
+        if self.refused_admission:
+            return  # it joined nothing and counted nowhere
         if getattr(self, "auth_group", None):
             await self.channel_layer.group_discard(self.auth_group, self.channel_name)
         if not hasattr(self, "table_id"):
@@ -527,14 +551,18 @@ class TableConsumer(AsyncWebsocketConsumer):
         context = snapshot_context(snapshot, self._actor()) if snapshot is not None else None
         await self.send_state(context=context)
 
-    async def send_error(self, code: str, message: str, reply_to: str | int | None = None) -> None:
+    async def send_error(
+        self, code: str, message: str, reply_to: str | int | None = None, retry_after: int | None = None
+    ) -> None:
         if self.json_mode:
-            frame: dict[str, Any] = {"type": "error", "code": code, "message": message}
+            frame: dict[str, Any] = {"type": "error", "code": code, "message": str(message)}
             if reply_to is not None:
                 frame["reply_to"] = reply_to
+            if retry_after is not None:
+                frame["retry_after"] = retry_after
             await self.send_json(frame)
         else:
-            await self.send(text_data=render_error_html(code, message, self.language))
+            await self.send(text_data=render_error_html(code, message, self.language, retry_after))
 
     async def send(
         self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False

@@ -637,12 +637,16 @@ def error_text(code: str) -> str | None:
     return texts.get(code)
 
 
-def render_error_html(code: str, message: str, language: str | None = None) -> str:
+def render_error_html(
+    code: str, message: str, language: str | None = None, retry_after: int | None = None
+) -> str:
     """A short notice swapped into the table page (for errors the socket reports), in the
-    viewer's language."""
+    viewer's language; `retry_after`: the seconds a `busy` server asked for (board.js waits them
+    before reconnecting)."""
     with _language(language):
         text = error_text(code) or message
-        return render_to_string("games/_notice.html", {"code": code, "message": text, "oob": True})
+        context = {"code": code, "message": text, "oob": True, "retry_after": retry_after}
+        return render_to_string("games/_notice.html", context)
 
 
 # --- lobby ----------------------------------------------------------------------------------

@@ -85,6 +85,11 @@ DATABASES = {"default": database_config(env_str("DATABASE_URL"), BASE_DIR)}
 # PostgreSQL (round trips of different tables overlap), one with SQLite (one writer anyway).
 _POSTGRES = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
 DB_THREADS = env_int("DB_THREADS", 4 if _POSTGRES else 1)
+# Admission control (games/admission.py): table-socket handshakes a process runs at once before
+# it tells new sockets `busy` + retry_after and closes them with 1013 (0: no limit); the base
+# of retry_after, seconds.
+ADMIT_CONNECTING = env_int("ADMIT_CONNECTING", 32 if _POSTGRES else 0)
+ADMIT_RETRY_AFTER = env_int("ADMIT_RETRY_AFTER", 2)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CHANNEL_LAYERS = channel_layers(env_str("REDIS_URL"))

@@ -7,6 +7,11 @@
 Creates a table through the HTTP API (or joins --table), opens the JSON socket and answers
 every state with a legal action until --hands hands have been settled. Uses only the
 documented protocol (docs/protocol.md); the `choose` policy is shared with the tests.
+
+When the socket drops (a server restarted, a `busy` server's 4013) it reconnects with
+exponential back-off and full jitter (`reconnect_delay`), waiting at least the `retry_after` a
+busy server asked for, and resumes from the state the server sends first on every connection
+(nothing is replayed: the seat and the table live on the server).
 """
 
 from __future__ import annotations
@@ -41,6 +46,25 @@ def choose(frame: dict[str, Any], rng: random.Random, seat: int | None = None) -
     return None
 
 
+BACKOFF_BASE = 1.0  # seconds: the first reconnect window
+BACKOFF_CAP = 30.0  # seconds: the largest window
+
+
+def reconnect_delay(
+    failures: int,
+    rng: random.Random,
+    retry_after: float = 0.0,
+    base: float = BACKOFF_BASE,
+    cap: float = BACKOFF_CAP,
+) -> float:
+    """Seconds to wait before reconnecting after `failures` failed connections in a row:
+    exponential back-off with full jitter (a uniform draw from [0, min(cap, base·2ⁿ))), so a
+    thousand clients cut off together come back spread out, never in step; plus the
+    `retry_after` a busy server asked for (docs/protocol.md, admission control)."""
+    window = min(cap, base * 2 ** max(0, failures))
+    return max(0.0, retry_after) + rng.uniform(0.0, window)
+
+
 def hands_settled(frame: dict[str, Any]) -> int:
     """How many hands of this table have been settled, as far as this frame tells."""
     view = frame.get("view") or {}
@@ -73,38 +97,81 @@ async def play(
     timeout: float = 300,
     log: Any = None,
 ) -> dict[str, Any]:
-    """Play on `table_id` until `hands` hands are settled; returns the last state frame."""
-    import websockets
-
+    """Play on `table_id` until `hands` hands are settled; returns the last state frame.
+    Reconnects (back-off with full jitter) whenever the socket drops."""
     parts = urlsplit(url)
     scheme = "wss" if parts.scheme == "https" else "ws"
     ws_url = f"{scheme}://{parts.netloc}/ws/tables/{table_id}/?token={token}"
-    rng = random.Random(seed)
     origin = f"{parts.scheme}://{parts.netloc}"
-    async with websockets.connect(ws_url, origin=origin, max_size=2**22) as socket:  # type: ignore[arg-type]
+    player = Player(ws_url, origin, hands, seat, random.Random(seed), log)
+    return await asyncio.wait_for(player.run(), timeout)
 
-        async def run() -> dict[str, Any]:
-            sent_for = -1
-            while True:
-                frame = json.loads(await socket.recv())
-                if frame.get("type") == "error":
-                    if log:
-                        log(f"error {frame['code']}: {frame['message']}")
-                    continue
-                if frame.get("type") != "state":
-                    continue
-                if hands_settled(frame) >= hands:
-                    return frame
-                if frame["version"] == sent_for:
-                    continue
-                action = choose(frame, rng, seat)
-                if action is not None:
-                    sent_for = frame["version"]
-                    await socket.send(
-                        json.dumps({"type": "act", "version": frame["version"], "action": action})
-                    )
 
-        return await asyncio.wait_for(run(), timeout)
+GIVE_UP_CODES = {"bad_token", "token_revoked", "no_table", "logged_out"}  # reconnecting cannot help
+
+
+class Player:
+    """One seat's socket, reconnecting: the version it last saw and the act it sent for it
+    survive a reconnection, so it never acts twice on one state."""
+
+    def __init__(
+        self, ws_url: str, origin: str, hands: int, seat: int | None, rng: random.Random, log: Any
+    ) -> None:
+        self.ws_url, self.origin, self.hands, self.seat = ws_url, origin, hands, seat
+        self.rng, self.log = rng, log
+        self.version = -1  # the last state seen (on any connection)
+        self.sent_for = -1  # the version the last act answered
+        self.retry_after = 0.0  # what a busy server asked for
+        self.served = False  # this connection brought a state (it was not refused)
+        self.fatal: str | None = None
+
+    async def run(self) -> dict[str, Any]:
+        import websockets
+
+        failures = 0
+        while True:
+            self.retry_after, self.served = 0.0, False
+            try:
+                async with websockets.connect(self.ws_url, origin=self.origin, max_size=2**22) as socket:  # type: ignore[arg-type]
+                    done = await self._play(socket)
+                    if done is not None:
+                        return done
+            except (OSError, websockets.WebSocketException) as e:
+                if self.log:
+                    self.log(f"socket lost ({type(e).__name__}); reconnecting")
+            if self.fatal:
+                raise ConnectionError(self.fatal)
+            failures = 0 if self.served else failures + 1  # a served connection starts afresh
+            await asyncio.sleep(reconnect_delay(failures, self.rng, self.retry_after))
+
+    async def _play(self, socket: Any) -> dict[str, Any] | None:
+        """Answer states until the hands are done (the last frame) or the socket closes (None).
+        The first frame of every connection is the full current state: the resumption."""
+        async for raw in socket:
+            frame = json.loads(raw)
+            if frame.get("type") == "error":
+                self._error(frame)
+                continue
+            if frame.get("type") != "state":
+                continue
+            self.version, self.served = frame["version"], True
+            if hands_settled(frame) >= self.hands:
+                return frame
+            if frame["version"] == self.sent_for:
+                continue
+            action = choose(frame, self.rng, self.seat)
+            if action is not None:
+                self.sent_for = frame["version"]
+                await socket.send(json.dumps({"type": "act", "version": frame["version"], "action": action}))
+        return None
+
+    def _error(self, frame: dict[str, Any]) -> None:
+        if self.log:
+            self.log(f"error {frame.get('code')}: {frame.get('message')}")
+        if frame.get("code") == "busy":
+            self.retry_after = float(frame.get("retry_after") or 0)
+        elif frame.get("code") in GIVE_UP_CODES:
+            self.fatal = str(frame.get("code"))
 
 
 def main(argv: list[str] | None = None) -> int:

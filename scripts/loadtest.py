@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Load test of live play over real websockets (docs/benchmarks.md, "Live play (make loadtest)").
 
-    .venv/bin/python scripts/loadtest.py --tables 100 --seconds 60 --procs 2 [--kill] \
-        [--restart-redis] [--reset-pg] [--echo] [--spread seat]
+    .venv/bin/python scripts/loadtest.py --tables 100 --seconds 60 --procs 2 [--kill | --kills N] \
+        [--rate 0.25] [--ramp 30] [--restart-redis] [--reset-pg] [--echo] [--spread seat]
 
 Starts the production shape (lt_stack.Stack: a fresh PostgreSQL database, a private Redis,
 PROCS daphne processes, one clock worker), makes TABLES tables through `POST /api/tables/`
@@ -19,8 +19,13 @@ Definitions (the accounting):
   it (`reply_to`): the state it made (or an `ack` when that state went out already) when it
   went through, an `error` when it was refused (docs/protocol.md).
 - *lost*: a confirmed hand action (seat, action) missing from the database's HandAction log
-  of that table's hand (human rows); *duplicated*: a human HandAction row with no confirmed
-  act behind it, beyond the acts whose answer was cut off by a fault (those are `unconfirmed`).
+  of that table's hand (human rows), counted once no seat holds a claim any more (a confirmed
+  claim is held for its undo window, then committed by the clock: `settle`); *duplicated*: a
+  human HandAction row with no confirmed act behind it, beyond the acts whose answer was cut
+  off by a fault (those are `unconfirmed`). Each lost and duplicated action is printed (table,
+  hand, seat, action; for a lost one the versions it was sent at and answered with) and listed
+  in the JSON (`lost_actions`, `duplicated_actions`). `lost_after_3s` is what the old count,
+  3 s after the end, would have said (docs/benchmarks.md, session 6).
 - *errors*: error frames other than `stale_version` (a race with the clock that the client
   heals by acting again), missing answers, viewers not updated within 5 s, and socket closes;
   all of these are counted as `fault_effects` instead when they happen within FAULT_WINDOW
@@ -84,6 +89,7 @@ class Stats:
     fault_effects: Counter[str] = field(default_factory=Counter)
     stale: int = 0
     reconnects: int = 0
+    busy: int = 0  # connections a saturated process refused (`busy`, retry_after: admission control)
     cpu: dict[str, float] = field(default_factory=dict)  # CPU seconds of the run, by process kind
     stolen: float = 0.0  # share of the machine's CPU time the hypervisor gave to others meanwhile
     faults: list[tuple[float, str, int | None]] = field(default_factory=list)  # (time, kind, port)
@@ -108,6 +114,8 @@ class Confirmed:
     hand: int
     seat: int
     action: dict[str, Any]
+    sent_at: int = -1  # the version the act was sent at
+    answer: int | None = None  # the version its answer carried (None: none came)
 
 
 async def _close_when(stop: asyncio.Event, ws: Any) -> None:
@@ -134,10 +142,11 @@ class Client:
         self.version = -1
         self.live_port: int | None = None  # the process of the current (or last) socket
         self.seen: list[tuple[int, float]] = []  # (version, arrival) of recent state frames
-        self.reply: asyncio.Future[list[str]] | None = None
+        self.reply: asyncio.Future[tuple[list[str], int | None]] | None = None
         self.reply_id = 0  # the id of the act awaiting its answer
-        self.connected = asyncio.Event()
+        self.connected = asyncio.Event()  # set by the first state of a connection (not a refusal)
         self.generation = 0  # bumped on every (re)connection
+        self.retry_after = 0.0  # what a busy process asked for on the last connection
 
     @property
     def port(self) -> int:
@@ -149,6 +158,7 @@ class Client:
         delay = BACKOFF[0]
         first = True
         while not stop.is_set():
+            self.retry_after = 0.0
             url = f"ws://{HOST}:{self.port}{self.table.path}?token={self.token}"
             try:
                 async with websockets.connect(
@@ -164,10 +174,11 @@ class Client:
                     if not first:
                         self.stats.reconnects += 1
                     first = False
-                    self.connected.set()
                     await self._read(ws, stop)
             except Exception as e:  # refused, reset, closed by the server: reconnect with backoff
-                if not stop.is_set():
+                if self.retry_after:  # told to come back later: admission control, not an error
+                    self.stats.busy += 1
+                elif not stop.is_set():
                     self.stats.problem(f"socket:{type(e).__name__}", self.port)
                 if self.ws is None:  # not even connected: the process is down
                     self.failures += 1
@@ -181,7 +192,7 @@ class Client:
             # process is restarted within seconds, and its tables come back to it), else the next
             # process (the proxy's fail-over).
             self.port_index = (self.home + self.failures // HOME_TRIES) % len(self.ports)
-            await asyncio.sleep(random.uniform(0.0, delay))
+            await asyncio.sleep(self.retry_after + random.uniform(0.0, delay))
             delay = min(BACKOFF[1], delay * 2)
 
     async def _read(self, ws: Any, stop: asyncio.Event) -> None:
@@ -200,14 +211,18 @@ class Client:
             frame = orjson.loads(raw)  # the load generator shares the machine: decode cheaply
             kind = frame.get("type")
             if kind == "state":
+                self.connected.set()  # (the first state of a connection: served, not refused)
                 self.frame, self.version = frame, frame["version"]
                 self.seen.append((frame["version"], time.monotonic()))
                 del self.seen[:-64]
                 self.table.changed.set()
+            elif kind == "error" and frame.get("code") == "busy":
+                self.retry_after = float(frame.get("retry_after") or 1)
             answered = frame.get("reply_to")
             reply = self.reply
             if answered is not None and answered == self.reply_id and reply is not None and not reply.done():
-                reply.set_result([frame.get("code", "?")] if kind == "error" else [])
+                codes = [frame.get("code", "?")] if kind == "error" else []
+                reply.set_result((codes, frame.get("version")))
 
     def _fail_reply(self, why: str) -> None:
         if self.reply is not None and not self.reply.done():
@@ -219,9 +234,9 @@ class Client:
         """When the first state frame with at least `version` arrived (None: not yet)."""
         return next((t for v, t in self.seen if v >= version), None)
 
-    async def act(self, version: int, action: dict[str, Any]) -> list[str]:
-        """Send an act with a fresh id; the error codes of its answer, [] when it went through
-        (raises if the socket died)."""
+    async def act(self, version: int, action: dict[str, Any]) -> tuple[list[str], int | None]:
+        """Send an act with a fresh id; the error codes of its answer ([] when it went through)
+        and the version the answer carried (raises if the socket died)."""
         loop = asyncio.get_running_loop()
         self.reply = loop.create_future()
         self.reply_id += 1
@@ -320,12 +335,12 @@ class TableDriver:
         return int(client.frame["view"]["table"]["hand_number"] or 0)
 
     async def _act(self, client: Client, version: int, action: dict[str, Any]) -> None:
-        entry = Confirmed(self.table_id, self._hand_number(client), client.seat, action)
+        entry = Confirmed(self.table_id, self._hand_number(client), client.seat, action, version)
         generations = [c.generation for c in self.clients]
         port = client.live_port  # its socket's process (a reconnect moves `port` on at once)
         sent = time.monotonic()
         try:
-            codes = await client.act(version, action)
+            codes, entry.answer = await client.act(version, action)
         except (ConnectionError, TimeoutError) as e:
             self.unconfirmed.append(entry)
             self.stats.problem(f"no_answer:{type(e).__name__}", port)
@@ -422,43 +437,112 @@ def create_table(port: int, token: str, variant: str) -> int:
         return int(json.loads(response.read())["id"])
 
 
-def logged_actions(table_ids: list[int]) -> Counter[tuple[int, int, int, str]]:
-    """(table, hand number, seat, action) of every human row of the HandAction log."""
+Key = tuple[int, int, int, str]  # (table, hand number, seat, canonical action)
+
+
+def logged_actions(table_ids: list[int]) -> tuple[Counter[Key], Counter[Key]]:
+    """(table, hand number, seat, action) of every row of the HandAction log: the human rows,
+    and the others (bot, timeout, auto), which tell a lost action from one the server played
+    for the seat instead."""
     from django.db import connection
 
     from games.models import HandAction
 
     connection.close()  # RESET_PG terminated our own connection too: take a fresh one
-    rows = HandAction.objects.filter(hand__table_id__in=table_ids, actor=HandAction.Actor.HUMAN).values_list(
-        "hand__table_id", "hand__number", "seat", "action"
+    rows = HandAction.objects.filter(hand__table_id__in=table_ids).values_list(
+        "hand__table_id", "hand__number", "seat", "action", "actor"
     )
-    return Counter((t, n, s, canonical(a)) for t, n, s, a in rows)
+    human: Counter[Key] = Counter()
+    other: Counter[Key] = Counter()
+    for t, n, s, a, actor in rows:
+        (human if actor == HandAction.Actor.HUMAN else other)[(t, n, s, canonical(a))] += 1
+    return human, other
 
 
 def canonical(action: dict[str, Any]) -> str:
     return json.dumps(action, sort_keys=True)
 
 
-def key(entry: Confirmed) -> tuple[int, int, int, str]:
+def key(entry: Confirmed) -> Key:
     return entry.table, entry.hand, entry.seat, canonical(entry.action)
 
 
-def account(drivers: list[TableDriver]) -> dict[str, int]:
-    """lost, duplicated and unconfirmed, comparing the clients' logs with the database."""
-    logged = logged_actions([d.table_id for d in drivers])
+MAX_LISTED = 50  # lost / duplicated actions named one by one in the summary
+
+
+def describe(
+    k: Key, times: int, other: Counter[Key], sent: dict[Key, list[Confirmed]] | None = None
+) -> dict[str, Any]:
+    """One lost or duplicated action, named so that a failure can be looked up in the log:
+    for a lost one, the versions it was sent at and answered with."""
+    table, hand, seat, action = k
+    entry: dict[str, Any] = {"table": table, "hand": hand, "seat": seat, "action": json.loads(action)}
+    if times > 1:
+        entry["times"] = times
+    if sent is not None:
+        entry["versions"] = [[e.sent_at, e.answer] for e in sent.get(k, [])]
+    if other[k]:  # logged, but as played by the server (timeout, 托管, bot)
+        entry["logged_as_server"] = other[k]
+    return entry
+
+
+SETTLE_TIMEOUT = 120.0  # seconds the accounting waits for the clock to commit held claims
+
+
+def held_claims(table_ids: list[int]) -> int:
+    """Seats of these tables holding a confirmed claim the clock has not committed yet."""
+    from django.db import connection
+
+    from games.models import Seat
+
+    connection.close()  # RESET_PG terminated our own connection too: take a fresh one
+    return Seat.objects.filter(table_id__in=table_ids, pending__isnull=False).count()
+
+
+def settle(table_ids: list[int]) -> dict[str, Any]:
+    """Wait until no seat holds a claim: a confirmed claim is held for its undo window and
+    then committed by the clock, which may be seconds behind (busy dropping a killed process's
+    sockets, say). Counting before that counted held claims as lost."""
+    began = time.monotonic()
+    held = held_claims(table_ids)
+    while held and time.monotonic() - began < SETTLE_TIMEOUT:
+        time.sleep(0.5)
+        held = held_claims(table_ids)
+    return {"settle_s": round(time.monotonic() - began, 1), "held_at_end": held}
+
+
+def account(drivers: list[TableDriver], settled: dict[str, Any] | None = None) -> dict[str, Any]:
+    """lost, duplicated and unconfirmed, comparing the clients' logs with the database; the
+    lost and duplicated actions are listed too (`lost_actions`, `duplicated_actions`).
+    `settled`: what `settle` found (a claim still held then is not yet in the log)."""
+    logged, other = logged_actions([d.table_id for d in drivers])
     confirmed = Counter(key(e) for d in drivers for e in d.confirmed)
+    by_key: dict[Key, list[Confirmed]] = {}
+    for d in drivers:
+        for e in d.confirmed:
+            by_key.setdefault(key(e), []).append(e)
     maybe = Counter(key(e) for d in drivers for e in d.unconfirmed)
-    lost = sum((confirmed - logged).values())
+    missing = confirmed - logged
     extra = logged - confirmed
     unconfirmed_applied = sum((extra & maybe).values())
-    duplicated = sum((extra - maybe).values())
+    surplus = extra - maybe
     return {
-        "lost": lost,
-        "duplicated": duplicated,
+        "lost": sum(missing.values()),
+        "duplicated": sum(surplus.values()),
         "unconfirmed_applied": unconfirmed_applied,
         "logged_human": sum(logged.values()),
         "confirmed_hand": sum(confirmed.values()),
+        "lost_actions": [describe(k, n, other, by_key) for k, n in sorted(missing.items())[:MAX_LISTED]],
+        "duplicated_actions": [describe(k, n, other) for k, n in sorted(surplus.items())[:MAX_LISTED]],
+        **(settled or {}),
     }
+
+
+def report_ledger(ledger: dict[str, Any]) -> None:
+    """Each lost and duplicated action on its own line (stderr), before the JSON lines."""
+    for kind in ("lost", "duplicated"):
+        for entry in ledger.get(f"{kind}_actions", []):
+            print(f"[loadtest] {kind}: {json.dumps(entry)}", file=sys.stderr, flush=True)
 
 
 # --- the run --------------------------------------------------------------------------------
@@ -466,9 +550,7 @@ def account(drivers: list[TableDriver]) -> dict[str, int]:
 
 async def inject_faults(stack: Stack, args: argparse.Namespace, stats: Stats, stop: asyncio.Event) -> int:
     """Kill/restart a daphne, restart Redis, reset PostgreSQL connections, spread over the run."""
-    plan: list[str] = []
-    if args.kill:
-        plan.append("kill")
+    plan: list[str] = ["kill"] * args.kills
     if args.restart_redis:
         plan.append("redis")
     if args.reset_pg:
@@ -482,7 +564,7 @@ async def inject_faults(stack: Stack, args: argparse.Namespace, stats: Stats, st
         except TimeoutError:
             pass
         if fault == "kill":
-            victim = len(stack.ports) - 1
+            victim = (len(stack.ports) - 1 - kills) % len(stack.ports)  # the processes in turn
             stats.faults.append((time.monotonic(), "kill", stack.ports[victim]))
             await asyncio.to_thread(stack.kill, victim)
             kills += 1
@@ -553,8 +635,15 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         began = time.monotonic()
         kills = asyncio.run(drive(drivers, stack, args, stats))
         elapsed = time.monotonic() - began
-        time.sleep(0 if args.echo else 3.0)  # the clock commits claims still in their undo window
-        ledger = {"lost": 0, "duplicated": 0, "unconfirmed_applied": 0} if args.echo else account(drivers)
+        if args.echo:
+            ledger: dict[str, Any] = {"lost": 0, "duplicated": 0, "unconfirmed_applied": 0}
+        else:
+            time.sleep(3.0)  # what the accounting used to wait: kept to show what it miscounted
+            early = account(drivers)
+            ledger = account(drivers, settled=settle([d.table_id for d in drivers]))
+            # counted lost by the old fixed wait, and of what type (docs/benchmarks.md, session 6)
+            ledger["lost_after_3s"] = early["lost"]
+            ledger["lost_after_3s_types"] = dict(Counter(a["action"]["type"] for a in early["lost_actions"]))
         server_errors = stack.server_errors(stats.log_marks)
     finally:
         stack.stop(drop=not args.keep)
@@ -577,25 +666,26 @@ def echo_drivers(
 def summary(
     args: argparse.Namespace,
     stats: Stats,
-    ledger: dict[str, int],
+    ledger: dict[str, Any],
     kills: int,
     elapsed: float,
     server_errors: list[str],
 ) -> dict[str, Any]:
     lat = [1000 * x for x in stats.latencies]
     errors = sum(stats.errors.values()) + len(server_errors)
+    report_ledger(ledger)
+    by_window = {  # seconds into the run: p99 ms of the acts sent then (faults show here)
+        f"{WINDOW * w:.0f}s": round(1000 * percentile(v, 99), 1) for w, v in sorted(stats.by_window.items())
+    }
     detail = {
         "errors_by_kind": dict(stats.errors),
         "fault_effects": dict(stats.fault_effects),
         "server_errors": server_errors[:20],
         "stale_refusals": stats.stale,
         "reconnects": stats.reconnects,
+        "busy_refusals": stats.busy,
         "latency_samples": len(lat),
         "max_ms": round(max(lat), 1) if lat else 0.0,
-        "p99_by_window": {  # seconds into the run: p99 ms of the acts sent then (faults show here)
-            f"{WINDOW * w:.0f}s": round(1000 * percentile(v, 99), 1)
-            for w, v in sorted(stats.by_window.items())
-        },
         "by_type": {  # action type: [samples, p50 ms, p99 ms]
             kind: [len(v), round(1000 * percentile(v, 50), 1), round(1000 * percentile(v, 99), 1)]
             for kind, v in sorted(stats.by_type.items())
@@ -625,6 +715,9 @@ def summary(
         "lost": ledger["lost"],
         "duplicated": ledger["duplicated"],
         "kills": kills,
+        "rate": args.rate,
+        "ramp": args.ramp,
+        "p99_by_window": by_window,
     }
 
 
@@ -636,7 +729,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--tables", type=int, default=int(env.get("TABLES", 10)))
     parser.add_argument("--seconds", type=float, default=float(env.get("SECONDS", 30)))
     parser.add_argument("--procs", type=int, default=int(env.get("PROCS", 2)))
-    parser.add_argument("--rate", type=float, default=1.0, help="actions per second per table")
+    parser.add_argument(
+        "--rate", type=float, default=float(env.get("RATE", 1.0)), help="actions per second per table"
+    )
     parser.add_argument(
         "--ramp",
         type=float,
@@ -650,7 +745,13 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         default=env.get("SPREAD", "table"),
         help="clients over the processes: by table (as a proxy hashing the table id) or by seat",
     )
-    parser.add_argument("--kill", action="store_true", default=env.get("KILL", "0") == "1")
+    parser.add_argument("--kill", action="store_true", help="one kill (as --kills 1)")
+    parser.add_argument(
+        "--kills",
+        type=int,
+        default=int(env.get("KILL", "0") or 0),
+        help="kill -9 and restart a daphne this many times, spread over the run (in turn)",
+    )
     parser.add_argument("--restart-redis", action="store_true", default=env.get("RESTART_REDIS", "0") == "1")
     parser.add_argument("--reset-pg", action="store_true", default=env.get("RESET_PG", "0") == "1")
     parser.add_argument(
@@ -661,8 +762,12 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
     args = parser.parse_args(argv)
+    if args.kill:
+        args.kills = max(1, args.kills)
     if not (1 <= args.tables <= 2000 and 1 <= args.procs <= 16 and 1 <= args.seconds <= 3600):
         parser.error("tables 1–2000, procs 1–16, seconds 1–3600")
+    if not (0 < args.rate <= 10 and 0 <= args.ramp <= args.seconds and 0 <= args.kills <= 20):
+        parser.error("rate 0–10 actions/s per table, ramp 0–seconds, kills 0–20")
     return args
 
 

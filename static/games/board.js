@@ -66,7 +66,39 @@
     if (text && text.getAttribute("data-" + state)) text.textContent = text.getAttribute("data-" + state);
   }
 
-  document.addEventListener("htmx:wsOpen", function () { setConnection("open"); });
+  // Reconnecting (the htmx ws extension reconnects after 1006, 1011, 1012 and 1013; the server's
+  // own 4012 and 4013 — daphne cannot send the RFC's — are reconnected below): exponential
+  // back-off with full jitter like its own "full-jitter" (a random wait in [0, 2^n s), n capped
+  // at 6), plus the retry_after a busy server asked for with its `busy` notice (admission control,
+  // docs/protocol.md): a thousand boards cut off together come back spread out. The server's
+  // first frame on the new socket is the whole current board: nothing is reloaded.
+  var retryAfterMs = 0;
+  function reconnectDelay(retryCount) {
+    var span = 1000 * Math.pow(2, Math.min(retryCount, 6));
+    var wait = retryAfterMs + Math.random() * span;
+    retryAfterMs = 0;
+    return wait;
+  }
+  if (window.htmx) window.htmx.config.wsReconnectDelay = reconnectDelay;
+  function busyNotice() {
+    var notice = document.getElementById("notice");
+    var seconds = notice && notice.getAttribute("data-code") === "busy" ? Number(notice.getAttribute("data-retry-after")) : 0;
+    if (!(seconds > 0)) return false;
+    retryAfterMs = 1000 * seconds;
+    notice.removeAttribute("data-retry-after");  // read once: the next drop starts afresh
+    return true;
+  }
+
+  var ownRetries = 0;
+  document.addEventListener("htmx:wsOpen", function () { ownRetries = 0; setConnection("open"); });
+  document.addEventListener("htmx:wsClose", function (evt) {
+    var code = evt.detail && evt.detail.event && evt.detail.event.code;
+    var socket = evt.detail && evt.detail.socketWrapper;
+    if ((code === 4012 || code === 4013) && socket && socket.reconnect && document.getElementById("table-root")) {
+      setTimeout(socket.reconnect, reconnectDelay(ownRetries));
+      ownRetries += 1;
+    }
+  });
   document.addEventListener("htmx:wsClose", function () {
     setConnection("closed");
     var root = document.getElementById("table-root");
@@ -84,6 +116,7 @@
 
   document.addEventListener("htmx:wsAfterMessage", function () {
     var root = document.getElementById("table-root");
+    if (busyNotice()) { settleNotice(); return; }  // refused, not synced: the close follows
     if (root) root.setAttribute("data-synced", "1");  // the first frame since (re)connecting arrived
     if (leaving && leftTheTable() && root && root.getAttribute("data-lobby")) {
       window.location.assign(root.getAttribute("data-lobby"));

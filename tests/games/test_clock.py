@@ -221,3 +221,72 @@ def test_a_slow_table_holds_one_thread_never_the_others(alice: User, monkeypatch
         release.set()
         scheduler.close()
     assert not scheduler.running
+
+
+class _CountingScheduler:
+    """Stands in for the Scheduler: notes the ticks made while a reap is running."""
+
+    reaping = threading.Event()
+    ticked_while_reaping = threading.Event()
+
+    def __init__(self, threads: int) -> None:
+        pass
+
+    def tick(self) -> int:
+        if self.reaping.is_set():
+            self.ticked_while_reaping.set()
+        return 0
+
+    def close(self) -> None:
+        pass
+
+
+def test_the_clock_keeps_ticking_while_it_drops_a_dead_process_s_sockets(
+    monkeypatch: pytest.MonkeyPatch, settings: object
+) -> None:
+    """Issue 20: a killed process's thousands of sockets took the reaper tens of seconds, on
+    the ticking thread: every timer and held claim of every table waited meanwhile (claims
+    confirmed to their players were still uncommitted when the load test counted them)."""
+    settings.DB_THREADS = 4  # type: ignore[attr-defined]  # PostgreSQL's shape: a Scheduler
+    release = threading.Event()
+    _CountingScheduler.reaping.clear()
+    _CountingScheduler.ticked_while_reaping.clear()
+
+    def slow_reap(now: datetime | None = None) -> int:
+        _CountingScheduler.reaping.set()
+        release.wait(30)
+        return 0
+
+    monkeypatch.setattr(clock.presence, "reap", slow_reap)
+    monkeypatch.setattr(clock, "Scheduler", _CountingScheduler)
+    monkeypatch.setattr(clock, "close_old_connections", lambda: None)
+    stop = threading.Event()
+    loop = threading.Thread(target=clock.run, kwargs={"interval": 0.01, "stop": stop})
+    loop.start()
+    try:
+        assert _CountingScheduler.reaping.wait(10)
+        assert _CountingScheduler.ticked_while_reaping.wait(10), "no tick while the reap ran"
+    finally:
+        release.set()
+        stop.set()
+        loop.join(30)
+    assert not loop.is_alive()
+
+
+def test_a_reap_still_running_is_not_started_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    release, calls = threading.Event(), Counter[str]()
+
+    def slow_reap(now: datetime | None = None) -> int:
+        calls["reap"] += 1
+        release.wait(30)
+        return 0
+
+    monkeypatch.setattr(clock.presence, "reap", slow_reap)
+    monkeypatch.setattr(clock, "close_old_connections", lambda: None)
+    reaper = clock.Reaper(background=True)
+    reaper()
+    reaper.next = 0.0  # due again at once
+    reaper()
+    release.set()
+    reaper.join(10)
+    assert calls["reap"] == 1 and not reaper.busy()

@@ -11,9 +11,12 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from games import consumers, presence, services
-from games.models import OpenSocket, Seat, ServerProcess, Table
-from tests.games.conftest import bot_table, two_seated
+from games.clock import drive_table_until_idle
+from games.engine.actions import legal_actions
+from games.models import HandAction, OpenSocket, Seat, ServerProcess, Table
+from tests.games.conftest import bot_table, hand_over, state_of, two_seated
 from tests.games.test_consumers import open_socket, receive
+from tests.games.test_services import find_claim
 
 pytestmark = pytest.mark.django_db
 
@@ -233,3 +236,32 @@ async def test_a_process_keeps_beating_after_its_last_socket_closed(
         if seen > old:
             break
     assert seen > old
+def test_a_held_claim_survives_its_socket_s_process_dying(alice: User) -> None:
+    """Issue 20: a claim confirmed to its player is held in the database (the seat's `pending`),
+    not by the socket or its process: the process dying and the clock dropping its sockets
+    leaves it to be committed, as the player's own action, when its undo window ends."""
+    for _ in range(8):  # a claim for alice turns up within a few hands
+        table = bot_table(alice, "shanghai", base=1)
+        services.start_hand(table.pk, alice)
+        dead = process()
+        services.connect(table.pk, alice, dead)
+        now = drive_table_until_idle(table.pk, until=lambda t: find_claim(t.pk, 0) or hand_over(t))
+        if not hand_over(Table.objects.get(pk=table.pk)):
+            break
+        services.leave(table.pk, alice)
+    else:
+        pytest.skip("no claim came up")
+    state = state_of(table.pk)
+    assert state is not None
+    claim = next(a for a in legal_actions(state, 0) if a.type != "pass")
+    table.refresh_from_db()
+    services.perform(table.pk, alice, table.version, claim.to_json(), now)  # confirmed: held
+    assert seat_of(table, 0).pending == claim.to_json()
+    ServerProcess.objects.filter(pk=dead).update(seen=timezone.now() - STALE)
+    process()  # a live one: the dead process is the stale one
+    assert presence.reap() == 1
+    assert seat_of(table, 0).pending == claim.to_json() and not seat_of(table, 0).connected
+    table.refresh_from_db()
+    services.timeout(table.pk, table.revision, now + timedelta(seconds=2))
+    last = HandAction.objects.filter(hand=table.hand, seat=0).order_by("-seq").first()
+    assert last is not None and last.action == claim.to_json() and last.actor == "human"

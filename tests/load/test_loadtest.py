@@ -1,0 +1,96 @@
+"""The load test's accounting (scripts/loadtest.py): a held claim is not a lost action, and every
+lost one is named (issue 20)."""
+
+from __future__ import annotations
+
+import sys
+from datetime import timedelta
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from django.contrib.auth.models import User
+
+from games import services
+from games.clock import drive_table_until_idle
+from games.engine.actions import legal_actions
+from games.models import Hand, Seat, Table
+from tests.games.conftest import after_pause, bot_table, hand_over, state_of
+from tests.games.test_services import find_claim
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts"))
+import loadtest  # noqa: E402
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_a_confirmed_claim_still_held_is_counted_only_once_committed(
+    alice: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for _ in range(8):  # a claim for alice turns up within a few hands
+        table = bot_table(alice, "shanghai", base=1)
+        services.start_hand(table.pk, alice)
+        services.connect(table.pk, alice)
+        now = drive_table_until_idle(table.pk, until=lambda t: find_claim(t.pk, 0) or hand_over(t))
+        if not hand_over(Table.objects.get(pk=table.pk)):
+            break
+        services.leave(table.pk, alice)
+    else:
+        pytest.skip("no claim came up")
+    state = state_of(table.pk)
+    assert state is not None
+    claim = next(a for a in legal_actions(state, 0) if a.type != "pass").to_json()
+    table.refresh_from_db()
+    services.perform(table.pk, alice, table.version, claim, now)  # confirmed, and held
+    hand = Hand.objects.get(pk=table.hand_id)
+    driver = SimpleNamespace(
+        table_id=table.pk,
+        confirmed=[loadtest.Confirmed(table.pk, hand.number, 0, claim, table.version, table.version + 1)],
+        unconfirmed=[],
+    )
+    # What the old fixed wait counted while the clock had not committed the claim yet: lost.
+    early = loadtest.account([driver])  # type: ignore[list-item]
+    assert early["lost"] == 1
+    assert early["lost_actions"] == [
+        {
+            "table": table.pk,
+            "hand": hand.number,
+            "seat": 0,
+            "action": claim,
+            "versions": [[table.version, table.version + 1]],
+        }
+    ]
+    monkeypatch.setattr(loadtest, "SETTLE_TIMEOUT", 0.0)
+    assert loadtest.settle([table.pk]) == {"settle_s": 0.0, "held_at_end": 1}  # still held: not lost yet
+    services.timeout(table.pk, Table.objects.get(pk=table.pk).revision, now + timedelta(seconds=2))
+    assert not Seat.objects.filter(table=table, pending__isnull=False).exists()
+    settled = loadtest.settle([table.pk])
+    assert settled["held_at_end"] == 0
+    final = loadtest.account([driver], settled)  # type: ignore[list-item]
+    assert (final["lost"], final["duplicated"], final["lost_actions"]) == (0, 0, [])
+
+
+def test_a_human_row_nobody_confirmed_is_named_as_duplicated(alice: User) -> None:
+    table = bot_table(alice, "shanghai", base=1)
+    services.start_hand(table.pk, alice)
+    services.connect(table.pk, alice)
+    drive_table_until_idle(table.pk, until=lambda t: hand_over(t) or _alices_turn(t.pk))
+    table.refresh_from_db()
+    state = state_of(table.pk)
+    if state is None:
+        pytest.skip("the hand ended before alice's turn")
+    discard = next(a for a in legal_actions(state, 0) if a.type == "discard").to_json()
+    services.perform(table.pk, alice, table.version, discard, after_pause(table))
+    hand = Hand.objects.get(pk=table.hand_id)
+    driver = SimpleNamespace(table_id=table.pk, confirmed=[], unconfirmed=[])
+    ledger = loadtest.account([driver])  # type: ignore[list-item]
+    assert ledger["duplicated"] == 1 and ledger["lost"] == 0
+    assert ledger["duplicated_actions"] == [
+        {"table": table.pk, "hand": hand.number, "seat": 0, "action": discard}
+    ]
+
+
+def _alices_turn(table_id: int) -> bool:
+    state = state_of(table_id)
+    return state is not None and state.phase == "turn" and state.turn == 0
