@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 from django.db import close_old_connections
 from django.utils import timezone
 
-from games import presence
+from games import matchmaking, presence
 from games.models import Table
 from games.services import ServiceError, timeout
 
@@ -51,6 +51,10 @@ def tick(now: datetime | None = None) -> int:
             log.warning("clock: table %s: %s", table_id, e)
         except Exception:  # one broken table must not stop the others' clocks
             log.exception("clock: table %s failed", table_id)
+    try:  # quick match: bots fill for players whose wait ran out; silent players leave the queue
+        changed += matchmaking.sweep(now)
+    except Exception:
+        log.exception("clock: the quick-match sweep failed")
     return changed
 
 

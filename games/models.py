@@ -396,3 +396,7 @@ class AdminAuditLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} {self.action} {self.model} {self.object_repr}"
+
+
+# Quick match (issue 18): its own module, registered with the app here.
+from games.models_queue import QueueEntry, QuickMatch  # noqa: E402, F401

@@ -642,6 +642,7 @@ def stand(table_id: int, user: AbstractBaseUser) -> Table:
     with locked(table_id) as ctx:
         seat = _require_seat(ctx, user)
         _require_between_hands(ctx)
+        _quick_match_exit(ctx, seat)
         _free_seat(ctx, seat)
         _after_seat_change(ctx)
     return ctx.table
@@ -844,9 +845,21 @@ def leave(table_id: int, user: AbstractBaseUser) -> Table:
         if ctx.hand_running:
             _escape(ctx, seat, Penalty.Reason.ESCAPE)
         else:
+            _quick_match_exit(ctx, seat)
             _free_seat(ctx, seat)
             _after_seat_change(ctx)
     return ctx.table
+
+
+def _quick_match_exit(ctx: Loaded, seat: Seat, disconnected_at: datetime | None = None) -> None:
+    """Freeing a seat between hands of a queue-started match is an escape (issue 18)."""
+    from games.matchmaking import charge_early_exit  # (it builds on this module)
+
+    if seat.user_id is None or ctx.hand is None:
+        return
+    others = [s.user for s in _humans(ctx) if s is not seat and not s.left]
+    if charge_early_exit(ctx.table, ctx.hand, seat.user, others, ctx.now, disconnected_at):
+        ctx.fresh_balances = True
 
 
 def _after_seat_change(ctx: Loaded) -> None:
@@ -1150,6 +1163,7 @@ def _stand_up_undecided(ctx: Loaded) -> None:
     undecided = [s for s in ctx.seats if s.user_id and s.continue_choice is None]
     for seat in undecided:
         ctx.table.notices[str(seat.user_id)] = NOT_CONTINUED
+        _quick_match_exit(ctx, seat, None if seat.connected else seat.disconnected_at or hand.ended)
         _free_seat(ctx, seat)
     if undecided:
         _after_seat_change(ctx)
@@ -1180,6 +1194,7 @@ def _expire_disconnected(ctx: Loaded) -> None:
         if ctx.hand_running:
             _escape(ctx, seat, Penalty.Reason.DISCONNECT)
         else:
+            _quick_match_exit(ctx, seat, seat.disconnected_at)
             _free_seat(ctx, seat)
             _after_seat_change(ctx)
 

@@ -23,6 +23,7 @@ from games.forms import CreateTableForm
 from games.models import Table
 from games.presenters import table_context
 from games.rendering import VARIANT_NAMES, WIND_ZH, board_model, lobby_groups
+from games.views_queue import level_choices as quick_levels
 
 LOBBY_LIMIT = 200
 SEAT_WINDS = ("1z", "2z", "3z", "4z")
@@ -95,6 +96,7 @@ def _lobby_context(request: HttpRequest) -> dict[str, Any]:
         "free_only": free_only,
         "count": len(tables),
         "variants": [(v, *names) for v, names in VARIANT_NAMES.items()],
+        "quick_levels": quick_levels(),  # the Quick match button (games.views_queue)
     }
 
 
