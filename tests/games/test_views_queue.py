@@ -7,7 +7,7 @@ from django.test import Client
 
 from games import matchmaking
 from games.models import QueueEntry, Table
-from tests.conftest import logged_in_client, make_user
+from tests.conftest import logged_in_client
 from tests.games.conftest import bot_table
 
 
@@ -39,7 +39,9 @@ def test_bad_form_input_is_shown_and_queues_nobody(alice_client: Client) -> None
 
 def test_a_seated_player_is_told_to_leave_first(alice: User, alice_client: Client) -> None:
     table = bot_table(alice)
-    response = alice_client.post("/play/", {"variant": "shanghai", "level": "bronze", "bot_wait": "30"}, follow=True)
+    response = alice_client.post(
+        "/play/", {"variant": "shanghai", "level": "bronze", "bot_wait": "30"}, follow=True
+    )
     assert f"seat at table {table.pk}" in response.content.decode()
     assert not QueueEntry.objects.exists()
 
