@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
@@ -9,6 +10,14 @@ from games import matchmaking
 from games.models import QueueEntry, Table
 from tests.conftest import logged_in_client
 from tests.games.conftest import bot_table
+
+
+@pytest.fixture
+def alice_client(alice: User) -> Client:
+    """Alice, reading English (the site's default language is Chinese)."""
+    client = logged_in_client(alice)
+    client.cookies["django_language"] = "en"
+    return client
 
 
 def test_the_lobby_has_the_quick_match_button(alice_client: Client) -> None:
@@ -63,4 +72,4 @@ def test_the_page_speaks_chinese(alice: User) -> None:
     client = logged_in_client(alice)
     client.cookies["django_language"] = "zh-hans"
     html = client.get("/play/").content.decode()
-    assert "快速匹配" in html
+    assert "开始匹配" in html and "场次" in html and "Find a game" not in html
