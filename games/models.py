@@ -115,6 +115,9 @@ class Seat(models.Model):
     # A human's claim held for the undo window before it is applied.
     pending = models.JSONField(null=True, blank=True)
     pending_until = models.DateTimeField(null=True, blank=True)
+    # The seated person's tier in this variant, read when they sit down and moved by ranked
+    # hands here (games.ranks): it travels with the seat in snapshots, so frames need no query.
+    rank = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["table", "index"]
@@ -400,3 +403,4 @@ class AdminAuditLog(models.Model):
 
 # Quick match (issue 18): its own module, registered with the app here.
 from games.models_queue import QueueEntry, QuickMatch  # noqa: E402, F401
+from games.models_ranks import Rank, RankChange  # noqa: E402, F401

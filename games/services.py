@@ -35,6 +35,7 @@ from games.engine.state import HandState
 from games.engine.view import view_for
 from games.models import EAST, Hand, HandAction, Match, OpenSocket, Penalty, ScoreEntry, Seat, Table
 from games.penalties import active_ban, ban_message, charge_escape, record_false_wins
+from games.ranks import record_hand_ranks, seat_rank
 from games.ratings import record_hand_ratings
 from games.rows import RowSql
 
@@ -594,6 +595,7 @@ def sit(table_id: int, user: AbstractBaseUser, index: int, socket_id: int | None
         # it, and the caller's user object (a socket's, long-lived) gets no profile cached.
         seat.user = snapshots.light_user(user.pk, user.get_username(), balance)
         seat.sat_at = ctx.now
+        seat.rank = seat_rank(user.pk, table.variant)  # shown beside the name (issue 18)
         seat.accepted = False
         seat.continue_choice = None
         seat.connections = 0
@@ -620,6 +622,7 @@ def _free_seat(ctx: Loaded, seat: Seat) -> None:
     seat.auto = seat.left = False
     seat.pending = seat.pending_until = None
     seat.sat_at = None
+    seat.rank = None
     ctx.lobby = ctx.changed = True
     if user_id is None:
         return
@@ -1258,6 +1261,11 @@ def _finish_hand(ctx: Loaded) -> None:
         ],
         "hands": [s.get("hand", []) for s in public["seats"]],
     }
+    rank_changes = record_hand_ranks(hand, table.variant)  # ranked quick matches only (issue 18)
+    if rank_changes:
+        hand.settlement["ranks"] = rank_changes
+        for change in rank_changes:
+            ctx.seats[change["seat"]].rank = change["after"]
     hand.save()
     record_hand_ratings(hand)
     ctx.state = None

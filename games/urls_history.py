@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import api_history, views_history
+from games import api_history, api_ranks, views_history
 
 app_name = "history"
 
@@ -12,5 +12,6 @@ urlpatterns = [
     path("leaderboard/", views_history.leaderboard, name="leaderboard"),
     path("api/hands/<int:pk>/replay", api_history.hand_replay, name="api_replay"),
     path("api/users/<str:username>/matches", api_history.user_matches, name="api_matches"),
+    path("api/users/<str:username>", api_ranks.user_profile, name="api_user"),  # ranks (issue 18)
     path("api/leaderboard", api_history.leaderboard, name="api_leaderboard"),
 ]
