@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 from django.db import close_old_connections
 from django.utils import timezone
 
-from games import matchmaking, presence
+from games import announcements, matchmaking, presence
 from games.models import Table
 from games.services import ServiceError, timeout
 
@@ -53,8 +53,9 @@ def tick(now: datetime | None = None) -> int:
             log.exception("clock: table %s failed", table_id)
     try:  # quick match: bots fill for players whose wait ran out; silent players leave the queue
         changed += matchmaking.sweep(now)
+        announcements.sweep(now)  # announcements starting or expiring reach the open boards
     except Exception:
-        log.exception("clock: the quick-match sweep failed")
+        log.exception("clock: the quick-match or announcement sweep failed")
     return changed
 
 

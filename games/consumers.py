@@ -25,6 +25,7 @@ from django.db.utils import InterfaceError, OperationalError
 
 from accounts.services import user_for_token
 from games import broadcaster, presence, services, snapshots
+from games.announcements import AnnouncementSocket
 from games.db_threads import db
 from games.models import Table
 from games.presenters import json_view, snapshot_context, table_context
@@ -214,7 +215,7 @@ def may_watch(table: Table, user: Any, session: Any) -> bool:
     return bool(session is not None and session.get(f"invite-{table.pk}"))
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class TableConsumer(AnnouncementSocket, AsyncWebsocketConsumer):  # banners: games.announcements
     table_id: int
     user: Any
     json_mode: bool
@@ -278,6 +279,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_NO_TABLE)
             return
         await self.channel_layer.group_add(services.group_name(self.table_id), self.channel_name)
+        await self.join_announcements()
         if presence.registered() is None or WATCHER.idle():  # an idle process may have been given up
             await db(presence.heartbeat)()
         version, self.socket_id = await db(services.connect)(
@@ -306,6 +308,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         WATCHER.remove(self)
         await self.channel_layer.group_discard(services.group_name(self.table_id), self.channel_name)
+        await self.leave_announcements()
         if not getattr(self, "counted", False):
             return
         args = (self.table_id, self._actor(), self.counted_seated, self.socket_id)

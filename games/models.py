@@ -401,6 +401,7 @@ class AdminAuditLog(models.Model):
         return f"{self.user} {self.action} {self.model} {self.object_repr}"
 
 
-# Quick match (issue 18): its own module, registered with the app here.
+# Issue 18 (quick match, ranks, announcements): their own modules, registered with the app here.
+from games.models_announcements import Announcement  # noqa: E402, F401
 from games.models_queue import QueueEntry, QuickMatch  # noqa: E402, F401
 from games.models_ranks import Rank, RankChange  # noqa: E402, F401
