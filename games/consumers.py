@@ -26,6 +26,7 @@ from django.db.utils import InterfaceError, OperationalError
 from accounts.services import user_for_token
 from games import broadcaster, presence, services, snapshots
 from games.announcements import AnnouncementSocket
+from games.chat import ChatSocket
 from games.db_threads import db
 from games.models import Table
 from games.presenters import json_view, snapshot_context, table_context
@@ -215,7 +216,7 @@ def may_watch(table: Table, user: Any, session: Any) -> bool:
     return bool(session is not None and session.get(f"invite-{table.pk}"))
 
 
-class TableConsumer(AnnouncementSocket, AsyncWebsocketConsumer):  # banners: games.announcements
+class TableConsumer(AnnouncementSocket, ChatSocket, AsyncWebsocketConsumer):  # issue 18: banners, chat
     table_id: int
     user: Any
     json_mode: bool
@@ -350,8 +351,10 @@ class TableConsumer(AnnouncementSocket, AsyncWebsocketConsumer):  # banners: gam
             await self.act(message)
         elif kind == "ping":
             await self.send_json({"type": "pong"})
+        elif kind in ("say", "report", "mute"):  # table chat (games.chat)
+            await self.chat_route(message)
         else:
-            await self.send_error("unknown_type", "type must be one of act, sync, ping")
+            await self.send_error("unknown_type", "type must be one of act, sync, ping, say, report, mute")
 
     async def act(self, message: dict[str, Any]) -> None:
         action = message.get("action")

@@ -401,7 +401,8 @@ class AdminAuditLog(models.Model):
         return f"{self.user} {self.action} {self.model} {self.object_repr}"
 
 
-# Issue 18 (quick match, ranks, announcements): their own modules, registered with the app here.
+# Issue 18 (quick match, ranks, announcements, chat): their own modules, registered with the app here.
 from games.models_announcements import Announcement  # noqa: E402, F401
+from games.models_chat import ChatMessage, ChatMute, ChatSilence  # noqa: E402, F401
 from games.models_queue import QueueEntry, QuickMatch  # noqa: E402, F401
 from games.models_ranks import Rank, RankChange  # noqa: E402, F401

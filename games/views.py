@@ -17,7 +17,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games import services
+from games import chat, services
 from games.engine.rulesets import VARIANT_IDS
 from games.forms import CreateTableForm
 from games.models import Table
@@ -200,4 +200,5 @@ def table_page(request: HttpRequest, pk: int) -> HttpResponse:
     context = table_context(table, user)
     model = board_model(context)
     ws_path = f"/ws/tables/{table.pk}/"
-    return render(request, "games/table.html", {**model, "ws_path": ws_path, "oob": False})
+    chat_panel = chat.board_context(table, user, context["viewer"]["seat"])  # issue 18
+    return render(request, "games/table.html", {**model, **chat_panel, "ws_path": ws_path, "oob": False})
