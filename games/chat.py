@@ -168,10 +168,11 @@ def recent(table_id: int, viewer: AbstractBaseUser | None) -> list[dict[str, Any
     return [message_json(m, m.user.get_username()) for m in reversed(rows) if m.user_id not in muted]
 
 
-def line_html(frame: dict[str, Any], language: str, oob: bool = False) -> str:
-    """One chat line for the board (escaped by the template); `oob`: appended to #chat-log."""
+def line_html(frame: dict[str, Any], language: str, oob: bool = False, viewer: str | None = None) -> str:
+    """One chat line for the board (escaped by the template); `oob`: appended to #chat-log;
+    `viewer`: whose board (no "mute" button on their own lines)."""
     with translation.override(language):
-        return render_to_string("games/_chat_line.html", {"m": frame, "oob": oob})
+        return render_to_string("games/_chat_line.html", {"m": frame, "oob": oob, "viewer": viewer})
 
 
 def board_context(table: Table, viewer: AbstractBaseUser | None, seat: int | None) -> dict[str, Any]:
@@ -222,7 +223,9 @@ class ChatSocket:
         if self.json_mode:
             await self.send_json({"type": "chat", **frame})
         else:
-            await self.send(text_data=line_html(frame, self.language, oob=True))
+            actor = self._actor()
+            viewer = actor.get_username() if actor is not None else None
+            await self.send(text_data=line_html(frame, self.language, oob=True, viewer=viewer))
 
 
 def _whole(value: Any) -> Any:
