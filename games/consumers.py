@@ -31,6 +31,7 @@ from games.db_threads import db
 from games.models import Table
 from games.presenters import json_view, snapshot_context, table_context
 from games.rendering import language_from_scope, render_error_html, render_table_html
+from games.spectator_delay import DelayedSpectatorSocket
 
 MAX_FRAME = 4096  # bytes; a legal client never needs more
 BURST = 20  # messages
@@ -216,7 +217,8 @@ def may_watch(table: Table, user: Any, session: Any) -> bool:
     return bool(session is not None and session.get(f"invite-{table.pk}"))
 
 
-class TableConsumer(AnnouncementSocket, ChatSocket, AsyncWebsocketConsumer):  # issue 18: banners, chat
+# Issue 18: announcement banners, table chat and the spectator delay come in as mixins.
+class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, AsyncWebsocketConsumer):
     table_id: int
     user: Any
     json_mode: bool
@@ -289,6 +291,7 @@ class TableConsumer(AnnouncementSocket, ChatSocket, AsyncWebsocketConsumer):  # 
         self.counted = True
         snapshot = snapshots.at(self.table_id, version)  # the connect's own change, when it made one
         context = snapshot_context(snapshot, self._actor()) if snapshot is not None else None
+        await self.load_spectator_delay()  # games.spectator_delay
         await self.send_state(force=True, context=context)
         WATCHER.add(self)
 
@@ -406,6 +409,7 @@ class TableConsumer(AnnouncementSocket, ChatSocket, AsyncWebsocketConsumer):  # 
         was sent (not when this socket already showed that version)."""
         if context is None:
             context = await db(table_context)(self.table_id, self._actor(), True)
+        context = await self.delayed(context)  # a spectator of a quick match sees it behind
         version = context["table"]["version"]
         pause_ms = context["table"]["pause_ms"]
         if pause_ms:

@@ -328,6 +328,9 @@ class SiteSettings(models.Model):
     claim_seconds = models.PositiveSmallIntegerField(_("default claim timer (s)"), default=8)
     grace_seconds = models.PositiveIntegerField(_("grace period (s)"), default=120)
     rating_min_hands = models.PositiveIntegerField(_("hands before a player is ranked"), default=10)
+    spectator_delay_seconds = models.PositiveIntegerField(
+        _("spectator delay at quick-match tables (s)"), default=180
+    )  # issue 18: games.spectator_delay
     updated = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -17,7 +17,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games import chat, services
+from games import chat, services, spectator_delay
 from games.engine.rulesets import VARIANT_IDS
 from games.forms import CreateTableForm
 from games.models import Table
@@ -197,7 +197,7 @@ def table_page(request: HttpRequest, pk: int) -> HttpResponse:
     if not _may_see(request, table):
         raise Http404("no such table")
     user = request.user if request.user.is_authenticated else None
-    context = table_context(table, user)
+    context = spectator_delay.for_viewer(table.pk, user, table_context(table, user))  # issue 18
     model = board_model(context)
     ws_path = f"/ws/tables/{table.pk}/"
     chat_panel = chat.board_context(table, user, context["viewer"]["seat"])  # issue 18
