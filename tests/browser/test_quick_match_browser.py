@@ -79,12 +79,20 @@ def test_four_strangers_press_quick_match_and_play_a_hand(browser: Browser, live
         expect(page.locator("#table-root")).to_have_attribute("data-synced", "1")
         expect(page.locator("#board.in-hand")).to_be_visible()
     pages[0].screenshot(path=f"{SHOTS}/quick-table-desktop.png", full_page=True)
+    watcher, spectator = _player(browser, live_server_url)
+    spectator.goto(pages[0].url)
+    expect(spectator.locator("#table-root")).to_have_attribute("data-synced", "1")
+    expect(spectator.locator(".banner.watching")).to_contain_text("s behind (spectator delay)")
+    assert spectator.locator("#board.in-hand").count() == 0  # the hand began under 3 minutes ago
+    spectator.screenshot(path=f"{SHOTS}/quick-spectator-delayed.png", full_page=True)
     pages[3].screenshot(path=f"{SHOTS}/quick-table-phone-zh.png", full_page=True)
     play_round_robin(pages)
     settlement = pages[0].locator("#settlement")
     expect(settlement.locator("table.payments")).to_be_visible()
     assert settlement.locator("tbody tr").count() == 4
-    for context, _page in players:
+    # the hand is over for the players; the spectator sees its end only 3 minutes later
+    assert spectator.locator("#settlement.shown").count() == 0
+    for context, _page in [*players, (watcher, spectator)]:
         context.close()
 
 
