@@ -16,6 +16,7 @@ from games import announcements
 from games.models import AdminAuditLog, Announcement
 from tests.conftest import logged_in_client, make_user
 from tests.games.conftest import bot_table
+from tests.games.test_chat import next_frame, next_html
 from tests.games.test_consumers import open_socket, receive
 
 
@@ -82,10 +83,9 @@ async def test_an_admin_announcement_reaches_open_boards_at_once(staff: User, al
     }
     response = await sync_to_async(client.post)(reverse("admin:games_announcement_add"), form)
     assert response.status_code == 302, response.content.decode()[:2000]
-    frame = await receive(json_socket)
-    assert frame["type"] == "announcement"
+    frame = await next_frame(json_socket, lambda f: f["type"] == "announcement")
     assert frame["announcements"][0]["en"] == "A new rule set <b>is live</b>"
-    html = await html_socket.receive_from(timeout=5)
+    html = await next_html(html_socket, lambda h: 'id="announcements"' in h)
     assert 'id="announcements"' in html and 'hx-swap-oob="true"' in html
     assert "新玩法上线" in html and "<b>" not in html  # Chinese by default; the other text escaped
     log = await sync_to_async(AdminAuditLog.objects.get)(model="games.Announcement")
@@ -103,7 +103,7 @@ async def test_the_clock_takes_an_expired_announcement_off_the_boards(alice: Use
     await sync_to_async(announce)(ends=now + timedelta(seconds=30), start_announced=True)
     assert await sync_to_async(announcements.sweep)(now) == 0
     assert await sync_to_async(announcements.sweep)(now + timedelta(seconds=31)) == 1
-    frame = await receive(socket)
+    frame = await next_frame(socket, lambda f: f["type"] == "announcement")
     assert frame == {"type": "announcement", "announcements": []}
     assert await sync_to_async(announcements.sweep)(now + timedelta(seconds=32)) == 0
     await socket.disconnect()
