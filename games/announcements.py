@@ -50,9 +50,13 @@ def text_for(announcement: Announcement, language: str) -> str:
 
 def banner_html(announcements: list[Announcement], language: str, oob: bool = False) -> str:
     """The banner (templates/games/_announcements.html); `oob`: as an htmx out-of-band swap."""
-    items = [{"id": a.pk, "text": text_for(a, language)} for a in announcements]
+    items = banner_items(announcements, language)
     with translation.override(language):
         return render_to_string("games/_announcements.html", {"announcements": items, "oob": oob})
+
+
+def banner_items(announcements: list[Announcement], language: str) -> list[dict[str, Any]]:
+    return [{"id": a.pk, "text": text_for(a, language)} for a in announcements]
 
 
 def publish() -> None:

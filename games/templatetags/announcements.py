@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import template
-from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 
-from games.announcements import active, banner_html
+from games.announcements import active, banner_items
 
 register = template.Library()
 
 
-@register.simple_tag
-def site_announcements() -> SafeString:
-    return SafeString(banner_html(active(), get_language() or "zh-hans"))
+@register.inclusion_tag("games/_announcements.html")
+def site_announcements() -> dict[str, Any]:
+    return {"announcements": banner_items(active(), get_language() or "zh-hans"), "oob": False}
