@@ -27,7 +27,7 @@ from django.conf import settings
 from django.db import close_old_connections
 from django.utils import timezone
 
-from games import moderation, presence
+from games import announcements, matchmaking, moderation, presence
 from games.models import Table
 from games.services import timeout
 
@@ -64,6 +64,11 @@ def tick(now: datetime | None = None) -> int:
             outcome(table_id, version, failures, e, now)
         else:
             outcome(table_id, version, failures, None, now)
+    try:  # quick match: bots fill for players whose wait ran out; silent players leave the queue
+        changed += matchmaking.sweep(now)
+        announcements.sweep(now)  # announcements starting or expiring reach the open boards
+    except Exception:
+        log.exception("clock: the quick-match or announcement sweep failed")
     return changed
 
 

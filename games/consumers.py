@@ -28,9 +28,12 @@ from accounts import sockets
 from accounts.services import token_digest, user_for_token
 from games import access, broadcaster, presence, services, snapshots
 from games.admission import ADMISSION
+from games.announcements import AnnouncementSocket
+from games.chat import ChatSocket
 from games.db_threads import db
 from games.presenters import json_view, snapshot_context, table_context
 from games.rendering import language_from_scope, render_error_html, render_table_html
+from games.spectator_delay import DelayedSpectatorSocket
 
 MAX_FRAME = 4096  # bytes; a legal client never needs more
 BURST = 20  # messages
@@ -289,7 +292,8 @@ class TokenBucket:
         return True
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+# Issue 18: announcement banners, table chat and the spectator delay come in as mixins.
+class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, AsyncWebsocketConsumer):
     table_id: int
     user: Any
     json_mode: bool
@@ -362,6 +366,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_NO_TABLE)
             return
         await self.channel_layer.group_add(services.group_name(self.table_id), self.channel_name)
+        await self.join_announcements()
         if presence.registered() is None:
             await db(presence.heartbeat)()
         HEARTBEAT.ensure()
@@ -371,6 +376,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.counted = True
         snapshot = snapshots.at(self.table_id, version)  # the connect's own change, when it made one
         context = snapshot_context(snapshot, self._actor()) if snapshot is not None else None
+        await self.load_spectator_delay()  # games.spectator_delay
         await self.send_state(force=True, context=context)
         ADMISSION.leave(self)  # the handshake is done: the next one may start
         WATCHER.add(self)
@@ -421,6 +427,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         WATCHER.remove(self)
         await self.channel_layer.group_discard(services.group_name(self.table_id), self.channel_name)
+        await self.leave_announcements()
         if not getattr(self, "counted", False):
             return
         args = (self.table_id, self._actor(), self.counted_seated, self.socket_id)
@@ -450,8 +457,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.act(message)
         elif kind == "ping":
             await self.send_json({"type": "pong"})
+        elif kind in ("say", "report", "mute"):  # table chat (games.chat)
+            await self.chat_route(message)
         else:
-            await self.send_error("unknown_type", "type must be one of act, sync, ping")
+            await self.send_error("unknown_type", "type must be one of act, sync, ping, say, report, mute")
 
     async def act(self, message: dict[str, Any]) -> None:
         action = message.get("action")
@@ -503,6 +512,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         was sent (not when this socket already showed that version)."""
         if context is None:
             context = await db(table_context)(self.table_id, self._actor(), True)
+        context = await self.delayed(context)  # a spectator of a quick match sees it behind
         revision, version = context["revision"], context["table"]["version"]
         pause_ms = context["table"]["pause_ms"]
         if pause_ms:

@@ -18,7 +18,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Avg, Count, Max, Q, QuerySet, Sum
 
 from accounts.models import LedgerEntry, Profile
-from games import settings_store
+from games import ranks, settings_store
 from games.models import Hand, Match, Penalty, Rating, ScoreEntry
 from games.rendering import VARIANT_NAMES, extra_name, pattern_name
 
@@ -251,6 +251,7 @@ class Standing:
     rating: float | None
     mu: float | None = None
     sigma: float | None = None
+    rank: dict[str, Any] | None = None  # the tier in this variant (games.ranks; issue 18)
 
     @property
     def win_rate(self) -> float:
@@ -268,6 +269,7 @@ class Standing:
             "rating": round(self.rating, 3) if self.rating is not None else None,
             "mu": self.mu,
             "sigma": self.sigma,
+            "rank": self.rank,
         }
 
 
@@ -330,9 +332,18 @@ def leaderboard(variant: str | None = None, limit: int = 100) -> Leaderboard:
         standings.sort(key=lambda s: (-(s.rating if s.rating is not None else -1e9), -s.balance, s.username))
     else:
         standings.sort(key=lambda s: (-s.balance, s.username))
+    if variant:
+        _add_ranks(variant, standings, {s["user__username"]: s["user_id"] for s in stats})
     ranked = [s for s in standings if s.hands >= min_hands][:limit]
     provisional = [s for s in standings if s.hands < min_hands][:limit]
     return Leaderboard(variant, min_hands, ranked, provisional)
+
+
+def _add_ranks(variant: str, standings: list[Standing], user_ids: dict[str, int]) -> None:
+    tiers = ranks.tiers_for(variant, list(user_ids.values()))
+    for s in standings:
+        rank = tiers.get(user_ids[s.username], ranks.Standing())
+        s.rank = {**ranks.tier_names(rank.tier), "tier": rank.tier, "points": rank.points}
 
 
 def open_penalties(user: AbstractBaseUser) -> QuerySet:

@@ -143,6 +143,9 @@ class Seat(models.Model):
     # A human's claim held for the undo window before it is applied.
     pending = models.JSONField(null=True, blank=True)
     pending_until = models.DateTimeField(null=True, blank=True)
+    # The seated person's tier in this variant, read when they sit down and moved by ranked
+    # hands here (games.ranks): it travels with the seat in snapshots, so frames need no query.
+    rank = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["table", "index"]
@@ -362,6 +365,9 @@ class SiteSettings(models.Model):
     claim_seconds = models.PositiveSmallIntegerField(_("default claim timer (s)"), default=8)
     grace_seconds = models.PositiveIntegerField(_("grace period (s)"), default=120)
     rating_min_hands = models.PositiveIntegerField(_("hands before a player is ranked"), default=10)
+    spectator_delay_seconds = models.PositiveIntegerField(
+        _("spectator delay at quick-match tables (s)"), default=180
+    )  # issue 18: games.spectator_delay
     updated = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -437,3 +443,10 @@ class AdminAuditLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} {self.action} {self.model} {self.object_repr}"
+
+
+# Issue 18 (quick match, ranks, announcements, chat): their own modules, registered with the app here.
+from games.models_announcements import Announcement  # noqa: E402, F401
+from games.models_chat import ChatMessage, ChatMute, ChatSilence  # noqa: E402, F401
+from games.models_queue import QueueEntry, QuickMatch  # noqa: E402, F401
+from games.models_ranks import Rank, RankChange  # noqa: E402, F401

@@ -38,6 +38,7 @@ from games.engine.view import view_for
 from games.engine.wall import new_salt
 from games.models import EAST, Hand, HandAction, Match, OpenSocket, Penalty, ScoreEntry, Seat, Table
 from games.penalties import active_ban, ban_message, charge_escape, record_false_wins
+from games.ranks import record_hand_ranks, seat_rank
 from games.ratings import record_hand_ratings
 from games.rows import RowSql
 
@@ -696,6 +697,7 @@ def sit(table_id: int, user: AbstractBaseUser, index: int, socket_id: int | None
         # it, and the caller's user object (a socket's, long-lived) gets no profile cached.
         seat.user = snapshots.light_user(user.pk, user.get_username(), balance)
         seat.sat_at = ctx.now
+        seat.rank = seat_rank(user.pk, table.variant)  # shown beside the name (issue 18)
         seat.accepted = False
         seat.continue_choice = None
         seat.connections = 0
@@ -723,6 +725,7 @@ def _free_seat(ctx: Loaded, seat: Seat) -> None:
     seat.auto = seat.left = False
     seat.pending = seat.pending_until = None
     seat.sat_at = None
+    seat.rank = None
     ctx.lobby = ctx.changed = True
     if user_id is None:
         return
@@ -745,6 +748,7 @@ def stand(table_id: int, user: AbstractBaseUser) -> Table:
     with locked(table_id) as ctx:
         seat = _require_seat(ctx, user)
         _require_between_hands(ctx)
+        _quick_match_exit(ctx, seat)
         _free_seat(ctx, seat)
         _after_seat_change(ctx)
     return ctx.table
@@ -985,9 +989,21 @@ def leave(table_id: int, user: AbstractBaseUser) -> Table:
         if ctx.hand_running:
             _escape(ctx, seat, Penalty.Reason.ESCAPE)
         else:
+            _quick_match_exit(ctx, seat)
             _free_seat(ctx, seat)
             _after_seat_change(ctx)
     return ctx.table
+
+
+def _quick_match_exit(ctx: Loaded, seat: Seat, disconnected_at: datetime | None = None) -> None:
+    """Freeing a seat between hands of a queue-started match is an escape (issue 18)."""
+    from games.matchmaking import charge_early_exit  # (it builds on this module)
+
+    if seat.user_id is None or ctx.hand is None:
+        return
+    others = [s.user for s in _humans(ctx) if s is not seat and not s.left]
+    if charge_early_exit(ctx.table, ctx.hand, seat.user, others, ctx.now, disconnected_at):
+        ctx.fresh_balances = True
 
 
 def _after_seat_change(ctx: Loaded) -> None:
@@ -1306,6 +1322,7 @@ def _stand_up_undecided(ctx: Loaded) -> None:
     undecided = [s for s in ctx.seats if s.user_id and s.continue_choice is None]
     for seat in undecided:
         ctx.table.notices[str(seat.user_id)] = NOT_CONTINUED
+        _quick_match_exit(ctx, seat, None if seat.connected else seat.disconnected_at or ctx.hand.ended)
         _free_seat(ctx, seat)
     if undecided:
         _after_seat_change(ctx)
@@ -1336,6 +1353,7 @@ def _expire_disconnected(ctx: Loaded) -> None:
         if ctx.hand_running:
             _escape(ctx, seat, Penalty.Reason.DISCONNECT)
         else:
+            _quick_match_exit(ctx, seat, seat.disconnected_at)
             _free_seat(ctx, seat)
             _after_seat_change(ctx)
 
@@ -1406,6 +1424,11 @@ def _finish_hand(ctx: Loaded) -> None:
         ],
         "hands": [s.get("hand", []) for s in public["seats"]],
     }
+    rank_changes = record_hand_ranks(hand, table.variant)  # ranked quick matches only (issue 18)
+    if rank_changes:
+        hand.settlement["ranks"] = rank_changes
+        for change in rank_changes:
+            ctx.seats[change["seat"]].rank = change["after"]
     hand.save()
     record_hand_ratings(hand)
     ctx.state = None

@@ -24,6 +24,7 @@ class Current:
     claim_seconds: int
     grace_seconds: int
     rating_min_hands: int
+    spectator_delay_seconds: int = 180  # issue 18: games.spectator_delay
 
 
 def defaults() -> Current:
@@ -35,6 +36,7 @@ def defaults() -> Current:
         claim_seconds=getattr(settings, "DEFAULT_CLAIM_SECONDS", 8),
         grace_seconds=getattr(settings, "DEFAULT_GRACE_SECONDS", 120),
         rating_min_hands=getattr(settings, "RATING_MIN_HANDS", 10),
+        spectator_delay_seconds=getattr(settings, "SPECTATOR_DELAY_SECONDS", 180),
     )
 
 
@@ -56,6 +58,7 @@ def current() -> Current:
         claim_seconds=row.claim_seconds,
         grace_seconds=row.grace_seconds,
         rating_min_hands=row.rating_min_hands,
+        spectator_delay_seconds=row.spectator_delay_seconds,
     )
 
 

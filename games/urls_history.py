@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import api_history, views_history
+from games import api_history, api_ranks, views_history
 
 app_name = "history"
 
@@ -15,5 +15,6 @@ urlpatterns = [
     path("api/hands/<int:pk>/record", api_history.hand_record, name="api_hand_record"),
     path("api/matches/<int:pk>/record", api_history.match_record, name="api_match_record"),
     path("api/users/<str:username>/matches", api_history.user_matches, name="api_matches"),
+    path("api/users/<str:username>", api_ranks.user_profile, name="api_user"),  # ranks (issue 18)
     path("api/leaderboard", api_history.leaderboard, name="api_leaderboard"),
 ]

@@ -18,7 +18,7 @@ from django.templatetags.static import static
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games import access, services
+from games import access, chat, services, spectator_delay
 from games.engine.bots import DEFAULT_LEVEL
 from games.engine.rulesets import VARIANT_IDS
 from games.engine.tiles import WIND_ZH, name, seat_wind
@@ -26,6 +26,7 @@ from games.forms import CreateTableForm
 from games.models import Table
 from games.presenters import table_context
 from games.rendering import VARIANT_NAMES, board_model, lobby_groups
+from games.views_queue import level_choices as quick_levels
 
 LOBBY_LIMIT = 200
 
@@ -113,6 +114,7 @@ def _lobby_context(request: HttpRequest) -> dict[str, Any]:
         "free_only": free_only,
         "count": len(tables),
         "variants": [(v, *names) for v, names in VARIANT_NAMES.items()],
+        "quick_levels": quick_levels(),  # the Quick match button (games.views_queue)
     }
 
 
@@ -205,11 +207,12 @@ def table_page(request: HttpRequest, pk: int) -> HttpResponse:
     if not _may_see(request, table):
         raise Http404("no such table")
     user = request.user if request.user.is_authenticated else None
-    context = table_context(table, user)
+    context = spectator_delay.for_viewer(table.pk, user, table_context(table, user))  # issue 18
     if context["viewer"]["seat"] is None:
         # this page's socket counts its viewer as a spectator as soon as it opens: count them
         # already, rather than show 0 until the first frame (issue 24)
         context["table"] = {**context["table"], "spectators": context["table"]["spectators"] + 1}
     model = board_model(context)
     ws_path = f"/ws/tables/{table.pk}/"
-    return render(request, "games/table.html", {**model, "ws_path": ws_path, "oob": False})
+    chat_panel = chat.board_context(table, user, context["viewer"]["seat"])  # issue 18
+    return render(request, "games/table.html", {**model, **chat_panel, "ws_path": ws_path, "oob": False})

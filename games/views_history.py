@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games import history, replays
+from games import history, ranks, replays
 from games.engine.record import MAX_BYTES, RecordError
 from games.engine.rulesets import VARIANT_IDS
 from games.penalties import active_ban
@@ -35,6 +35,7 @@ def user_history(request: HttpRequest, username: str) -> HttpResponse:
         "matches": history.user_matches(user, viewer),
         "chart": history.chart(history.balance_series(user)) if own or (viewer and viewer.is_staff) else None,
         "ban": active_ban(user) if own else None,
+        "ranks": ranks.ranks_of(user),  # tiers per rule set (issue 18)
     }
     return render(request, "games/history/user.html", context)
 

@@ -162,6 +162,7 @@ def test_site_settings_are_edited_without_a_deploy_and_audited(staff_client: Cli
         "claim_seconds": 9,
         "grace_seconds": 60,
         "rating_min_hands": 3,
+        "spectator_delay_seconds": 120,
     }
     response = staff_client.post(reverse("admin:games_sitesettings_add"), data)
     assert response.status_code == 302, response.content[:800]

@@ -1,0 +1,46 @@
+"""Ranks (issue 18): visible tiers per variant that move with ranked results only (games.ranks)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from games.models_queue import VARIANT_CHOICES_QUEUE
+
+
+class Rank(models.Model):
+    """A player's tier and rank points in one variant; absent means 新人 (Novice), 0 points."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ranks")
+    variant = models.CharField(max_length=20, choices=VARIANT_CHOICES_QUEUE)
+    tier = models.PositiveSmallIntegerField(default=0)
+    points = models.IntegerField(default=0)
+    hands = models.PositiveIntegerField(default=0)  # ranked hands played
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "variant"], name="rank_unique_user_variant")]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.variant} tier {self.tier} ({self.points})"
+
+
+class RankChange(models.Model):
+    """Append-only: how one ranked hand moved one player's rank."""
+
+    hand = models.ForeignKey("games.Hand", on_delete=models.CASCADE, related_name="rank_changes")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    variant = models.CharField(max_length=20, choices=VARIANT_CHOICES_QUEUE)
+    place = models.PositiveSmallIntegerField()
+    tier_before = models.PositiveSmallIntegerField()
+    points_before = models.IntegerField()
+    tier_after = models.PositiveSmallIntegerField()
+    points_after = models.IntegerField()
+    delta = models.IntegerField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["hand", "user"], name="rankchange_once_per_hand")]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.delta:+d} in {self.hand}"

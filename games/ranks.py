@@ -1,0 +1,195 @@
+"""Ranks (issue 18): tiers 新人, 初段 … 九段 per variant, moved by ranked results only.
+
+A hand is ranked when it is one of the first hands of a match started by a *ranked* quick-match
+queue with no bot at the table (games.matchmaking). Each such hand gives every player rank
+points by place (the points won in the hand; a tie shares the places' points equally), losses
+weighing more the higher the tier; 100 points promote (to 50 in the next tier), falling below 0
+demotes from 二段 up (to 50 in the tier below). The rule is written in docs/history.md.
+
+The openskill rating (games.ratings) moves with every hand and is shown beside the tier.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils.translation import gettext_noop as _  # English msgids, translated when shown
+
+from games.engine.rulesets import VARIANT_IDS
+from games.models import Hand, QuickMatch, Rank, RankChange, Rating, ScoreEntry
+
+TIERS = (
+    ("新人", _("Novice")),
+    ("初段", _("1st dan")),
+    ("二段", _("2nd dan")),
+    ("三段", _("3rd dan")),
+    ("四段", _("4th dan")),
+    ("五段", _("5th dan")),
+    ("六段", _("6th dan")),
+    ("七段", _("7th dan")),
+    ("八段", _("8th dan")),
+    ("九段", _("9th dan")),
+)
+TOP = len(TIERS) - 1
+PROMOTE_AT = 100  # rank points that promote
+AFTER_MOVE = 50  # rank points in the new tier after a promotion or demotion
+SAFE_TIERS = 2  # 新人 and 初段 never drop a tier
+PLACE_POINTS = {4: (30, 10, -10, -30), 2: (30, -30)}
+LOSS_PER_TIER = 5  # each tier adds this much to every loss
+
+
+@dataclass(frozen=True)
+class Standing:
+    tier: int = 0
+    points: int = 0
+
+
+def tier_names(tier: int) -> dict[str, str]:
+    zh, en = TIERS[tier]
+    return {"id": f"dan{tier}" if tier else "novice", "zh": zh, "en": en}
+
+
+def place_points(deltas: Sequence[int]) -> list[tuple[int, float]]:
+    """(place, points before the tier's loss weighting) per seat. Equal hand results share the
+    places they cover: a drawn four-player hand gives everyone (30 + 10 − 10 − 30) / 4 = 0."""
+    table = PLACE_POINTS[len(deltas)]
+    order = sorted(deltas, reverse=True)
+    out = []
+    for delta in deltas:
+        first = order.index(delta)
+        covered = [i for i, d in enumerate(order) if d == delta]
+        out.append((first + 1, sum(table[i] for i in covered) / len(covered)))
+    return out
+
+
+def weighted(before: Standing, gained: float) -> int:
+    """The rank points a place gives at a tier: every loss is LOSS_PER_TIER heavier per tier."""
+    return round(gained - LOSS_PER_TIER * before.tier if gained < 0 else gained)
+
+
+def apply_points(before: Standing, gained: float) -> Standing:
+    """A tier's loss weighting, then promotion at PROMOTE_AT or demotion below 0."""
+    points = before.points + weighted(before, gained)
+    tier = before.tier
+    if points >= PROMOTE_AT and tier < TOP:
+        return Standing(tier + 1, AFTER_MOVE)
+    if points < 0:
+        if tier >= SAFE_TIERS:
+            return Standing(tier - 1, AFTER_MOVE)
+        return Standing(tier, 0)
+    return Standing(tier, min(points, PROMOTE_AT) if tier == TOP else points)
+
+
+def is_ranked_hand(hand: Hand) -> bool:
+    quick = QuickMatch.objects.filter(table_id=hand.table_id).first()
+    return bool(
+        quick is not None
+        and quick.ranked
+        and quick.match_id == hand.match_id
+        and hand.number <= quick.hands
+        and (hand.result or {}).get("by") != "admin_closed"
+    )
+
+
+@transaction.atomic
+def record_hand_ranks(hand: Hand, variant: str) -> list[dict[str, Any]] | None:
+    """Move the ranks of a finished ranked hand's players; the changes for the settlement
+    (one per seat), or None when the hand is not ranked. Once per hand."""
+    if not is_ranked_hand(hand) or RankChange.objects.filter(hand=hand).exists():
+        return None
+    entries = list(ScoreEntry.objects.filter(hand=hand).order_by("seat"))
+    if len(entries) not in PLACE_POINTS or any(e.user_id is None for e in entries):
+        return None  # a bot at the table: not ranked
+    rows = {
+        r.user_id: r
+        for r in Rank.objects.select_for_update().filter(
+            variant=variant, user_id__in=[e.user_id for e in entries]
+        )
+    }
+    changes = []
+    for entry, (place, gained) in zip(entries, place_points([e.delta for e in entries]), strict=True):
+        row = rows.get(entry.user_id) or Rank(user_id=entry.user_id, variant=variant)
+        before = Standing(row.tier, row.points)
+        after = apply_points(before, gained)
+        row.tier, row.points, row.hands = after.tier, after.points, row.hands + 1
+        row.save()
+        RankChange.objects.create(
+            hand=hand,
+            user_id=entry.user_id,
+            variant=variant,
+            place=place,
+            tier_before=before.tier,
+            points_before=before.points,
+            tier_after=after.tier,
+            points_after=after.points,
+            delta=weighted(before, gained),
+        )
+        changes.append(_change_json(entry, place, before, after))
+    return changes
+
+
+def _change_json(entry: ScoreEntry, place: int, before: Standing, after: Standing) -> dict[str, Any]:
+    moved = "promoted" if after.tier > before.tier else "demoted" if after.tier < before.tier else None
+    return {
+        "seat": entry.seat,
+        "name": entry.user.get_username(),
+        "place": place,
+        "before": _shown(before),
+        "after": _shown(after),
+        "moved": moved,
+    }
+
+
+def _shown(standing: Standing) -> dict[str, Any]:
+    return {"tier": standing.tier, "points": standing.points, **_names_plain(standing.tier)}
+
+
+def _names_plain(tier: int) -> dict[str, str]:
+    zh, en = TIERS[tier]
+    return {"zh": zh, "en": en}
+
+
+# --- reading ---------------------------------------------------------------------------------
+
+
+def standing_of(user_id: int, variant: str) -> Standing:
+    row = Rank.objects.filter(user_id=user_id, variant=variant).values_list("tier", "points").first()
+    return Standing(*row) if row else Standing()
+
+
+def ranks_of(user: AbstractBaseUser) -> dict[str, dict[str, Any]]:
+    """Every variant's tier, rank points and openskill rating of a player (the API's `ranks`)."""
+    rows = {r.variant: r for r in Rank.objects.filter(user_id=user.pk)}
+    ratings = {r.variant: r for r in Rating.objects.filter(user_id=user.pk)}
+    out = {}
+    for variant in VARIANT_IDS:
+        row, rating = rows.get(variant), ratings.get(variant)
+        tier = row.tier if row else 0
+        out[variant] = {
+            "tier": tier_names(tier)["id"],
+            "tier_zh": TIERS[tier][0],
+            "tier_en": TIERS[tier][1],
+            "level": tier,
+            "points": row.points if row else 0,
+            "ranked_hands": row.hands if row else 0,
+            "rating": round(rating.ordinal, 3) if rating else None,
+        }
+    return out
+
+
+def tiers_for(variant: str, user_ids: Sequence[int]) -> dict[int, Standing]:
+    return {
+        user_id: Standing(tier, points)
+        for user_id, tier, points in Rank.objects.filter(
+            variant=variant, user_id__in=list(user_ids)
+        ).values_list("user_id", "tier", "points")
+    }
+
+
+def seat_rank(user_id: int, variant: str) -> dict[str, Any]:
+    """A seat's `rank` as the board shows it beside the name."""
+    return _shown(standing_of(user_id, variant))
