@@ -286,6 +286,6 @@ def test_standing_up_undecided_at_a_quick_match_is_an_escape(four: list[User]) -
     ended_at = play_to_end(table.pk)
     hand = Hand.objects.get(table=table)
     services.continue_play(table.pk, four[1])
-    services.timeout(table.pk, Table.objects.get(pk=table.pk).version, ended_at + timedelta(seconds=61))
+    services.timeout(table.pk, Table.objects.get(pk=table.pk).revision, ended_at + timedelta(seconds=61))
     assert not Seat.objects.filter(table=table, user=four[0]).exists()
     assert Penalty.objects.filter(user=four[0], hand=hand).exists()
