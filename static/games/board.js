@@ -313,3 +313,9 @@
   document.addEventListener("htmx:wsAfterMessage", function () { showAutoSwitches(); autoAnswer(); });
   document.addEventListener("DOMContentLoaded", showAutoSwitches);
 })();
+
+/* The chat box empties once its line is sent (htmx's hx-on would need eval, which the CSP forbids). */
+document.addEventListener("htmx:wsAfterSend", function (evt) {
+  var form = evt.target && evt.target.closest && evt.target.closest(".chat-form");
+  if (form) form.reset();
+});
