@@ -12,11 +12,10 @@ from django.utils import timezone
 
 from games import consumers, presence, services
 from games.clock import drive_table_until_idle
-from games.engine.actions import legal_actions
 from games.models import HandAction, OpenSocket, Seat, ServerProcess, Table
-from tests.games.conftest import bot_table, hand_over, state_of, two_seated
+from tests.games.conftest import bot_table, two_seated
 from tests.games.test_consumers import open_socket, receive
-from tests.games.test_services import find_claim
+from tests.games.test_services import table_at_a_claim
 
 pytestmark = pytest.mark.django_db
 
@@ -180,7 +179,6 @@ def test_an_idle_process_given_up_clears_nobodys_blame(alice: User, bob: User) -
     """Issue 23 item 4: alice drops her socket on a live process and stays away; another process
     with no sockets at all is given up meanwhile. That is not her server's doing: past the grace
     her absence is an escape, charged as on a busy machine."""
-    from games.clock import drive_table_until_idle
     from games.models import Penalty
 
     table = two_seated(alice, bob)
@@ -197,7 +195,6 @@ def test_an_idle_process_given_up_clears_nobodys_blame(alice: User, bob: User) -
 
 def test_a_seat_cut_off_by_its_dead_process_is_not_blamed(alice: User, bob: User) -> None:
     """Only the sockets of the process that died are cleared: alice's was on it."""
-    from games.clock import drive_table_until_idle
     from games.models import Penalty
 
     table = two_seated(alice, bob)
@@ -240,21 +237,8 @@ def test_a_held_claim_survives_its_socket_s_process_dying(alice: User) -> None:
     """Issue 20: a claim confirmed to its player is held in the database (the seat's `pending`),
     not by the socket or its process: the process dying and the clock dropping its sockets
     leaves it to be committed, as the player's own action, when its undo window ends."""
-    for _ in range(8):  # a claim for alice turns up within a few hands
-        table = bot_table(alice, "shanghai", base=1)
-        services.start_hand(table.pk, alice)
-        dead = process()
-        services.connect(table.pk, alice, dead)
-        now = drive_table_until_idle(table.pk, until=lambda t: find_claim(t.pk, 0) or hand_over(t))
-        if not hand_over(Table.objects.get(pk=table.pk)):
-            break
-        services.leave(table.pk, alice)
-    else:
-        pytest.skip("no claim came up")
-    state = state_of(table.pk)
-    assert state is not None
-    claim = next(a for a in legal_actions(state, 0) if a.type != "pass")
-    table.refresh_from_db()
+    dead = process()
+    table, claim, now = table_at_a_claim(alice, dead)
     services.perform(table.pk, alice, table.version, claim.to_json(), now)  # confirmed: held
     assert seat_of(table, 0).pending == claim.to_json()
     ServerProcess.objects.filter(pk=dead).update(seen=timezone.now() - STALE)

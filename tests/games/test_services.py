@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from django.contrib.auth.models import User
@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from games import services
 from games.clock import drive_table_until_idle
-from games.engine.actions import legal_actions
+from games.engine.actions import Action, legal_actions
 from games.models import Hand, HandAction, Penalty, ScoreEntry, Seat, Table
 from games.presenters import table_context
 from games.rendering import render_table_html
@@ -367,11 +367,14 @@ def find_claim(table_id: int, seat: int) -> bool:
     )
 
 
-def test_claim_is_held_for_the_undo_window(alice: User) -> None:
-    for _ in range(8):  # a claim for alice turns up within a few hands
+def table_at_a_claim(alice: User, process_id: int | None = None) -> tuple[Table, Action, datetime]:
+    """A shanghai table (alice + 3 bots, alice's socket on `process_id`) driven on a fake clock
+    until alice may claim a discard: (the table, her first claim, the fake time). A claim for
+    her turns up within a few hands; skipped if none does in eight."""
+    for _ in range(8):
         table = bot_table(alice, "shanghai", base=1)
         services.start_hand(table.pk, alice)
-        services.connect(table.pk, alice)
+        services.connect(table.pk, alice, process_id)
         now = drive_table_until_idle(table.pk, until=lambda t: find_claim(t.pk, 0) or hand_over(t))
         if not hand_over(Table.objects.get(pk=table.pk)):
             break
@@ -379,8 +382,14 @@ def test_claim_is_held_for_the_undo_window(alice: User) -> None:
     else:
         pytest.skip("no claim came up")
     state = state_of(table.pk)
+    assert state is not None
     claim = next(a for a in legal_actions(state, 0) if a.type != "pass")
     table.refresh_from_db()
+    return table, claim, now
+
+
+def test_claim_is_held_for_the_undo_window(alice: User) -> None:
+    table, claim, now = table_at_a_claim(alice)
     count = snapshot(table.pk)[1]
     services.perform(table.pk, alice, table.version, claim.to_json())
     assert snapshot(table.pk)[1] == count  # held, not applied

@@ -16,7 +16,7 @@ from games.clock import drive_table_until_idle
 from games.engine.actions import legal_actions
 from games.models import Hand, Seat, Table
 from tests.games.conftest import after_pause, bot_table, hand_over, state_of
-from tests.games.test_services import find_claim
+from tests.games.test_services import table_at_a_claim
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -28,20 +28,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_a_confirmed_claim_still_held_is_counted_only_once_committed(
     alice: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    for _ in range(8):  # a claim for alice turns up within a few hands
-        table = bot_table(alice, "shanghai", base=1)
-        services.start_hand(table.pk, alice)
-        services.connect(table.pk, alice)
-        now = drive_table_until_idle(table.pk, until=lambda t: find_claim(t.pk, 0) or hand_over(t))
-        if not hand_over(Table.objects.get(pk=table.pk)):
-            break
-        services.leave(table.pk, alice)
-    else:
-        pytest.skip("no claim came up")
-    state = state_of(table.pk)
-    assert state is not None
-    claim = next(a for a in legal_actions(state, 0) if a.type != "pass").to_json()
-    table.refresh_from_db()
+    table, action, now = table_at_a_claim(alice)
+    claim = action.to_json()
     services.perform(table.pk, alice, table.version, claim, now)  # confirmed, and held
     hand = Hand.objects.get(pk=table.hand_id)
     driver = SimpleNamespace(
