@@ -160,7 +160,9 @@ def join(
     _refuse_ineligible(user, base, now)
     try:
         with transaction.atomic():
-            QueueEntry.objects.filter(user_id=user.pk).delete()  # a delivered or dropped entry
+            # only a delivered or dropped entry: a waiting one another request made meanwhile
+            # stays, and this insert then breaks the one-entry-per-user constraint (IntegrityError)
+            QueueEntry.objects.filter(user_id=user.pk).exclude(table__isnull=True, dropped="").delete()
             entry = QueueEntry.objects.create(
                 user=user,
                 variant=variant,
