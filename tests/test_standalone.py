@@ -6,7 +6,9 @@ import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-FORBIDDEN = ("../shared", "shared/rules", "shared/seeds")
+# Built from parts, so that this file does not name the folder it forbids.
+_FOLDER = "sha" + "red"
+FORBIDDEN = (f"../{_FOLDER}", f"{_FOLDER}/rules", f"{_FOLDER}/seeds")
 
 
 def _tracked_files() -> list[Path]:
@@ -17,7 +19,7 @@ def _tracked_files() -> list[Path]:
 def test_no_file_refers_outside_the_repository() -> None:
     offenders = []
     for path in _tracked_files():
-        if path == Path(__file__).resolve() or not path.is_file():
+        if not path.is_file():
             continue
         try:
             text = path.read_text(encoding="utf-8")
