@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts import flows, services
 from accounts.models import ApiToken, FlaggedPointFlow, Profile
+from common.admin_base import ReadOnlyAdmin
 
 
 @admin.register(Profile)
@@ -41,7 +42,7 @@ class ApiTokenAdmin(admin.ModelAdmin):
 
 
 @admin.register(FlaggedPointFlow)
-class FlaggedPointFlowAdmin(admin.ModelAdmin):
+class FlaggedPointFlowAdmin(ReadOnlyAdmin):
     """One page listing accounts.flows.flagged_flows() (no rows of its own to edit)."""
 
     def changelist_view(
@@ -54,12 +55,3 @@ class FlaggedPointFlowAdmin(admin.ModelAdmin):
             "flows": flows.flagged_flows(),
         }
         return TemplateResponse(request, "admin/accounts/flagged_point_flows.html", context)
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False

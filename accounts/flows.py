@@ -78,10 +78,9 @@ def _penalty_shares(since: datetime) -> list[Flow]:
 
 
 def _repeated_losses(since: datetime) -> list[Flow]:
-    from games.models import Hand, ScoreEntry  # accounts does not import games at load time
-
-    entries = ScoreEntry.objects.filter(
-        user__isnull=False, created__gte=since, hand__status=Hand.Status.OVER
+    # A hand's results are posted to the ledger when it is settled, the points actually moved.
+    entries = LedgerEntry.objects.filter(
+        kind=LedgerEntry.Kind.HAND_RESULT, hand__isnull=False, created__gte=since
     ).select_related("user")
     by_hand: dict[int, list[Any]] = defaultdict(list)
     for entry in entries:

@@ -16,15 +16,14 @@ from django.utils import timezone
 
 from accounts import ledger
 from accounts.models import ApiToken, Profile
-from games.rows import RowSql
+from common.rows import RowSql
+from common.settings_store import current  # the starting balance: the admin may change it
 
 LAST_USED_GRAIN = timedelta(minutes=1)  # an API token's last use is kept to the minute
 
 
 def grant_starting_balance(user: AbstractBaseUser) -> Profile:
     """Give a new user their profile and the starting balance (a ledger row); a no-op if they have one."""
-    from games.settings_store import current  # the admin may change it without a deploy
-
     return ledger.open_account(user, current().starting_balance)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 
-from games import broadcaster
+from common import broadcaster
 
 REVOKED_MESSAGE = "auth.revoked"  # handled by the consumers' `auth_revoked`
 

@@ -45,14 +45,11 @@ def _hand_text(entry: LedgerEntry) -> str:
     hand = entry.hand or (entry.penalty.hand if entry.penalty else None)
     if hand is None:
         return ""
-    from games.engine.rulesets import get_ruleset
-
     table = hand.table
-    rules = get_ruleset(table.variant)
     chinese = (get_language() or "").startswith("zh")
     return _("hand %(number)s at %(variant)s table #%(table)s") % {
         "number": hand.number,
-        "variant": rules.name_zh if chinese else rules.name_en,
+        "variant": table.variant_name(chinese),
         "table": table.pk,
     }
 

@@ -6,21 +6,34 @@ opened its invite link in this session (the page marks the session when the link
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from games.models import Table
+from games.models import Seat, Table
 
 
 def invite_session_key(table_id: int) -> str:
     return f"invite-{table_id}"
 
 
-def may_watch(table: Table, user: Any, session: Any) -> bool:
-    if table.public:
+def may_watch(
+    table: Table, user: Any, session: Any, invite: str = "", seats: Sequence[Seat] | None = None
+) -> bool:
+    """`invite`: the token a socket came with (a page marks the session instead); `seats`: the
+    table's seats when the caller has them loaded (no query then)."""
+    if table.public or (invite and invite == table.invite_token):
         return True
     signed_in = user is not None and user.is_authenticated
-    if signed_in and (table.owner_id == user.pk or table.seats.filter(user=user).exists()):
+    if signed_in and table.owner_id == user.pk:
         return True
+    if signed_in:
+        seated = (
+            any(s.user_id == user.pk for s in seats)
+            if seats is not None
+            else table.seats.filter(user=user).exists()
+        )
+        if seated:
+            return True
     return bool(session is not None and session.get(invite_session_key(table.pk)))
 
 

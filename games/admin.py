@@ -2,6 +2,7 @@
 
 from django.contrib import admin
 
+from common.admin_base import ReadOnlyAdmin
 from games.models import Hand, HandAction, Match, Penalty, ScoreEntry, Seat, Table
 
 
@@ -25,21 +26,8 @@ class TableAdmin(admin.ModelAdmin):
     ]
 
 
-class NoEditAdmin(admin.ModelAdmin):
-    """Logs the services append: never added, edited or deleted by hand (issue 24)."""
-
-    def has_add_permission(self, request: object) -> bool:
-        return False
-
-    def has_change_permission(self, request: object, obj: object = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: object, obj: object = None) -> bool:
-        return False
-
-
 @admin.register(Match)
-class MatchAdmin(NoEditAdmin):
+class MatchAdmin(ReadOnlyAdmin):
     list_display = ["id", "table", "started", "ended"]
 
 
@@ -67,7 +55,7 @@ class HandAdmin(admin.ModelAdmin):
 
 
 @admin.register(HandAction)
-class HandActionAdmin(NoEditAdmin):
+class HandActionAdmin(ReadOnlyAdmin):
     """Append-only: the log is the truth, so nothing here can be added, edited or deleted."""
 
     list_display = ["hand", "seq", "seat", "action", "actor", "created"]
@@ -75,7 +63,7 @@ class HandActionAdmin(NoEditAdmin):
 
 
 @admin.register(ScoreEntry)
-class ScoreEntryAdmin(NoEditAdmin):
+class ScoreEntryAdmin(ReadOnlyAdmin):
     list_display = ["hand", "seat", "user", "delta", "balance_after", "created"]
 
 

@@ -12,7 +12,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.admin_moderation import AuditedAdmin
+from games.admin_audit import AuditedAdmin
 from games.announcements import publish
 from games.models import Announcement
 

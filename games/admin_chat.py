@@ -1,5 +1,5 @@
 """The admin for table chat (issue 18): read messages (reported ones first), silence or ban
-their senders; every action is in the audit log (games.admin_moderation.audit)."""
+their senders; every action is in the audit log (games.admin_audit.audit)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.admin_moderation import AuditedAdmin, ReadOnlyAdmin, audit
+from common.admin_base import ReadOnlyAdmin
+from games.admin_audit import AuditedAdmin, audit
 from games.models import ChatMessage, ChatSilence
 from games.penalties import ban_user
 

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
-from games import broadcaster
+from common import broadcaster
 from games.db_threads import db
 from games.models import Announcement
 

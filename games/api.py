@@ -14,13 +14,14 @@ from django.views.decorators.http import require_POST
 
 from accounts.models import ApiToken
 from accounts.services import revoke_tokens, token_for_key, user_for_token
-from games import services
 from games.engine.bots import DEFAULT_LEVEL, check_level
 from games.engine.errors import EngineError
 from games.engine.rulesets import VARIANT_IDS, get_ruleset
+from games.table import commands, opening, stake
+from games.table.errors import ServiceError
 
 MAX_BODY = 4096
-# Optional table timers in the request body, with their defaults (services.create_table checks ranges).
+# Optional table timers in the request body, with their defaults (opening.create_table checks ranges).
 TIMERS = {"turn_seconds": 15, "claim_seconds": 8, "min_pause_ms": 1000, "undo_ms": 1500, "grace_seconds": 120}
 
 View = Callable[..., JsonResponse]
@@ -55,13 +56,13 @@ def token_required(view: Callable[[HttpRequest, AbstractBaseUser], JsonResponse]
 
 def json_body(request: HttpRequest) -> dict[str, Any]:
     if len(request.body) > MAX_BODY:
-        raise services.ServiceError("too_big", f"the body is at most {MAX_BODY} bytes")
+        raise ServiceError("too_big", f"the body is at most {MAX_BODY} bytes")
     try:
         data = json.loads(request.body or b"{}")
     except ValueError:
-        raise services.ServiceError("bad_json", "the body must be a JSON object") from None
+        raise ServiceError("bad_json", "the body must be a JSON object") from None
     if not isinstance(data, dict):
-        raise services.ServiceError("bad_json", "the body must be a JSON object")
+        raise ServiceError("bad_json", "the body must be a JSON object")
     return data
 
 
@@ -71,16 +72,16 @@ def _bot_levels(bots: Any) -> list[str]:
         try:
             return [check_level(level) for level in bots]
         except EngineError as e:
-            raise services.ServiceError(e.code, e.message) from None
+            raise ServiceError(e.code, e.message) from None
     if isinstance(bots, bool) or not isinstance(bots, int) or bots < 0:
-        raise services.ServiceError("bad_bots", "'bots' must be a whole number or a list of levels")
+        raise ServiceError("bad_bots", "'bots' must be a whole number or a list of levels")
     return [DEFAULT_LEVEL] * bots
 
 
 def _whole(data: dict[str, Any], key: str, default: int) -> int:
     value = data.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise services.ServiceError(f"bad_{key}", f"'{key}' must be a whole number")
+        raise ServiceError(f"bad_{key}", f"'{key}' must be a whole number")
     return value
 
 
@@ -96,23 +97,23 @@ def create_table(request: HttpRequest, user: AbstractBaseUser) -> JsonResponse:
         data = json_body(request)
         variant = data.get("variant")
         if variant not in VARIANT_IDS:
-            raise services.ServiceError("unknown_variant", f"variant must be one of {', '.join(VARIANT_IDS)}")
+            raise ServiceError("unknown_variant", f"variant must be one of {', '.join(VARIANT_IDS)}")
         players = get_ruleset(variant).players
         levels = _bot_levels(data.get("bots", 0))
         if not 0 <= len(levels) < players:
-            raise services.ServiceError("bad_bots", f"bots must be 0–{players - 1} for {variant}")
-        base = services.validate_stake(variant, data.get("base"))
+            raise ServiceError("bad_bots", f"bots must be 0–{players - 1} for {variant}")
+        base = stake.validate_stake(variant, data.get("base"))
         public = data.get("public", True)
         if not isinstance(public, bool):
-            raise services.ServiceError("bad_public", "'public' must be true or false")
+            raise ServiceError("bad_public", "'public' must be true or false")
         timers = {key: _whole(data, key, default) for key, default in TIMERS.items()}
         with transaction.atomic():
-            table = services.create_table(user, variant, public=public, options=data.get("options"), **timers)
-            services.sit(table.pk, user, 0)
-            services.set_stake(table.pk, user, base)
+            table = opening.create_table(user, variant, public=public, options=data.get("options"), **timers)
+            commands.sit(table.pk, user, 0)
+            commands.set_stake(table.pk, user, base)
             for index, level in enumerate(levels, start=1):
-                services.add_bot(table.pk, user, index, level)
-    except services.ServiceError as e:
+                commands.add_bot(table.pk, user, index, level)
+    except ServiceError as e:
         return error(400, e.code, e.message)
     return JsonResponse({"id": table.pk, "ws": f"/ws/tables/{table.pk}/"}, status=201)
 

@@ -1,7 +1,7 @@
 """`/api/queue/` (docs/protocol.md §5): join, look at and leave the quick-match queue.
 
 Bearer-token authenticated like the rest of the JSON API (so CSRF-exempt). An API client polls
-GET like the queue page does: an entry not polled for `matchmaking.STALE_SECONDS` is dropped.
+GET like the queue page does: an entry not polled for `matchmaking_rules.STALE_SECONDS` is dropped.
 """
 
 from __future__ import annotations
@@ -10,8 +10,10 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_http_methods
 
-from games import matchmaking, services
+from games import matchmaking
 from games.api import error, json_body, token_required
+from games.matchmaking_rules import DEFAULT_BOT_WAIT, QueueError
+from games.table.errors import ServiceError
 
 
 @require_http_methods(["GET", "POST", "DELETE"])
@@ -35,10 +37,10 @@ def _join(request: HttpRequest, user: AbstractBaseUser) -> JsonResponse:
             data.get("variant"),
             data.get("level"),
             ranked=data.get("ranked", False),
-            bot_wait=data.get("bot_wait", matchmaking.DEFAULT_BOT_WAIT),
+            bot_wait=data.get("bot_wait", DEFAULT_BOT_WAIT),
         )
-    except matchmaking.QueueError as e:
+    except QueueError as e:
         return error(e.status, e.code, e.message)
-    except services.ServiceError as e:  # a malformed body
+    except ServiceError as e:  # a malformed body
         return error(400, e.code, e.message)
     return JsonResponse({"queued": True, "position": position}, status=202)

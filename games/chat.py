@@ -21,10 +21,12 @@ from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from games import broadcaster, services
+from common import broadcaster
 from games.db_threads import db
 from games.models import ChatMessage, ChatMute, ChatSilence, Seat, Table
 from games.penalties import active_ban
+from games.table.errors import ServiceError
+from games.table.store import group_name
 
 # id -> (Chinese, English): the same few words; the board shows the English beside the Chinese
 # to English readers only.
@@ -46,8 +48,8 @@ RATE_LIMIT = 5  # messages per player per RATE_WINDOW, all tables together
 HISTORY = 30  # messages shown when the board opens
 
 
-def _refuse(code: str, message: str) -> services.ServiceError:
-    return services.ServiceError(code, message)
+def _refuse(code: str, message: str) -> ServiceError:
+    return ServiceError(code, message)
 
 
 def say(
@@ -75,7 +77,7 @@ def say(
         )
         frame = message_json(message, user.get_username())
         event = {"type": "chat.message", "message": frame}
-        transaction.on_commit(lambda: broadcaster.send(services.group_name(table_id), event))
+        transaction.on_commit(lambda: broadcaster.send(group_name(table_id), event))
     return frame
 
 
@@ -211,10 +213,12 @@ class ChatSocket:
                 self.chat_muted = await db(set_mute)(self._actor(), message.get("user"), _bool(on))
                 if self.json_mode:
                     await self.send_json({"type": "muted", "user": message.get("user"), "on": on})
-        except services.ServiceError as e:
+        except ServiceError as e:
             await self.send_error(e.code, e.message)
 
     async def chat_message(self, event: dict[str, Any]) -> None:
+        if not getattr(self, "counted", True):
+            return  # a socket the table has not admitted yet (its connect is still deciding)
         frame = event["message"]
         if self.chat_muted is None:
             self.chat_muted = await db(muted_by)(self._actor())

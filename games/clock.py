@@ -1,7 +1,7 @@
 """The table clock: timers, bots, 托管, undo windows and pauses happen here, browser or not.
 
 Every table stores its next `deadline` and the version it was computed for. `tick(now)` calls
-`services.timeout(table, version)` for each table past its deadline; a stale call is a no-op,
+`games.table.timers.timeout(table, version)` for each table past its deadline; a stale call is a no-op,
 so any number of clock processes may run side by side. `make run` starts one
 (`python manage.py run_clock`). Tests call `tick` or `drive_table_until_idle` with a fake
 `now` instead of sleeping.
@@ -27,9 +27,9 @@ from django.conf import settings
 from django.db import close_old_connections
 from django.utils import timezone
 
-from games import announcements, matchmaking, moderation, presence
+from games import announcements, matchmaking_seating, moderation, presence
 from games.models import Table
-from games.services import timeout
+from games.table.timers import timeout
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +65,7 @@ def tick(now: datetime | None = None) -> int:
         else:
             outcome(table_id, version, failures, None, now)
     try:  # quick match: bots fill for players whose wait ran out; silent players leave the queue
-        changed += matchmaking.sweep(now)
+        changed += matchmaking_seating.sweep(now)
         announcements.sweep(now)  # announcements starting or expiring reach the open boards
     except Exception:
         log.exception("clock: the quick-match or announcement sweep failed")

@@ -7,6 +7,13 @@ calls for different tables can overlap their round trips, so `db()` runs them on
 of threads (`settings.DB_THREADS`); each thread takes a pooled connection per call. Calls of one
 socket still run one after another (the consumer awaits each), and changes to one table are
 serialised by its row lock. With SQLite (one writer at a time) there is one thread, as before.
+
+Arrivals and departures (a socket's handshake, its first frame, its close) run on a lane of
+their own (`db_arrivals`, `settings.ARRIVAL_DB_THREADS`): a storm of thousands of sockets
+arriving at once (the evening's start, a restarted process taking its share back) then queues
+behind itself, not in front of the hand actions of the tables already playing (issue 20: one
+shared queue stalled every table of the process for seconds). With 0 threads, or SQLite, they
+share the one pool.
 """
 
 from __future__ import annotations
@@ -19,33 +26,46 @@ from typing import Any
 from channels.db import DatabaseSyncToAsync
 from django.conf import settings
 
-_POOL: ThreadPoolExecutor | None = None
+PLAY, ARRIVALS = "db", "db_arrivals"  # the lanes (and their threads' names)
+_POOLS: dict[str, ThreadPoolExecutor] = {}
 
 
 def db(function: Callable[..., Any]) -> DatabaseSyncToAsync:
     """`database_sync_to_async(function)`, on the database threads (made once per plain
     function: building the wrapper costs as much as handing the call to a thread)."""
-    threads = int(getattr(settings, "DB_THREADS", 1))
+    return _lane(function, PLAY, int(getattr(settings, "DB_THREADS", 1)))
+
+
+def db_arrivals(function: Callable[..., Any]) -> DatabaseSyncToAsync:
+    """`db(function)` for a socket's arrival or departure: on the arrivals' own threads."""
+    play = int(getattr(settings, "DB_THREADS", 1))
+    arrivals = int(getattr(settings, "ARRIVAL_DB_THREADS", 0))
+    if play <= 1 or arrivals <= 0:
+        return _lane(function, PLAY, play)
+    return _lane(function, ARRIVALS, arrivals)
+
+
+def _lane(function: Callable[..., Any], lane: str, threads: int) -> DatabaseSyncToAsync:
     if not isinstance(function, FunctionType):  # a bound method: one per object, not kept
-        return _wrap(function, threads)
-    key = (function, threads)
+        return _wrap(function, lane, threads)
+    key = (function, lane, threads)
     wrapper = _WRAPPERS.get(key)
     if wrapper is None:
-        wrapper = _WRAPPERS[key] = _wrap(function, threads)
+        wrapper = _WRAPPERS[key] = _wrap(function, lane, threads)
     return wrapper
 
 
-_WRAPPERS: dict[tuple[Callable[..., Any], int], DatabaseSyncToAsync] = {}
+_WRAPPERS: dict[tuple[Callable[..., Any], str, int], DatabaseSyncToAsync] = {}
 
 
-def _wrap(function: Callable[..., Any], threads: int) -> DatabaseSyncToAsync:
-    if threads <= 1:
+def _wrap(function: Callable[..., Any], lane: str, threads: int) -> DatabaseSyncToAsync:
+    if threads <= 1 and lane == PLAY:
         return DatabaseSyncToAsync(function)
-    return DatabaseSyncToAsync(function, thread_sensitive=False, executor=_pool(threads))
+    return DatabaseSyncToAsync(function, thread_sensitive=False, executor=_pool(lane, threads))
 
 
-def _pool(threads: int) -> ThreadPoolExecutor:
-    global _POOL
-    if _POOL is None or _POOL._max_workers != threads:
-        _POOL = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="db")
-    return _POOL
+def _pool(lane: str, threads: int) -> ThreadPoolExecutor:
+    pool = _POOLS.get(lane)
+    if pool is None or pool._max_workers != threads:
+        pool = _POOLS[lane] = ThreadPoolExecutor(max_workers=threads, thread_name_prefix=lane)
+    return pool

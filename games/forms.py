@@ -7,10 +7,10 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games import settings_store
+from common import settings_store
 from games.engine.rulesets import MAX_BASE, VARIANT_IDS, get_ruleset
 from games.engine.rulesets.options import OptionError, OptionRange
-from games.rendering import VARIANT_NAMES
+from games.rendering.labels import VARIANT_NAMES
 
 OPTION_OUT_OF_RANGE = _("This rule set allows %(range)s.")
 
@@ -151,7 +151,7 @@ class CreateTableForm(forms.Form):
         if not variant:
             return data
         base = data.get("base")
-        if variant == "yihua" and base is not None and base % 2:
+        if get_ruleset(variant).even_stake and base is not None and base % 2:
             self.add_error("base", _("一花起胡 One-flower needs an even base stake."))
         self._apply_timer_preset(data)
         bots = data.get("bots")

@@ -18,9 +18,10 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Avg, Count, Max, Q, QuerySet, Sum
 
 from accounts.models import LedgerEntry, Profile
-from games import ranks, settings_store
+from common import settings_store
+from games import ranks
 from games.models import Hand, Match, Penalty, Rating, ScoreEntry
-from games.rendering import VARIANT_NAMES, extra_name, pattern_name
+from games.rendering.labels import VARIANT_NAMES, extra_name, pattern_name
 
 User = get_user_model()
 

@@ -1,7 +1,7 @@
 """Live play: tables, seats, matches, hands and the append-only action log.
 
 The log is the truth: a hand's state is `replay(seed, HandAction rows)`. Every change to a
-table goes through `games.services`, which locks the Table row and bumps `Table.version`.
+table goes through `games.table` (its store locks the Table row and bumps `Table.version`).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from common.settings_store import escape_multiplier
 from games.engine.bots import DEFAULT_LEVEL, LEVELS
 from games.engine.rulesets import VARIANT_IDS, get_ruleset
 
@@ -65,7 +66,7 @@ class Table(models.Model):
     # Bumped by every change, seen or not: what this process's snapshots, the broadcasts and the
     # clock's deadlines are keyed by (a snapshot at the revision the database holds is current).
     revision = models.PositiveIntegerField(default=0)
-    # The clock calls services.timeout(id, deadline_version) once `deadline` has passed.
+    # The clock calls games.table.timers.timeout(id, deadline_version) once `deadline` has passed.
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     deadline_version = models.PositiveIntegerField(default=0)
     act_since = models.DateTimeField(null=True, blank=True)  # when the current decision began
@@ -100,14 +101,20 @@ class Table(models.Model):
 
     @property
     def escape_penalty(self) -> int:
-        """RULES §1.8: 50 × base, 13 × base for two_player — a table setting: the creator's
-        `escape_penalty` house rule when set, else the admin's multiplier for this table, else
-        the site's (games.settings_store)."""
-        from games.settings_store import escape_multiplier  # the admin's site settings
+        """RULES §1.8: 50 × base, 13 × base for two_player (common.settings_store)."""
+        return self.escape_penalty_at(escape_multiplier(self.variant))
 
+    def escape_penalty_at(self, site_multiplier: int) -> int:
+        """A table setting: the creator's `escape_penalty` house rule when set, else the admin's
+        multiplier for this table, else the site's (`site_multiplier`). The one rule the
+        penalty charged and the one shown on the board both follow."""
         chosen = (self.options or {}).get("escape_penalty")
-        multiplier = chosen or self.escape_multiplier or escape_multiplier(self.variant)
-        return multiplier * (self.base or 0)
+        return (chosen or self.escape_multiplier or site_multiplier) * (self.base or 0)
+
+    def variant_name(self, chinese: bool) -> str:
+        """The rule set's name in one language (pages outside games show it without the engine)."""
+        rules = get_ruleset(self.variant)
+        return rules.name_zh if chinese else rules.name_en
 
     @property
     def minimum_balance(self) -> int:
@@ -208,6 +215,21 @@ class Hand(models.Model):
 
     def __str__(self) -> str:
         return f"hand {self.number} of {self.match}"
+
+
+class HandCheckpoint(models.Model):
+    """A hand's state after `actions` actions, pickled (games.checkpoints): a process that has
+    not seen the hand starts from here and applies only the actions logged since, instead of
+    replaying the hand from its deal. Derived data: the log stays the truth, and a checkpoint
+    written by another engine version (`engine_format`) is ignored."""
+
+    hand = models.OneToOneField(Hand, on_delete=models.CASCADE, primary_key=True, related_name="+")
+    actions = models.PositiveIntegerField()
+    engine_format = models.CharField(max_length=16)
+    state = models.BinaryField()
+
+    def __str__(self) -> str:
+        return f"checkpoint of hand {self.hand_id} at action {self.actions}"
 
 
 class HandAction(models.Model):
@@ -353,100 +375,10 @@ class Rating(models.Model):
         return self.mu - 3 * self.sigma
 
 
-class SiteSettings(models.Model):
-    """The one row of settings an admin may change without a deploy (read via games.settings_store)."""
-
-    starting_balance = models.PositiveIntegerField(_("starting balance"), default=1000)
-    escape_multiplier = models.PositiveSmallIntegerField(_("escape multiplier (× base)"), default=50)
-    two_player_escape_multiplier = models.PositiveSmallIntegerField(
-        _("two-player escape multiplier (× base)"), default=13
-    )
-    turn_seconds = models.PositiveSmallIntegerField(_("default turn timer (s)"), default=15)
-    claim_seconds = models.PositiveSmallIntegerField(_("default claim timer (s)"), default=8)
-    grace_seconds = models.PositiveIntegerField(_("grace period (s)"), default=120)
-    rating_min_hands = models.PositiveIntegerField(_("hands before a player is ranked"), default=10)
-    spectator_delay_seconds = models.PositiveIntegerField(
-        _("spectator delay at quick-match tables (s)"), default=180
-    )  # issue 18: games.spectator_delay
-    updated = models.DateTimeField(auto_now=True)
-
-    class Meta:
-        verbose_name = _("site settings")
-        verbose_name_plural = _("site settings")
-
-    def __str__(self) -> str:
-        return str(_("site settings"))
-
-    def save(self, *args: object, **kwargs: object) -> None:
-        self.pk = 1  # a singleton
-        super().save(*args, **kwargs)  # type: ignore[arg-type]
-
-
-class ServerStart(models.Model):
-    """Appended when a server process starts, or is given up for dead (games.presence):
-    disconnects from before it are nobody's fault."""
-
-    started = models.DateTimeField(auto_now_add=True, db_index=True)
-
-    def __str__(self) -> str:
-        return f"server start {self.started:%Y-%m-%d %H:%M:%S}"
-
-
-class ServerProcess(models.Model):
-    """A socket server process, vouching by its heartbeat for the sockets it counts (OpenSocket).
-    When it dies without closing them (`kill -9`, a lost machine) its heartbeat stops and the
-    clock takes its sockets out of the counts (games.presence)."""
-
-    host = models.CharField(max_length=200)  # "hostname pid", for admins
-    started = models.DateTimeField()
-    seen = models.DateTimeField(db_index=True)  # its last heartbeat
-
-    class Meta:
-        verbose_name = _("server process")
-        verbose_name_plural = _("server processes")
-
-    def __str__(self) -> str:
-        return f"{self.host} (seen {timezone.localtime(self.seen):%H:%M:%S})"
-
-
-class OpenSocket(models.Model):
-    """A socket counted in a seat's `connections` (`seated`) or its table's `spectators`, and
-    the process that holds it: deleted when it closes, or when its process is found dead."""
-
-    # No constraint: a process found dead is deleted first, and a socket it opened meanwhile
-    # is still closed (and deleted) by it, or dropped by the clock as an orphan.
-    process = models.ForeignKey(
-        ServerProcess, on_delete=models.DO_NOTHING, db_constraint=False, related_name="+"
-    )
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.CASCADE, related_name="+")
-    seated = models.BooleanField()
-    opened = models.DateTimeField()
-
-    def __str__(self) -> str:
-        return f"socket of {self.user_id or 'anonymous'} at table {self.table_id} (process {self.process_id})"
-
-
-class AdminAuditLog(models.Model):
-    """Append-only: one row per admin save, delete or action (games.admin_moderation)."""
-
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
-    action = models.CharField(max_length=60)
-    model = models.CharField(max_length=60)
-    object_id = models.CharField(max_length=40, blank=True)
-    object_repr = models.CharField(max_length=200, blank=True)
-    details = models.JSONField(default=dict, blank=True)
-    created = models.DateTimeField(auto_now_add=True, db_index=True)
-
-    class Meta:
-        ordering = ["-created"]
-
-    def __str__(self) -> str:
-        return f"{self.user} {self.action} {self.model} {self.object_repr}"
-
-
-# Issue 18 (quick match, ranks, announcements, chat): their own modules, registered with the app here.
+# Issue 18 (quick match, ranks, announcements, chat) and the site's own rows: their own modules,
+# registered with the app here.
 from games.models_announcements import Announcement  # noqa: E402, F401
 from games.models_chat import ChatMessage, ChatMute, ChatSilence  # noqa: E402, F401
 from games.models_queue import QueueEntry, QuickMatch  # noqa: E402, F401
 from games.models_ranks import Rank, RankChange  # noqa: E402, F401
+from games.models_site import AdminAuditLog, OpenSocket, ServerProcess, ServerStart, SiteSettings  # noqa: E402, F401

@@ -1,7 +1,7 @@
 """The admin's changes to live tables: close a table, kick a player, make a table private.
 
-Each one goes through `services.locked` like any other change (lock, change, bump the version,
-broadcast after commit). Neither closing nor kicking is the player's fault: nobody pays an escape
+Each one goes through `games.table.changes.change` like any other change (lock, change, bump the
+version, broadcast after commit). Neither closing nor kicking is the player's fault: nobody pays an escape
 penalty or gets a ban for them (games.penalties only charges escapes the players chose).
 """
 
@@ -12,25 +12,28 @@ from dataclasses import replace
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils.translation import gettext as _
 
-from games import services
 from games.engine.state import HandResult
 from games.models import Table
 from games.ratings import ADMIN_CLOSED
-from games.services import Loaded, ServiceError
+from games.table.changes import change
+from games.table.errors import ServiceError
+from games.table.seating import after_seat_change, free_seat
+from games.table.settlement import finish_hand
+from games.table.store import Change
 
 
-def _settle_as_drawn(ctx: Loaded) -> None:
+def _settle_as_drawn(ctx: Change) -> None:
     """End the running hand as a draw with no payments (false wins and kongs dropped too)."""
     state = ctx.state
     assert state is not None
     result = HandResult(by=ADMIN_CLOSED, payments=(0,) * state.num_players, next_dealer=state.dealer)
     ctx.state = replace(state, phase="over", window=None, result=result, penalties=())
-    services._finish_hand(ctx)  # the one place a hand is settled, scored and logged
+    finish_hand(ctx)  # the one place a hand is settled, scored and logged
 
 
 def close_table(table_id: int) -> Table:
     """Settle a hand in progress as drawn, free every seat, end the match, close the table."""
-    with services.locked(table_id) as ctx:
+    with change(table_id) as ctx:
         table = ctx.table
         if table.status == Table.Status.CLOSED:
             raise ServiceError("table_closed", "the table is already closed")
@@ -40,18 +43,17 @@ def close_table(table_id: int) -> Table:
             if seat.user_id:
                 table.notices[str(seat.user_id)] = _("An admin closed this table.")
             if not seat.empty:
-                services._free_seat(ctx, seat)
-        services._after_seat_change(ctx)
+                free_seat(ctx, seat)
+        after_seat_change(ctx)
         table.status = Table.Status.CLOSED
         table.deadline = None
-        ctx.changed = ctx.lobby = True
     return ctx.table
 
 
 def kick(table_id: int, user: AbstractBaseUser) -> Table:
     """Free `user`'s seat. Mid-hand a bot plays it to the end of the hand (the player still takes
     that hand's result, as when leaving) and the seat is freed then, with no escape penalty."""
-    with services.locked(table_id) as ctx:
+    with change(table_id) as ctx:
         seat = ctx.seat_of(user)
         if seat is None:
             raise ServiceError("not_seated", "that user is not seated at this table")
@@ -60,15 +62,13 @@ def kick(table_id: int, user: AbstractBaseUser) -> Table:
             seat.left = True
             seat.pending = seat.pending_until = None
         else:
-            services._free_seat(ctx, seat)
-            services._after_seat_change(ctx)
-        ctx.changed = ctx.lobby = True
+            free_seat(ctx, seat)
+            after_seat_change(ctx)
     return ctx.table
 
 
 def make_private(table_id: int) -> Table:
     """Unlist the table: only its people and invite-link holders can open it."""
-    with services.locked(table_id) as ctx:
+    with change(table_id) as ctx:
         ctx.table.public = False
-        ctx.changed = ctx.lobby = True
     return ctx.table

@@ -25,8 +25,8 @@ from django.utils.translation import gettext as _
 
 from accounts import ledger
 from accounts.models import LedgerEntry
+from common.rows import RowSql
 from games.models import Ban, Hand, Penalty, PenaltyReversal, ServerStart, Table
-from games.rows import RowSql
 
 ESCAPE_WINDOW = timedelta(hours=24)
 FIRST_BAN = timedelta(minutes=10)

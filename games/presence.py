@@ -1,12 +1,12 @@
 """Which socket server processes are alive, so that the sockets of a dead one stop counting.
 
-A seat's `connections` and a table's `spectators` count open sockets (games.services). A process
+A seat's `connections` and a table's `spectators` count open sockets (games.table.presence). A process
 killed without closing its sockets (`kill -9`, a machine lost) used to leave them counted for
 ever: its players, if they never came back, were shown connected, waited for on every turn
 for the full timer instead of being played (托管) after two seconds, and never charged the
 escape. Now every counted socket has a row naming its process (OpenSocket); every process
 that has held a socket beats its heart (ServerProcess.seen) every HEARTBEAT_SECONDS for as long
-as it lives, sockets or none (games.consumers.HEARTBEAT); and the clock (`reap`) takes the
+as it lives, sockets or none (games.sockets.watchers.HEARTBEAT); and the clock (`reap`) takes the
 sockets of a process not seen for STALE_SECONDS out of the counts, as disconnected at the
 process's last heartbeat. The server cut those off, so the seats they counted for are marked
 (`Seat.server_cut`) and their disconnect escape is nobody's fault — theirs only: a process
@@ -17,7 +17,7 @@ Heartbeats are stamped with the database's time, and staleness is measured again
 freshest heartbeat, not the clock's own time: machines' clocks may disagree, and when the
 database or the clock stalls every process looks old at once and none is given up. A process
 given up for dead that was only stalled finds its row gone at its next heartbeat; its sockets
-are no longer counted, so it closes them and they reconnect (games.consumers).
+are no longer counted, so it closes them and they reconnect (games.sockets.watchers).
 """
 
 from __future__ import annotations
@@ -32,8 +32,9 @@ from django.db.models import Exists, Max, OuterRef, QuerySet
 from django.db.models.functions import Now
 from django.utils import timezone
 
-from games import services
+from common import caches
 from games.models import OpenSocket, ServerProcess
+from games.table.presence import drop_socket
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +42,15 @@ HEARTBEAT_SECONDS = 5.0
 STALE_SECONDS = 30.0
 
 _process_id: int | None = None  # this process's ServerProcess row
+
+
+@caches.on_clear
+def forget_registration() -> None:
+    """Register again at the next socket (a test database rolled back loses the row)."""
+    global _process_id
+    _process_id = None
+
+
 _registering = threading.Lock()
 
 
@@ -82,7 +92,7 @@ def reap(now: datetime | None = None) -> int:
             # this is an orphan, closed by the process itself when it learns it was given up.
             if ServerProcess.objects.filter(pk=process.pk, seen=process.seen).delete()[0]:
                 # No server start is recorded: that would excuse every disconnect anywhere. The
-                # seats its sockets counted for are marked cut off (services.drop_socket) instead.
+                # seats its sockets counted for are marked cut off (games.table.presence.drop_socket) instead.
                 log.warning(
                     "server process %s gave no sign of life since %s: its sockets are closed",
                     process.host,
@@ -97,4 +107,4 @@ def reap(now: datetime | None = None) -> int:
 
 
 def _drop(sockets: QuerySet[OpenSocket], at: datetime) -> int:
-    return sum(services.drop_socket(row, at) for row in sockets.select_related("user"))
+    return sum(drop_socket(row, at) for row in sockets.select_related("user"))

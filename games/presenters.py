@@ -11,25 +11,18 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from games import caches, settings_store, snapshots
+from common import caches, settings_store
+from games import snapshots
 from games.engine.rulesets import get_ruleset
 from games.engine.tiles import WIND_ZH, name, seat_wind
-from games.engine.view import legal_json, view_for
+from games.engine.view import view_for
 from games.engine.wall import commitment, deal_wall, wall_text
 from games.models import Hand, Table
-from games.services import (
-    Loaded,
-    _ready_to_start,
-    continue_left_ms,
-    hand_state,
-    load,
-    loaded_from,
-    may_set_stake,
-    pause_left_ms,
-    remaining_ms,
-    shown_version,
-    veiled,
-)
+from games.table.commands import legal_for
+from games.table.hand_log import hand_state
+from games.table.loaded import Loaded
+from games.table.store import load, loaded_from
+from games.table.timing import continue_left_ms, pause_left_ms, remaining_ms, shown_version, veiled
 
 
 def table_context(table: Table | int, user: AbstractBaseUser | None, shared: bool = False) -> dict[str, Any]:
@@ -171,7 +164,7 @@ def _my_escape_penalty(ctx: Loaded, info: dict[str, Any], mine: int | None) -> i
 
 # (table id, created, version, spectators) -> the part of `table_info` every viewer shares.
 # Only for a snapshot's rows (always of one version); read, never changed.
-_INFOS: dict[tuple[int, Any, int, int], dict[str, Any]] = {}
+_INFOS: dict[tuple[int, Any, int, int], dict[str, Any]] = caches.registered({})
 _INFOS_LIMIT = 1000
 
 
@@ -328,7 +321,7 @@ def _discard_view(last: tuple[int, int] | None) -> dict[str, Any] | None:
 # fixes it (the seed too: SQLite may give a rolled-back hand's id again). A board is rendered for
 # each viewer paused, then unpaused, and the state before a discard again for the pause: each
 # view is computed once. Shared: read, never changed.
-_VIEWS: dict[tuple[int, int, int, int | None], dict[str, Any]] = {}
+_VIEWS: dict[tuple[int, int, int, int | None], dict[str, Any]] = caches.registered({})
 _VIEWS_LIMIT = 2000  # ~10 per busy table; each view is needed for about a second
 
 
@@ -351,52 +344,3 @@ def _state_at(ctx: Loaded, count: int) -> Any:
     variant = ctx.table.variant
     ghost = Hand(pk=hand.pk, seed=hand.seed, setup=hand.setup, actions_count=count)
     return hand_state(ghost, variant)
-
-
-def legal_for(ctx: Loaded, user: AbstractBaseUser | None) -> list[dict[str, Any]]:
-    """Every action this viewer may send now: table actions, then hand actions."""
-    table = ctx.table
-    if not _authenticated(user) or table.status == Table.Status.CLOSED:
-        return []
-    seat = ctx.seat_of(user)
-    owner = table.owner_id == user.pk
-    out: list[dict[str, Any]] = []
-    if not ctx.hand_running:
-        if seat is None:
-            out += [{"type": "sit", "seat": s.index} for s in ctx.seats if s.empty]
-        if seat is not None or owner:
-            out += [{"type": "add_bot", "seat": s.index} for s in ctx.seats if s.empty]
-            out += [{"type": "remove_bot", "seat": s.index} for s in ctx.seats if s.is_bot]
-            if may_set_stake(ctx, user):
-                suggested = table.base or (2 if table.variant == "yihua" else 1)
-                out.append({"type": "set_stake", "base": suggested, "even": table.variant == "yihua"})
-            if not ctx.in_settlement and _ready_to_start(ctx) is None:
-                out.append({"type": "start"})
-        if seat is not None:
-            out += _seated_between_hands(ctx, seat)
-        return out
-    if seat is None:
-        return out
-    if not seat.left:
-        out.append({"type": "auto", "on": not seat.auto})
-        out.append({"type": "leave"})
-    if seat.pending is not None:
-        out.append({"type": "undo"})
-        return out
-    if seat.left or ctx.state is None or veiled(ctx, seat.index):
-        return out
-    return legal_json(ctx.state, seat.index) + out
-
-
-def _seated_between_hands(ctx: Loaded, seat: Any) -> list[dict[str, Any]]:
-    table = ctx.table
-    out: list[dict[str, Any]] = []
-    if table.stake_state != Table.Stake.UNSET and not seat.accepted:
-        out.append({"type": "accept_stake"})
-    if ctx.in_settlement:
-        if not seat.continue_choice:
-            out.append({"type": "continue"})
-        out.append({"type": "leave"})
-    else:
-        out.append({"type": "stand"})
-    return out

@@ -12,7 +12,8 @@ from typing import Any
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from games.rendering import WIND_EN, WIND_ZH, pattern_name, split_tiles, tile_en, tile_zh
+from games.engine.tiles import WIND_EN, WIND_ZH
+from games.rendering.labels import pattern_name, split_tiles, tile_en, tile_zh
 from games.settlement_lines import settlement_line
 
 
@@ -117,7 +118,7 @@ def replay_text(data: dict[str, Any]) -> dict[str, Any]:
         breakdown = score.get("breakdown") or [[p, None] for p in score.get("patterns", [])]
         patterns = []
         for pattern, value in breakdown:
-            label = pattern_name(pattern)["zh" if _zh() else "en"]
+            label = pattern_name(pattern, data["variant"])["zh" if _zh() else "en"]
             patterns.append(f"{label} {value}" if value is not None else label)
         scores.append(
             {

@@ -21,7 +21,7 @@ from games.engine.view import view_for
 from games.engine.wall import deal_wall, wall_text
 from games.history import may_see_hand, visible_matches
 from games.models import Hand, HandAction, Match
-from games.rendering import pattern_name
+from games.rendering.labels import pattern_name
 
 
 class ReplayRefused(Exception):

@@ -18,10 +18,11 @@ from games.engine.patterns import Pattern
 from games.engine.rulesets import get_ruleset
 from games.engine.scoring import tianjin as tianjin_scoring
 from games.engine.scoring.context import ScoreResult, WinContext
-from games.rendering import VARIANT_NAMES, split_tiles, tile
+from games.engine.tiles import WIND_EN, WIND_ZH
+from games.rendering.labels import VARIANT_NAMES, split_tiles, tile
 
-WINDS_ZH = "东南西北"
-WINDS_EN = ("East", "South", "West", "North")
+WINDS_ZH = tuple(WIND_ZH[f"{i}z"] for i in range(1, 5))  # by seat wind 0–3, the engine's names
+WINDS_EN = tuple(WIND_EN[f"{i}z"] for i in range(1, 5))
 MELD_LABELS = {
     "chi": ("吃", "chi"),
     "pong": ("碰", "pong"),

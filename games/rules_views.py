@@ -11,7 +11,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from games import rules_pages
-from games.rendering import VARIANT_NAMES
+from games.rendering.labels import VARIANT_NAMES
 
 
 @require_GET

@@ -19,7 +19,7 @@ from typing import Any
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from games.rendering import pattern_name
+from games.rendering.labels import pattern_name
 
 YIHUA_CAP_FACTOR = 10  # games.engine.scoring.yihua: the score is capped at 10 × base
 CANTONESE_CAP = 3  # 爆和
@@ -40,8 +40,9 @@ def _separator() -> str:
     return "，" if _zh() else ", "
 
 
-def _name(pattern_id: str) -> str:
-    names = pattern_name(pattern_id)
+def _name(pattern_id: str, variant: str) -> str:
+    """The pattern's name in this variant's catalogue (the same id is named differently per variant)."""
+    names = pattern_name(pattern_id, variant)
     return names["zh"] if _zh() else names["en"]
 
 
@@ -62,7 +63,7 @@ def _shanghai(score: dict[str, Any], base: int) -> tuple[str, int]:
         text = _("%(flowers)s base flowers × %(power)s fan") % {"flowers": flowers, "power": _power(fan)}
     else:  # a class pattern: its own flowers, the highest of the class alone
         top, value = max(((k, v) for k, v in breakdown.items() if k != "huangfan"), key=lambda kv: kv[1])
-        text = _("%(pattern)s %(flowers)s flowers") % {"pattern": _name(top), "flowers": value}
+        text = _("%(pattern)s %(flowers)s flowers") % {"pattern": _name(top, "shanghai"), "flowers": value}
     if doubled:
         value *= 2
         text += " × 2 " + _("荒番")
@@ -79,7 +80,7 @@ def _yihua(score: dict[str, Any], base: int) -> tuple[str, int]:
     cap = YIHUA_CAP_FACTOR * base
     if "eight_flowers" in breakdown:
         return _("%(pattern)s: the cap, %(factor)s × base %(base)s = %(cap)s") % {
-            "pattern": _name("eight_flowers"),
+            "pattern": _name("eight_flowers", "yihua"),
             "factor": YIHUA_CAP_FACTOR,
             "base": base,
             "cap": cap,
@@ -125,7 +126,7 @@ def _tianjin(score: dict[str, Any], base: int) -> tuple[str, int]:
     parts = []
     for pattern, factor in factors:
         value *= factor
-        parts.append(f"{factor} ({_name(pattern)})")
+        parts.append(f"{factor} ({_name(pattern, 'tianjin')})")
     times = _("%(value)s × base %(base)s = %(unit)s") % {"value": value, "base": base, "unit": value * base}
     text = " × ".join(parts) + " = " + times if parts else times
     return text, value

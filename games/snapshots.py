@@ -3,12 +3,12 @@
 Every change is committed by one process, which then knows exactly what the table looks like
 at the new version. It packs that (`pack`) into the broadcast that announces the version, so
 the other processes render the new version for their sockets without reading the database, and
-keeps it for its own sockets and for the next change at that table (`services.locked` reuses
+keeps it for its own sockets and for the next change at that table (`games.table.store.change` reuses
 the seats instead of reading them again). Everything a change writes bumps the version, so a
 snapshot at the version the database holds is what a fresh load would read (docs/benchmarks.md).
 One exception: a seat's count of open sockets is kept exactly in the database by atomic
 updates and only its sign (connected or not) is shown or decided on; a change of sign is a
-new version, so a snapshot's copy always has the right sign (`services._count_sockets`).
+new version, so a snapshot's copy always has the right sign (`games.table.store.Change.count_sockets`).
 
 The bytes travel only between server processes (through the private Redis), never to a client;
 users in a snapshot carry their id, name and balance and nothing else.
@@ -27,7 +27,7 @@ from django.db.models import Model
 from django.db.models.base import ModelState
 
 from accounts.models import Profile
-from games import caches
+from common import caches
 from games.engine.state import HandState
 from games.models import Hand, Seat, Table
 
@@ -51,7 +51,7 @@ class Snapshot:
         return self.table.revision
 
 
-_LATEST: dict[int, Snapshot] = {}  # table id -> the newest snapshot this process knows
+_LATEST: dict[int, Snapshot] = caches.registered({})  # table id -> the newest snapshot this process knows
 _LIMIT = 5000
 
 

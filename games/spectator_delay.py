@@ -25,11 +25,12 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
-from games import settings_store
-from games.db_threads import db
+from common import settings_store
+from games.db_threads import db, db_arrivals
 from games.models import Hand, HandAction, QuickMatch, Table
 from games.presenters import consistent_load, context_for
-from games.services import Loaded, hand_state
+from games.table.hand_log import hand_state
+from games.table.loaded import Loaded
 
 
 def delay_for(table_id: int) -> int:
@@ -121,7 +122,7 @@ class DelayedSpectatorSocket:
     send_state: Callable[..., Awaitable[bool]]
 
     async def load_spectator_delay(self) -> None:
-        self.spectator_delay = await db(delay_for)(self.table_id)
+        self.spectator_delay = await db_arrivals(delay_for)(self.table_id)
 
     async def delayed(self, context: dict[str, Any]) -> dict[str, Any]:
         if not self.spectator_delay or context["viewer"]["seat"] is not None:

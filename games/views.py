@@ -1,7 +1,7 @@
 """HTML views: home, lobby (with its live fragment), create a table, the table page.
 
-Every change to a table goes through games.services (the table page sends actions over
-its websocket); these views only read, except `create_table`, which calls the services.
+Every change to a table goes through games.table (the table page sends actions over
+its websocket); these views only read, except `create_table`, which calls its commands.
 """
 
 from __future__ import annotations
@@ -18,14 +18,18 @@ from django.templatetags.static import static
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games import access, chat, services, spectator_delay
+from games import access, chat, spectator_delay
 from games.engine.bots import DEFAULT_LEVEL
-from games.engine.rulesets import VARIANT_IDS
+from games.engine.rulesets import VARIANT_IDS, get_ruleset
 from games.engine.tiles import WIND_ZH, name, seat_wind
 from games.forms import CreateTableForm
 from games.models import Table
 from games.presenters import table_context
-from games.rendering import VARIANT_NAMES, board_model, lobby_groups
+from games.rendering.board import board_model
+from games.rendering.fragments import lobby_groups
+from games.rendering.labels import VARIANT_NAMES
+from games.table import commands, opening
+from games.table.errors import ServiceError
 from games.views_queue import level_choices as quick_levels
 
 LOBBY_LIMIT = 200
@@ -138,7 +142,7 @@ def create_table(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             table = _create_and_sit(request.user, form)
-        except services.ServiceError as error:
+        except ServiceError as error:
             form.add_error(None, error.message)
         else:
             return redirect("games:table", pk=table.pk)
@@ -149,7 +153,7 @@ def _create_and_sit(user: Any, form: CreateTableForm) -> Table:
     """Create the table, seat its creator in East, propose the stake, add the asked-for bots."""
     data = form.cleaned_data
     with transaction.atomic():
-        table = services.create_table(
+        table = opening.create_table(
             user,
             data["variant"],
             public=data["public"],
@@ -158,10 +162,10 @@ def _create_and_sit(user: Any, form: CreateTableForm) -> Table:
             claim_seconds=data["claim_seconds"],
             min_pause_ms=data["pause_ms"],
         )
-        services.sit(table.pk, user, 0)
-        services.set_stake(table.pk, user, data["base"])
+        commands.sit(table.pk, user, 0)
+        commands.set_stake(table.pk, user, data["base"])
         for index in range(1, 1 + data["bots"]):
-            services.add_bot(table.pk, user, index, data.get("bot_level") or DEFAULT_LEVEL)
+            commands.add_bot(table.pk, user, index, data.get("bot_level") or DEFAULT_LEVEL)
     return table
 
 
@@ -176,22 +180,22 @@ def practice(request: HttpRequest) -> HttpResponse:
         return redirect("games:lobby")
     try:
         with transaction.atomic():
-            table = services.create_table(
+            table = opening.create_table(
                 request.user, variant, public=False, turn_seconds=0, claim_seconds=0, min_pause_ms=500
             )
-            services.sit(table.pk, request.user, 0)
-            services.set_stake(table.pk, request.user, PRACTICE_BASE[variant])
+            commands.sit(table.pk, request.user, 0)
+            commands.set_stake(table.pk, request.user, PRACTICE_BASE[variant])
             for index in range(1, table.players):
-                services.add_bot(table.pk, request.user, index)
-            services.start_hand(table.pk, request.user)
-    except services.ServiceError as error:
+                commands.add_bot(table.pk, request.user, index)
+            commands.start_hand(table.pk, request.user)
+    except ServiceError as error:
         messages.error(request, error.message)
         return redirect("games:lobby")
     return redirect("games:table", pk=table.pk)
 
 
 # The smallest stake each rule set allows (一花起胡: an even one).
-PRACTICE_BASE = {v: 2 if v == "yihua" else 1 for v in VARIANT_NAMES}
+PRACTICE_BASE = {v: 2 if get_ruleset(v).even_stake else 1 for v in VARIANT_NAMES}
 
 
 # --- the table page ---------------------------------------------------------------------------

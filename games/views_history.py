@@ -13,7 +13,7 @@ from games import history, ranks, replays
 from games.engine.record import MAX_BYTES, RecordError
 from games.engine.rulesets import VARIANT_IDS
 from games.penalties import active_ban
-from games.rendering import VARIANT_NAMES
+from games.rendering.labels import VARIANT_NAMES
 from games.replay_text import replay_text
 
 User = get_user_model()

@@ -17,7 +17,8 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from games import matchmaking
-from games.rendering import VARIANT_NAMES
+from games.matchmaking_rules import DEFAULT_BOT_WAIT, LEVELS, QueueError
+from games.rendering.labels import VARIANT_NAMES
 
 LEVEL_NAMES = {"bronze": _("Bronze 铜"), "silver": _("Silver 银"), "gold": _("Gold 金")}
 BOT_WAIT_NAMES = {
@@ -30,7 +31,7 @@ BOT_WAIT_NAMES = {
 
 
 def level_choices() -> list[tuple[str, str]]:
-    return [(key, f"{LEVEL_NAMES[key]} · {_('base')} {base}") for key, base in matchmaking.LEVELS.items()]
+    return [(key, f"{LEVEL_NAMES[key]} · {_('base')} {base}") for key, base in LEVELS.items()]
 
 
 class QuickMatchForm(forms.Form):
@@ -43,7 +44,7 @@ class QuickMatchForm(forms.Form):
         label=_("Fill with bots after"),
         choices=list(BOT_WAIT_NAMES.items()),
         coerce=int,
-        initial=matchmaking.DEFAULT_BOT_WAIT,
+        initial=DEFAULT_BOT_WAIT,
     )
 
 
@@ -71,7 +72,7 @@ def _join(request: HttpRequest) -> HttpResponse:
         matchmaking.join(
             request.user, data["variant"], data["level"], ranked=data["ranked"], bot_wait=data["bot_wait"]
         )
-    except matchmaking.QueueError as e:
+    except QueueError as e:
         messages.error(request, e.message)
         if e.code == "already_seated":
             return redirect("games:lobby")

@@ -20,7 +20,7 @@ from django.conf import settings  # noqa: E402
 from games.clock_task import ClockStarter  # noqa: E402
 from games.penalties import record_server_start  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
-from mahjong_site import gc_tuning  # noqa: E402
+from mahjong_site import gc_tuning, loop_tuning  # noqa: E402
 from mahjong_site.socket_guards import AnonymousSocketCap, OriginValidator  # noqa: E402
 from mahjong_site.ws_sessions import SocketAuthMiddlewareStack  # noqa: E402
 
@@ -54,3 +54,4 @@ application = RecordsServerStart(application)
 # What is imported by now lives as long as the process, and so does what survives a full
 # collection: take it out of the collector's sight (pauses of 60–180 ms under load otherwise).
 gc_tuning.install()
+loop_tuning.install()  # autobahn's unlogged debug text; the switch interval if asked

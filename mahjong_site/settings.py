@@ -85,6 +85,9 @@ DATABASES = {"default": database_config(env_str("DATABASE_URL"), BASE_DIR)}
 # PostgreSQL (round trips of different tables overlap), one with SQLite (one writer anyway).
 _POSTGRES = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
 DB_THREADS = env_int("DB_THREADS", 4 if _POSTGRES else 1)
+# … and for sockets arriving and leaving, apart (games/db_threads.py: a storm of handshakes must
+# not queue in front of the hand actions); 0: the same threads.
+ARRIVAL_DB_THREADS = env_int("ARRIVAL_DB_THREADS", 2 if _POSTGRES else 0)
 # Admission control (games/admission.py): table-socket handshakes a process runs at once before
 # it tells new sockets `busy` + retry_after and closes them with 1013 (0: no limit); the base
 # of retry_after, seconds.
@@ -114,7 +117,7 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
 STARTING_BALANCE = env_int("STARTING_BALANCE", 1000)
-# Seconds a player has after a settlement to press Continue before being stood up (games.services).
+# Seconds a player has after a settlement to press Continue before being stood up (games.table.timing).
 CONTINUE_SECONDS = env_int("CONTINUE_SECONDS", 60)
 
 # Per-address limits (docs/operations.md, "Limits"). Addresses: mahjong_site/client_address.py.

@@ -48,13 +48,13 @@ def snapshot(table_id: int) -> tuple[int, int]:
 def start_hand(table_id: int, tokens: list[str]) -> None:
     """Seats 1–3 sit and accept through the services (the fuzzer's own process); seat 0 starts."""
     from accounts.services import user_for_token
-    from games import services
+    from games.table import commands
 
     users = [user_for_token(token) for token in tokens[:4]]
     for index, user in enumerate(users[1:], start=1):
-        services.sit(table_id, user, index)
-        services.accept_stake(table_id, user)
-    services.start_hand(table_id, users[0])
+        commands.sit(table_id, user, index)
+        commands.accept_stake(table_id, user)
+    commands.start_hand(table_id, users[0])
 
 
 class Sock:
@@ -112,21 +112,20 @@ TYPES = [
     [],
     {},
     "table.changed",
-    "lobby.changed",
     "state",
     "error",
 ]
-TABLE_ACTIONS = [
-    "sit",
-    "stand",
-    "add_bot",
-    "remove_bot",
-    "set_stake",
-    "accept_stake",
-    "start",
-    "continue",
-    "undo",
-]
+# The registry's table commands (games.table.commands) but those any seat may make now (TAKEN):
+# filled in by `main` once Django is set up.
+TABLE_ACTIONS: list[str] = []
+
+
+def load_table_actions() -> None:
+    from games.table.commands import NAMES
+
+    TABLE_ACTIONS[:] = [name for name in NAMES if name not in TAKEN]
+
+
 TILES = ["1m", "9p", "5s", "1z", "7z", "8f", "0m", "10m", "", "??", "1m1m", None, 5]
 
 
@@ -239,7 +238,7 @@ def guarded(sock: Sock, message: Any, version: int) -> Any:
     table cannot reach."""
     sent = message.get("version") if isinstance(message, dict) else None
     # Hand actions are accepted at any version since the current decision began
-    # (services._checked, same_decision): every earlier version may be "current" too.
+    # (games.table.changes.Expected.same_decision): every earlier version may be "current" too.
     near = isinstance(sent, int | float) and not isinstance(sent, bool) and 0 < sent <= version + 10
     if not (isinstance(message, dict) and message.get("type") == "act" and near):
         return message  # not an act, or a version the table cannot reach during the run
@@ -440,6 +439,7 @@ def main(argv: list[str] | None = None) -> int:
     stack = Stack(f"mahjong_fuzz_{int(time.time())}", procs=args.procs, clock=False).start()
     try:
         django_setup(stack)
+        load_table_actions()
         tokens = make_players(8)
         table_id = create_table(stack.ports[0], tokens[0], "shanghai")
         start_hand(table_id, tokens)

@@ -14,7 +14,10 @@ unchanged, at the version it saw.
 
 Definitions (the accounting):
 - *latency*: from sending `act` at version V to the moment all 4 sockets of the table have
-  received a state frame with version >= V+1 (the version the act made).
+  received a state frame with version >= V+1 (the version the act made). A claim the rules hold
+  for its undo window (`pending` on the claimer's seat: nobody else may see it for 1.5 s,
+  docs/protocol.md) counts until the server's confirmation reached the claimer; the time until
+  every socket saw it applied is reported apart, as `<type>_seen` in `by_type`.
 - *confirmed*: a client sends `act` with an `id`; the server answers it with one frame naming
   it (`reply_to`): the state it made (or an `ack` when that state went out already) when it
   went through, an `error` when it was refused (docs/protocol.md).
@@ -94,7 +97,20 @@ class Stats:
     stolen: float = 0.0  # share of the machine's CPU time the hypervisor gave to others meanwhile
     faults: list[tuple[float, str, int | None]] = field(default_factory=list)  # (time, kind, port)
     stopping: bool = False  # answers cut off by the end of the run are nobody's error
+    stalls: list[dict[str, Any]] = field(default_factory=list)  # the first views not updated, in detail
+    started: float = 0.0  # when the driving began (monotonic): the windows count from it
     log_marks: dict[str, int] | None = None
+
+    def record(self, sent: float, latency: float, kind: str) -> None:
+        """One action's latency, in the totals, its 10-s window and its type — unless the run was
+        stopping meanwhile (sockets closing: the end's, not the server's; they made a last,
+        partial window of several hundred ms in every run)."""
+        if self.stopping:
+            return
+        self.latencies.append(latency)
+        window = int((sent - self.started) // WINDOW)
+        self.by_window.setdefault(window, []).append(latency)
+        self.by_type.setdefault(kind, []).append(latency)
 
     def problem(self, kind: str, port: int | None) -> None:
         """An error, or a fault effect when a fault happened just before (on this port, for kills)."""
@@ -358,27 +374,63 @@ class TableDriver:
                 else:
                     self.stats.problem(f"refused:{code}", client.port)
             return
+        answered = time.monotonic()
         self.stats.actions += 1
         if action.get("type") in HAND_TYPES:
             self.confirmed.append(entry)
-        await self._measure(version + 1, sent, generations, str(action.get("type")))
+        kind = str(action.get("type"))
+        if held_by_the_rules(client):
+            self.stats.record(sent, answered - sent, kind)
+            await self._measure(version + 1, sent, generations, kind + "_seen", totals=False)
+        elif entry.answer is not None and entry.answer <= version:
+            # An answer within a claim window that others in it have still to give (a pass):
+            # nobody outside sees it (no new version) until the window is answered or closes,
+            # and that waits for this driver's next act. Its confirmation is the latency.
+            self.stats.record(sent, answered - sent, kind)
+        else:
+            await self._measure(version + 1, sent, generations, kind)
 
-    async def _measure(self, version: int, sent: float, generations: list[int], kind: str) -> None:
+    def _stall(self, version: int, kind: str, times: list[float | None]) -> dict[str, Any]:
+        def shown(c: Client, t: float | None) -> dict[str, Any]:
+            table = ((c.frame or {}).get("view") or {}).get("table") or {}
+            return {
+                "seat": c.seat,
+                "version": c.version,
+                "seen": t is not None,
+                "connected": c.connected.is_set(),
+                "paused": table.get("paused"),
+                "phase": ((c.frame or {}).get("view") or {}).get("phase"),
+                "legal": sorted({a.get("type") for a in (c.frame or {}).get("legal") or []}),
+                "pending": [s.get("pending") for s in table.get("seats") or []],
+            }
+
+        sockets = [shown(c, t) for c, t in zip(self.clients, times, strict=True)]
+        return {"table": self.table_id, "after": kind, "awaited_version": version, "sockets": sockets}
+
+    async def _measure(
+        self, version: int, sent: float, generations: list[int], kind: str, totals: bool = True
+    ) -> None:
         deadline = sent + VIEW_TIMEOUT
         while True:
             times = [c.arrived(version) for c in self.clients]
             if all(t is not None for t in times):
                 if [c.generation for c in self.clients] == generations:  # no reconnect in between
                     latency = max(t for t in times if t is not None) - sent
-                    self.stats.latencies.append(latency)
-                    window = int((sent - stats_start(self.stats)) // WINDOW)
-                    self.stats.by_window.setdefault(window, []).append(latency)
-                    self.stats.by_type.setdefault(kind, []).append(latency)
+                    if totals:
+                        self.stats.record(sent, latency, kind)
+                    else:
+                        self.stats.by_type.setdefault(kind, []).append(latency)
+                return
+            if not totals and any(awaits_answer(c, version) for c in self.clients):
+                # A held claim is applied once the rest of its window has answered, and that answer
+                # is this driver's next act: nobody else can see the claim before then.
                 return
             if time.monotonic() > deadline:
                 for c, t in zip(self.clients, times, strict=True):
                     if t is None:  # blamed on its socket's process (still down after a kill: the kill)
                         self.stats.problem("view_not_updated", c.live_port)
+                if len(self.stats.stalls) < 20 and not self.stats.stopping:  # what each socket showed
+                    self.stats.stalls.append(self._stall(version, kind, times))
                 return
             await self._wait_change(0.2)
 
@@ -559,7 +611,7 @@ async def inject_faults(stack: Stack, args: argparse.Namespace, stats: Stats, st
     for n, fault in enumerate(plan):
         at = args.seconds * (n + 1) / (len(plan) + 1)
         try:
-            await asyncio.wait_for(stop.wait(), max(0.0, at - (time.monotonic() - stats_start(stats))))
+            await asyncio.wait_for(stop.wait(), max(0.0, at - (time.monotonic() - stats.started)))
             return kills
         except TimeoutError:
             pass
@@ -583,17 +635,22 @@ async def inject_faults(stack: Stack, args: argparse.Namespace, stats: Stats, st
     return kills
 
 
-_STARTS: dict[int, float] = {}
+def awaits_answer(client: Client, version: int) -> bool:
+    """Whether this seat, still before `version`, may answer within a claim window now."""
+    legal = (client.frame or {}).get("legal") or []
+    return client.version < version and any(a.get("type") in HAND_TYPES for a in legal)
 
 
-def stats_start(stats: Stats) -> float:
-    return _STARTS[id(stats)]
+def held_by_the_rules(client: Client) -> bool:
+    """Whether the claimer's own frame shows its claim held in the undo window (`pending`)."""
+    seats = (((client.frame or {}).get("view") or {}).get("table") or {}).get("seats") or []
+    return 0 <= client.seat < len(seats) and bool(seats[client.seat].get("pending"))
 
 
 async def drive(drivers: list[TableDriver], stack: Stack, args: argparse.Namespace, stats: Stats) -> int:
     stop = asyncio.Event()
     started = time.monotonic()
-    _STARTS[id(stats)] = started
+    stats.started = started
     print(f"[loadtest] driving {len(drivers)} tables for {args.seconds:g} s", file=sys.stderr, flush=True)
     # Tables arrive spread over the first `ramp` seconds (players do not all click in the same
     # instant); every table then acts at its rate until the end.
@@ -679,6 +736,7 @@ def summary(
     }
     detail = {
         "errors_by_kind": dict(stats.errors),
+        "view_not_updated_details": stats.stalls,
         "fault_effects": dict(stats.fault_effects),
         "server_errors": server_errors[:20],
         "stale_refusals": stats.stale,

@@ -3,7 +3,7 @@
 Run `python scripts/make_tiles.py` after changing the drawing code and commit the
 SVGs with it. Every tile is drawn from the same frame (an ivory face over a green
 back, 60 × 84 units), so the set stays consistent; the names come from
-games/rendering.py so alt texts and files agree.
+games/rendering/labels.py so alt texts and files agree.
 """
 
 from __future__ import annotations
@@ -217,7 +217,7 @@ COUNTS = {"m": 9, "p": 9, "s": 9, "z": 7, "f": 8}
 
 def main() -> int:
     sys.path.insert(0, str(ROOT))
-    from games.rendering import tile_label
+    from games.rendering.labels import tile_label
 
     OUT.mkdir(parents=True, exist_ok=True)
     written = 0

@@ -4,7 +4,7 @@
     PROFILE=1 make bench-service  # the same under pyinstrument (the tree is printed)
 
 Four players at one shanghai table (no pause, no undo window, so every action is applied at
-once); each action is one `services.perform`, and before it the four viewers' frames are built
+once); each action is one `commands.perform`, and before it the four viewers' frames are built
 the way the sockets build them (`snapshot_context` + the JSON encoding). It isolates what the
 load test mixes together (docs/benchmarks.md, "Session 3"): the figures are CPU time of this
 process (`time.process_time`), the database round trips excluded.
@@ -54,7 +54,7 @@ class Bench:
         from django.contrib.auth.models import User
 
         from accounts.models import Profile
-        from games import broadcaster
+        from common import broadcaster
 
         broadcaster.start_own_loop()  # announcements handed to a loop, as in daphne
         self.users = [User.objects.create_user(username=f"bench{i}") for i in range(4)]
@@ -66,22 +66,24 @@ class Bench:
         self.actions = self.frames = 0
 
     def new_table(self) -> int:
-        from games import services
+        from games.table import commands, opening
 
-        table = services.create_table(self.users[0], "shanghai", undo_ms=0, min_pause_ms=0)
+        table = opening.create_table(self.users[0], "shanghai", undo_ms=0, min_pause_ms=0)
         for index, user in enumerate(self.users):
-            services.sit(table.pk, user, index)
-        services.set_stake(table.pk, self.users[0], 1)
+            commands.sit(table.pk, user, index)
+        commands.set_stake(table.pk, self.users[0], 1)
         for user in self.users[1:]:
-            services.accept_stake(table.pk, user)
-        services.start_hand(table.pk, self.users[0])
+            commands.accept_stake(table.pk, user)
+        commands.start_hand(table.pk, self.users[0])
         return table.pk
 
-    def frames_of(self, version: int) -> list[dict[str, Any]]:
+    def frames_of(self, version: int, revision: int) -> list[dict[str, Any]]:
+        """The four viewers' frames as the sockets build them: from the snapshot the change kept
+        in this process (keyed by revision, as the announcement is), else from the database."""
         from games import snapshots
         from games.presenters import json_view, snapshot_context, table_context
 
-        snapshot = snapshots.at(self.table_id, version)
+        snapshot = snapshots.at(self.table_id, revision)
         out = []
         for user in self.users:
             context = snapshot_context(snapshot, user) if snapshot is not None else None
@@ -96,13 +98,14 @@ class Bench:
         import orjson
         from api_player import choose
 
-        from games import services
         from games.models import Table
+        from games.table import commands
 
-        version = Table.objects.get(pk=self.table_id).version
+        table = Table.objects.get(pk=self.table_id)
+        version, revision = table.version, table.revision
         while self.actions < count:
             started = time.process_time()
-            frames = self.frames_of(version)
+            frames = self.frames_of(version, revision)
             for frame in frames:
                 orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS)
             self.render_s += time.process_time() - started
@@ -113,10 +116,12 @@ class Bench:
             )
             if picked is None or picked[1]["type"] == "continue":  # the hand is over: a new table
                 self.table_id = self.new_table()
-                version = Table.objects.get(pk=self.table_id).version
+                table = Table.objects.get(pk=self.table_id)
+                version, revision = table.version, table.revision
                 continue
             started = time.process_time()
-            version = services.perform(self.table_id, self.users[picked[0]], version, picked[1]).version
+            table = commands.perform(self.table_id, self.users[picked[0]], version, picked[1])
+            version, revision = table.version, table.revision
             self.perform_s += time.process_time() - started
             self.actions += 1
 

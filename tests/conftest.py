@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
 from django.db import connection
 from django.test import Client, override_settings
+
+from tests.servers import two_daphnes_and_a_clock
 
 PASSWORD = "green-dragon-42"
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
@@ -44,15 +47,9 @@ def _collector_defaults() -> None:
 def _fresh_process_caches() -> Iterator[None]:
     """Each test starts like a fresh process: no kept snapshots, hand states or views (a test
     database rolled back may give an id again)."""
-    from games import consumers, presence, presenters, services, settings_store, snapshots
+    from common import caches  # (a cache registers when its module is imported)
 
-    snapshots.forget()
-    settings_store._render_cache = None
-    presence._process_id = None  # (a rolled-back database loses the row)
-    consumers.PAUSE_ENDS.pending.clear()
-    services._STATE_CACHE.clear()
-    presenters._VIEWS.clear()
-    presenters._INFOS.clear()
+    caches.clear_all()
     yield
 
 
@@ -106,3 +103,17 @@ def postgres(db: None) -> None:
     """Requires the tests to run on PostgreSQL (DATABASE_URL); skipped locally, a failure in CI."""
     if connection.vendor != "postgresql":
         _missing_service(f"DATABASE_URL is not PostgreSQL (running on {connection.vendor})")
+
+
+def _database_url() -> str:
+    """The test database (committed rows, transaction=True) as a URL for the subprocesses."""
+    s = connection.settings_dict
+    auth = s["USER"] + (f":{s['PASSWORD']}" if s["PASSWORD"] else "")
+    return f"postgres://{auth}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
+
+
+@pytest.fixture
+def stack(redis_url: str, postgres: None, tmp_path: Path) -> Iterator[list[str]]:
+    """Two daphne processes and one clock worker over PostgreSQL and Redis; yields the two base URLs."""
+    with two_daphnes_and_a_clock(_database_url(), redis_url, tmp_path) as urls:
+        yield urls

@@ -38,7 +38,7 @@ def _always_bilingual() -> set[str]:
     """Terms every page shows in both scripts: the rule sets (上海麻将 Shanghai) and the
     patterns' own names (荒番, 清一色)."""
     from games.engine import patterns
-    from games.rendering import VARIANT_NAMES
+    from games.rendering.labels import VARIANT_NAMES
 
     names = {zh for zh, _en in VARIANT_NAMES.values()}
     names |= {p.name_zh for v in patterns.VARIANTS for p in patterns.catalogue(v)}

@@ -47,7 +47,7 @@ def codes_met_in_play(
             seen[result.reason] += 1
             return result
 
-    monkeypatch.setitem(rulesets._cache, variant, Recording())
+    monkeypatch.setitem(rulesets.LOADED, variant, Recording())
     for seed in range(max_hands):  # a few hundred hands usually; the cap only bounds a regression
         rng = random.Random(seed)
         state = new_hand(variant, seed, dealer=seed % 4, base=2)

@@ -126,7 +126,9 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     from games.engine.bots.arena import arena, parse_seats, table
 
     try:
-        summary, detail = arena(args.variant, args.hands, parse_seats(args.variant, args.seats), args.seed)
+        summary, detail = arena(
+            args.variant, args.hands, parse_seats(args.variant, args.seats), args.seed, args.duplicate
+        )
     except EngineError as e:
         return _fail(e.code, e.message)
     print(table(summary, detail))
@@ -140,6 +142,11 @@ def _add_arena(sub: Any) -> None:
     p.add_argument("--hands", type=int, default=200)
     p.add_argument("--seats", required=True, help="one level per seat, e.g. strong,easy,easy,easy")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="play every deal once per seat rotation (duplicate format: the deal's luck cancels)",
+    )
     p.set_defaults(func=_cmd_arena)
 
 

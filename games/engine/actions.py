@@ -173,7 +173,7 @@ def new_hand(
     state = rules.setup(state, rng)
     if any(rules.choice_actions(state, s) for s in range(n)):
         return evolve(state, phase="choose")
-    return _draw(rules, state, dealer, start="deal")
+    return draw_tile(rules, state, dealer, start="deal")
 
 
 def replay(
@@ -197,14 +197,14 @@ def _replace_flowers(rules: Ruleset, state: HandState, seat: int) -> HandState:
     if not rules.has_flowers or not dealt:
         return state
     for _ in range(dealt):
-        state, t = _take(rules, state, seat, from_back=True)
+        state, t = take_tile(rules, state, seat, from_back=True)
         if t is None or state.phase == "over":
             return state
     state = state.with_player(seat, drawn=None, draw_count=0)
     return rules.on_flowers(state, seat)
 
 
-def _take(
+def take_tile(
     rules: Ruleset, state: HandState, seat: int, from_back: bool, reserve: int | None = None
 ) -> tuple[HandState, Tile | None]:
     """Take one tile from the wall into `seat`'s hand, replacing flowers; None if the wall is empty."""
@@ -234,7 +234,7 @@ def _take(
         return state, t
 
 
-def _draw(
+def draw_tile(
     rules: Ruleset, state: HandState, seat: int, start: str = "draw", from_back: bool = False
 ) -> HandState:
     """`seat` draws and takes the turn; an empty wall ends the hand drawn.
@@ -246,7 +246,7 @@ def _draw(
     if not from_back and 0 < state.wall_left <= rules.reserve(state):
         drawer = None if state.reserve_drawn else rules.reserve_drawer(state)
         if drawer is None:
-            return _end(rules, state, HandResult())
+            return end_hand(rules, state, HandResult())
         seat, reserve, state = drawer, 0, evolve(state, reserve_drawn=True)
     floor = rules.reserve(state) if reserve is None else reserve
     head, tail, wall = state.head, state.tail, state.wall
@@ -255,7 +255,7 @@ def _draw(
         if tail - head <= floor:
             p = state.players[seat]
             state = _with(state, seat, {"flowers": p.flowers + tuple(flowers)}, head=head, tail=tail)
-            return _end(rules, state, HandResult())
+            return end_hand(rules, state, HandResult())
         if from_back:
             tail -= 1
             t = wall[tail]
@@ -367,9 +367,7 @@ def _ready_after_discard(rules: Ruleset, state: HandState, seat: int, t: Tile) -
     return rules.is_ready_hand(state, seat, bytes(c))
 
 
-def _claim_options(
-    rules: Ruleset, state: HandState, seat: int, discarder: int, t: Tile
-) -> tuple[Action, ...]:
+def claim_options(rules: Ruleset, state: HandState, seat: int, discarder: int, t: Tile) -> tuple[Action, ...]:
     """What `seat` may do with `discarder`'s discard t (restrictions applied)."""
     p = state.players[seat]
     c = p.concealed
@@ -499,7 +497,7 @@ def apply(
         state = rules.apply_choice(state, seat, action)
         events.append({"type": "choose", "seat": seat, **action.to_json()})
         if not any(rules.choice_actions(state, s) for s in range(state.num_players)):
-            state = _draw(rules, state, state.dealer, start="deal")
+            state = draw_tile(rules, state, state.dealer, start="deal")
     elif state.phase == "claim":
         state, events = _answer(rules, state, seat, action)
     elif action.type == "discard":
@@ -513,7 +511,9 @@ def apply(
         p = state.players[seat]
         t = p.drawn if p.drawn is not None else max(tiles_of(p.concealed))
         score = _self_draw_score(rules, state, seat)
-        state = _end(rules, state, HandResult(winners=(seat,), by="self_draw", win_tile=t, scores=(score,)))
+        state = end_hand(
+            rules, state, HandResult(winners=(seat,), by="self_draw", win_tile=t, scores=(score,))
+        )
         events.append({"type": "win", "seat": seat, "by": "self_draw", "tile": name(t)})
     else:  # pragma: no cover - legal_actions never offers anything else here
         raise IllegalAction("illegal_action", f"cannot {action.type} now")
@@ -528,7 +528,7 @@ def _refuse(rules: Ruleset, state: HandState, seat: int, action: Action, legal: 
     """Raise the most specific error for an action that is not legal (a false win the
     variant penalises instead, yihua Y4, is let through to `on_false_win`)."""
     if action.type == "win":
-        reason = _refused_win_reason(rules, state, seat)
+        reason = refused_win_reason(rules, state, seat)
         if reason and rules.on_false_win(state, seat) is None:
             raise IllegalAction(reason, f"that win is not allowed ({reason})")
         # a seat that may not win declares one anyway: a false win where the variant
@@ -543,14 +543,14 @@ def _refuse(rules: Ruleset, state: HandState, seat: int, action: Action, legal: 
             code = rules.restriction(state, seat, action) or "illegal_action"
             raise IllegalAction(code, f"{action.type} is not allowed now ({code})")
     elif state.phase == "claim" and state.window is not None:
-        raw = _claim_options(_Unrestricted(rules), state, seat, state.window.seat, state.window.tile)
+        raw = claim_options(Unrestricted(rules), state, seat, state.window.seat, state.window.tile)
         if action in raw:
             code = rules.restriction(state, seat, action) or "illegal_action"
             raise IllegalAction(code, f"{action.type} is not allowed now ({code})")
     raise IllegalAction("illegal_action", f"{action.type} is not one of your legal actions now")
 
 
-def _refused_win_reason(rules: Ruleset, state: HandState, seat: int) -> str | None:
+def refused_win_reason(rules: Ruleset, state: HandState, seat: int) -> str | None:
     """Why a win the shape allows is refused (a lock, a minimum…), if it is one."""
     p = state.players[seat]
     if state.phase == "turn" and seat == state.turn:
@@ -566,7 +566,7 @@ def _refused_win_reason(rules: Ruleset, state: HandState, seat: int) -> str | No
     return None
 
 
-class _Unrestricted:
+class Unrestricted:
     """A view of a ruleset with its restrictions lifted (to tell 'restricted' from 'impossible')."""
 
     def __init__(self, rules: Ruleset) -> None:
@@ -615,12 +615,12 @@ def _discard(rules: Ruleset, state: HandState, seat: int, action: Action) -> tup
 def _open_window(rules: Ruleset, state: HandState, kind: str, seat: int, t: Tile) -> HandState:
     n = state.num_players
     if kind == "discard":
-        options = tuple(() if s == seat else _claim_options(rules, state, s, seat, t) for s in range(n))
+        options = tuple(() if s == seat else claim_options(rules, state, s, seat, t) for s in range(n))
     else:
         options = tuple(() if s == seat else _rob_options(rules, state, s, seat, t) for s in range(n))
     if not any(options):  # nobody can claim: play moves straight on
         if kind == "discard":
-            return _draw(rules, state, (seat + 1) % n)
+            return draw_tile(rules, state, (seat + 1) % n)
         return _complete_added_kong(rules, state, seat, t)
     window = ClaimWindow(kind=kind, seat=seat, tile=t, options=options, answers=(None,) * n)
     return evolve(state, phase="claim", window=window)
@@ -668,14 +668,14 @@ def _maybe_resolve(rules: Ruleset, state: HandState) -> HandState:
             for s in winners
         )
         result = HandResult(winners=tuple(winners), by=by, from_seat=w.seat, win_tile=w.tile, scores=scores)
-        return _end(rules, evolve(state, window=None), result)
+        return end_hand(rules, evolve(state, window=None), result)
     if w.kind == "rob":
         return _complete_added_kong(rules, evolve(state, window=None), w.seat, w.tile)
     for level in (("kong", "pong"), ("chi",)):
         claimers = [s for s in order if w.answers[s] is not None and w.answers[s].type in level]
         if claimers:
             return _claim(rules, evolve(state, window=None), claimers[0], w.answers[claimers[0]], w)
-    return _draw(rules, evolve(state, window=None), (w.seat + 1) % n)
+    return draw_tile(rules, evolve(state, window=None), (w.seat + 1) % n)
 
 
 def _lock_passers(rules: Ruleset, state: HandState, w: ClaimWindow) -> HandState:
@@ -742,7 +742,7 @@ def _claim(rules: Ruleset, state: HandState, seat: int, action: Action, w: Claim
     if meld.kind == "kong":
         state = evolve(state, last_kong_from=w.seat)
         state = rules.on_kong(state, seat, "exposed")
-        return _draw(rules, state, seat, start="kong_replacement", from_back=True)
+        return draw_tile(rules, state, seat, start="kong_replacement", from_back=True)
     return evolve(state, phase="turn", turn=seat, turn_start="claim", window=None)
 
 
@@ -779,7 +779,7 @@ def _own_kong(rules: Ruleset, state: HandState, seat: int, action: Action) -> tu
         seat, concealed=bytes(c), drawn=None, melds=(*p.melds, Meld("concealed_kong", (t,) * 4))
     )
     state = rules.on_kong(evolve(state, last_kong_from=None), seat, "concealed")
-    return _draw(rules, state, seat, start="kong_replacement", from_back=True), events
+    return draw_tile(rules, state, seat, start="kong_replacement", from_back=True), events
 
 
 def _complete_added_kong(rules: Ruleset, state: HandState, seat: int, t: Tile) -> HandState:
@@ -792,10 +792,10 @@ def _complete_added_kong(rules: Ruleset, state: HandState, seat: int, t: Tile) -
     )
     state = state.with_player(seat, concealed=bytes(c), drawn=None, melds=melds)
     state = rules.on_kong(state, seat, "added")
-    return _draw(rules, state, seat, start="kong_replacement", from_back=True)
+    return draw_tile(rules, state, seat, start="kong_replacement", from_back=True)
 
 
-def _end(rules: Ruleset, state: HandState, result: HandResult) -> HandState:
+def end_hand(rules: Ruleset, state: HandState, result: HandResult) -> HandState:
     """Close the hand: sum the payments, add extras (kongs, penalties, 铲), pick the next dealer."""
     n = state.num_players
     extras = list(result.extras)

@@ -197,6 +197,45 @@ def bot_decision_figures(hands: int, seed: int = 7) -> dict[str, Any]:
     return out
 
 
+def view_figures(hands: int, seed: int = 11) -> dict[str, Any]:
+    """Microseconds to build one seat's view (`view_for`, what a live table renders for each
+    player at each version) and, of that, the waits help (`waits_json`): mean and p99 over every
+    seat at every step of hands the easy bot plays."""
+    from games.engine.actions import apply, new_hand, seats_to_act
+    from games.engine.bots import decide
+    from games.engine.rulesets import VARIANT_IDS, get_ruleset
+    from games.engine.view import view_for
+    from games.engine.waits import waits_json
+
+    rng = random.Random(seed)
+    clock = time.perf_counter_ns
+    out: dict[str, Any] = {}
+    for variant in VARIANT_IDS:
+        n = get_ruleset(variant).players
+        views: list[float] = []
+        helps: list[float] = []
+        for i in range(hands):
+            state = new_hand(variant, seed * 1000 + i, dealer=i % n, base=2 if variant == "yihua" else 1)
+            while state.phase != "over":
+                for seat in range(n):
+                    t0 = clock()
+                    view_for(state, seat)
+                    t1 = clock()
+                    waits_json(state, seat)
+                    views.append((t1 - t0) / 1000)
+                    helps.append((clock() - t1) / 1000)
+                seat = seats_to_act(state)[0]
+                state, _ = apply(state, seat, decide("easy", state, seat, rng))
+        views.sort()
+        helps.sort()
+        out[variant] = {
+            "view_us": round(statistics.mean(views), 1),
+            "view_p99_us": round(views[int(len(views) * 0.99)], 1),
+            "waits_help_us": round(statistics.mean(helps), 1),
+        }
+    return out
+
+
 # ---------------------------------------------------------------------------
 
 
@@ -237,6 +276,7 @@ def run_bench(quick: bool = False) -> dict[str, Any]:
         figures[key] = round(value, 3)
 
     figures["bot_decisions"] = bot_decision_figures(4 if quick else 40)
+    figures["views"] = view_figures(3 if quick else 30)
     sim = _simulate_figures(20 if quick else 200)
     figures["simulate_hands_per_s"] = sim or None
     figures["hands"] = {"complete14": len(complete14), "jokers14": len(jokers14), "hands13": len(hands13)}
@@ -272,6 +312,12 @@ def _print_table(f: dict[str, Any]) -> None:
     print("bot decisions (with a choice), ms per call:")
     for level, b in f["bot_decisions"].items():
         print(f"  {level:8} median {b['median_ms']:.2f}, p99 {b['p99_ms']:.2f} ({b['decisions']} decisions)")
+    print("one seat's view (view_for), mean µs per call, and of that the waits help:")
+    for variant, v in f["views"].items():
+        print(
+            f"  {variant:11} view {v['view_us']:.0f} (p99 {v['view_p99_us']:.0f}),"
+            f" waits help {v['waits_help_us']:.0f}"
+        )
     sim = f["simulate_hands_per_s"]
     if not sim:
         print("simulate: not available yet")

@@ -116,6 +116,13 @@ def is_complete(counts: bytes, jokers: int = 0) -> bool:
     return a0 + b0 + c0 + d0 + min(a1, b1, c1, d1) <= jokers
 
 
+def seven_pairs_wait(counts: bytes) -> set[Tile]:
+    """The kind that could make 13 concealed tiles seven pairs: the one held an odd number of
+    times, when there is exactly one (no jokers)."""
+    odd = [t for t, c in enumerate(counts[:KINDS]) if c & 1]
+    return set(odd) if len(odd) == 1 and sum(counts) == 13 else set()
+
+
 def is_seven_pairs(counts: bytes, jokers: int = 0, distinct: bool = False) -> bool:
     """Seven pairs of 14 concealed tiles; four alike count as two pairs unless `distinct`."""
     if sum(counts) + jokers != 14:

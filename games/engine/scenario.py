@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from games.engine.actions import _draw, new_hand
+from games.engine.actions import draw_tile, new_hand
 from games.engine.errors import EngineError
 from games.engine.rulesets import get_ruleset
 from games.engine.state import PlayerState, evolve
@@ -72,4 +72,4 @@ def scenario(
         raise EngineError("bad_input", "flowers go in `flowers`, not in hands")
     if choose:
         return evolve(state, phase="choose")
-    return _draw(rules, state, dealer, start="deal")
+    return draw_tile(rules, state, dealer, start="deal")

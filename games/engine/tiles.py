@@ -95,8 +95,15 @@ def parse(text: str) -> list[Tile]:
     return out
 
 
-def name(t: Tile) -> str:
+def _name(t: Tile) -> str:
     return f"{rank_of(t)}{'mpszf'[suit_of(t)]}"
+
+
+_NAMES = tuple(_name(t) for t in range(ALL_KINDS))  # every view names each tile it shows
+
+
+def name(t: Tile) -> str:
+    return _NAMES[t] if 0 <= t < ALL_KINDS else _name(t)
 
 
 def format_tiles(tiles: Iterable[Tile]) -> str:

@@ -101,7 +101,7 @@ def _waits(
     discard → waits table skips it, it is built on every turn of every seat)."""
     rules = get_ruleset(known.variant)
     out = []
-    for t in range(KINDS):
+    for t in sorted(rules.wait_candidates(known, seat, concealed)):
         with_t = bytearray(concealed)
         with_t[t] += 1
         if with_t[t] > 4 or not rules.is_winning_shape(known, seat, bytes(with_t)):

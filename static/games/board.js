@@ -151,7 +151,7 @@
     var tile = evt.target.closest && evt.target.closest(".hand-tile");
     if (!tile) return;
     var box = tile.closest(".seat") && tile.closest(".seat").querySelector(".tile-reason");
-    if (box) box.textContent = tile.getAttribute("data-reason") || "";
+    if (box) box.textContent = tile.getAttribute("data-reason") || tile.getAttribute("data-waits") || "";
   }
   document.addEventListener("mouseover", showReason);
   document.addEventListener("focusin", showReason);
@@ -160,15 +160,168 @@
     if (tile) { showReason(evt); evt.preventDefault(); }
   });
 
-  // Arrow keys move along the hand; Enter or Space discards (native button behaviour).
+  // Arrow keys move along the hand; Enter or Space discards the focused tile at once.
   document.addEventListener("keydown", function (evt) {
-    if (evt.key !== "ArrowLeft" && evt.key !== "ArrowRight") return;
     var current = document.activeElement;
+    if ((evt.key === "Enter" || evt.key === " ") && discardable(current)) {
+      discard(current);
+      evt.preventDefault();
+      return;
+    }
+    if (evt.key !== "ArrowLeft" && evt.key !== "ArrowRight") return;
     if (!current || !current.classList.contains("hand-tile")) return;
     var tiles = Array.prototype.slice.call(current.closest(".hand").querySelectorAll("button.hand-tile"));
     var i = tiles.indexOf(current) + (evt.key === "ArrowRight" ? 1 : -1);
     if (i >= 0 && i < tiles.length) { tiles[i].focus(); evt.preventDefault(); }
   });
+  document.addEventListener("keyup", function (evt) {  // a button clicks on Space's keyup: not here
+    if (evt.key === " " && discardable(document.activeElement)) evt.preventDefault();
+  });
+
+  // --- choosing and discarding a tile of your hand -------------------------------------------
+  // A click (a tap) chooses a tile: it rises and its "then waiting on" line shows under the hand.
+  // A click on the chosen tile, a double-click, Enter/Space, or dragging it up onto the table
+  // discards it. Only tiles the server rendered from a `discard` entry of `legal` can be
+  // discarded (they carry ws-send hx-trigger="discard"); anything else is refused as before.
+  var chosen = null;  // the chosen tile's name, kept across frames while it is your turn
+  var sent = false;  // one discard per frame: a second click before the next board is ignored
+  var dragged = false;
+
+  function discardable(el) {
+    var tile = el && el.closest && el.closest(".hand.clickable button.hand-tile");
+    return tile && !tile.classList.contains("disabled") && tile.hasAttribute("ws-send") ? tile : null;
+  }
+
+  function discard(tile) {
+    if (sent || !window.htmx) return;
+    sent = true;
+    chosen = null;
+    tile.classList.add("leaving");
+    window.htmx.trigger(tile, "discard");
+  }
+
+  function hint(tile) {
+    var box = document.querySelector("#board .seat.me .tile-reason");
+    if (box) box.textContent = tile ? tile.getAttribute("data-waits") || "" : "";
+  }
+
+  function choose(tile) {
+    document.querySelectorAll(".hand-tile.chosen").forEach(function (t) { t.classList.remove("chosen"); });
+    chosen = tile ? tile.getAttribute("data-tile") : null;
+    if (tile) tile.classList.add("chosen");
+    hint(tile);
+  }
+
+  document.addEventListener("click", function (evt) {
+    var tile = discardable(evt.target);
+    if (!tile) return;
+    if (dragged) { dragged = false; return; }  // the click that ends a drag
+    if (tile.classList.contains("chosen")) discard(tile); else choose(tile);
+  });
+  document.addEventListener("dblclick", function (evt) {
+    var tile = discardable(evt.target);
+    if (tile) discard(tile);
+  });
+
+  function afterFrame() {
+    sent = false;
+    arrangeHand();
+    var again = chosen && document.querySelector('.hand.clickable button.hand-tile[data-tile="' + chosen + '"]:not(.disabled)');
+    choose(again || null);
+  }
+
+  // Dragging (mouse, pen or finger): up onto the table discards; within the hand, with
+  // auto-sort off, moves the tile.
+  var drag = null;
+  document.addEventListener("pointerdown", function (evt) {
+    if (evt.button !== 0 || sent) return;
+    var tile = discardable(evt.target);
+    if (tile) drag = { tile: tile, x: evt.clientX, y: evt.clientY, id: evt.pointerId, moving: false };
+  });
+  document.addEventListener("pointermove", function (evt) {
+    if (!drag || evt.pointerId !== drag.id) return;
+    var dx = evt.clientX - drag.x;
+    var dy = evt.clientY - drag.y;
+    if (!drag.moving) {
+      if (Math.abs(dx) + Math.abs(dy) < 8) return;
+      drag.moving = true;
+      drag.tile.classList.add("dragging");
+      var board = document.getElementById("board");
+      if (board) board.classList.add("drag-discard");
+    }
+    drag.tile.style.transform = "translate(" + dx + "px, " + dy + "px)";
+    var board2 = document.getElementById("board");
+    if (board2) board2.classList.toggle("drop-here", onTheTable(evt));
+    evt.preventDefault();
+  });
+  function onTheTable(evt) {  // above your own seat: the ponds, the centre, the other seats
+    var mine = document.querySelector("#board .seat.me");
+    var board = document.getElementById("board");
+    if (!mine || !board) return false;
+    var b = board.getBoundingClientRect();
+    return evt.clientY < mine.getBoundingClientRect().top && evt.clientY > b.top &&
+      evt.clientX > b.left && evt.clientX < b.right;
+  }
+  function endDrag(evt, cancelled) {
+    if (!drag || evt.pointerId !== drag.id) return;
+    var d = drag;
+    drag = null;
+    if (!d.moving) return;
+    dragged = true;
+    setTimeout(function () { dragged = false; }, 0);  // a click that follows the drag's end is ignored
+    d.tile.classList.remove("dragging");
+    d.tile.style.transform = "";
+    var board = document.getElementById("board");
+    if (board) board.classList.remove("drag-discard", "drop-here");
+    if (cancelled) return;
+    if (onTheTable(evt)) { discard(d.tile); return; }
+    if (!sortOn()) moveInHand(d.tile, evt);
+  }
+  document.addEventListener("pointerup", function (evt) { endDrag(evt, false); });
+  document.addEventListener("pointercancel", function (evt) { endDrag(evt, true); });
+
+  // --- auto-sort: on (the default), the hand is shown sorted as the server sends it; off, the
+  // tiles keep the player's own arrangement across frames (new tiles join at the right end) and a
+  // tile dragged within the hand moves there.
+  var handOrder = null;
+  function sortOn() {
+    try { return localStorage.getItem("mahjong-auto-sort") !== "off"; } catch (e) { return true; }
+  }
+  function handTiles(hand) { return Array.prototype.slice.call(hand.querySelectorAll(".hand-tile")); }
+  function arrangeHand() {
+    var hand = document.querySelector("#board .seat.me .hand");
+    if (!hand) { handOrder = null; return; }
+    var gap = hand.querySelector(".drawn-gap");
+    if (!hand._sorted) hand._sorted = handTiles(hand);  // the server's order, for switching back
+    if (sortOn()) {
+      handOrder = null;
+      hand._sorted.forEach(function (t) { if (t.parentNode === hand) hand.appendChild(t); });
+      if (gap && gap.nextElementSibling) hand.insertBefore(gap, hand.lastElementChild);
+      return;
+    }
+    var drawn = gap ? gap.nextElementSibling : null;
+    if (handOrder) {
+      var pool = handTiles(hand).filter(function (t) { return t !== drawn; });
+      var placed = [];
+      handOrder.forEach(function (name) {
+        for (var i = 0; i < pool.length; i++) {
+          if (pool[i].getAttribute("data-tile") === name) { placed.push(pool.splice(i, 1)[0]); return; }
+        }
+      });
+      placed.concat(pool).forEach(function (t) { hand.insertBefore(t, gap); });
+    }
+    handOrder = handTiles(hand).map(function (t) { return t.getAttribute("data-tile"); });
+  }
+  function moveInHand(tile, evt) {
+    var hand = tile.closest(".hand");
+    var target = document.elementsFromPoint(evt.clientX, evt.clientY).map(function (el) {
+      return el.closest && el.closest(".hand-tile");
+    }).filter(function (el) { return el && el !== tile && hand.contains(el); })[0];
+    if (!target) return;
+    var r = target.getBoundingClientRect();
+    hand.insertBefore(tile, evt.clientX < r.left + r.width / 2 ? target : target.nextSibling);
+    handOrder = handTiles(hand).map(function (t) { return t.getAttribute("data-tile"); });
+  }
 
   // --- keyboard: P/C/K/H press 碰/吃/杠/胡 when offered, Esc passes, ? shows the keys -------
   var HOTKEYS = { p: ".type-pong", c: ".type-chi", k: ".type-kong", h: ".type-win", escape: ".type-pass" };
@@ -294,13 +447,15 @@
   }
   function showAutoSwitches() {
     document.querySelectorAll("input[data-auto]").forEach(function (box) {
-      box.checked = autoOn(box.getAttribute("data-auto"));
+      var kind = box.getAttribute("data-auto");
+      box.checked = kind === "sort" ? sortOn() : autoOn(kind);
     });
   }
   document.addEventListener("change", function (evt) {
     var box = evt.target;
     if (!box.matches || !box.matches("input[data-auto]")) return;
     try { localStorage.setItem("mahjong-auto-" + box.getAttribute("data-auto"), box.checked ? "on" : "off"); } catch (e) { /* private mode */ }
+    if (box.getAttribute("data-auto") === "sort") { handOrder = null; arrangeHand(); }
     autoAnswer();
   });
   function autoAnswer() {
@@ -310,8 +465,8 @@
     var pass = document.querySelector("#prompt .type-pass");
     if (pass && !win && claims.length && autoOn("pass")) pass.click();
   }
-  document.addEventListener("htmx:wsAfterMessage", function () { showAutoSwitches(); autoAnswer(); });
-  document.addEventListener("DOMContentLoaded", showAutoSwitches);
+  document.addEventListener("htmx:wsAfterMessage", function () { showAutoSwitches(); afterFrame(); autoAnswer(); });
+  document.addEventListener("DOMContentLoaded", function () { showAutoSwitches(); afterFrame(); });
 })();
 
 /* The chat box empties once its line is sent (htmx's hx-on would need eval, which the CSP forbids). */

@@ -70,7 +70,7 @@ def test_the_ledger_needs_a_login(client: object) -> None:
 
 def test_the_leave_confirmation_states_the_exact_penalty(alice: User, bob: User) -> None:
     from games.presenters import table_context
-    from games.rendering import render_table_html
+    from games.rendering.fragments import render_table_html
 
     table = two_seated(alice, bob, "shanghai", 2)
     services.add_bot(table.pk, alice, 2)

@@ -9,12 +9,11 @@ Never run `playwright install`: tests use the system Chromium at /usr/bin/chromi
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
-import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,6 +22,7 @@ import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright
 
 from tests.conftest import IN_CI
+from tests.servers import daphne_on_sqlite, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -42,25 +42,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _wait_until_serving(url: str, server: subprocess.Popen[bytes], log: Path, timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise RuntimeError(f"daphne exited with {server.returncode}:\n{log.read_text()}")
-        try:
-            with urllib.request.urlopen(url, timeout=2):
-                return
-        except OSError:
-            time.sleep(0.2)
-    raise RuntimeError(f"daphne did not answer on {url} within {timeout}s:\n{log.read_text()}")
-
-
 @pytest.fixture(scope="session")
 def shared_redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A Redis the server and its clock worker share (the in-memory channel layer is per process):
@@ -72,7 +53,7 @@ def shared_redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     if binary is None:
         yield ""
         return
-    port = _free_port()
+    port = free_port()
     workdir = tmp_path_factory.mktemp("redis")
     redis = subprocess.Popen(
         [
@@ -104,75 +85,20 @@ def shared_redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         redis.wait(timeout=10)
 
 
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    process.terminate()
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
-
-
 @contextmanager
-def serving(workdir: Path, redis_url: str, **extra_env: str) -> Iterator[str]:
+def serving(workdir: Path, redis_url: str, launcher: tuple[str, ...] = (), **extra_env: str) -> Iterator[str]:
     """Daphne and the table clock against a fresh SQLite file in `workdir`, as `make run`
     starts them; yields the base URL. `extra_env`: settings for this server only (e.g. a
-    short CONTINUE_SECONDS); a second server passes its own Redis database in `redis_url`."""
-    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
-    env.update(
-        DEBUG="1",
-        DATABASE_URL=f"sqlite:///{workdir / 'db.sqlite3'}",
-        ALLOWED_HOSTS="127.0.0.1 localhost",
-        PYTHONUNBUFFERED="1",
-        # Every browser test signs up from 127.0.0.1 against one database (tests/security
-        # tests the per-address limit itself).
-        SIGNUPS_PER_ADDRESS_PER_HOUR="10000",
-        SIGNUPS_PER_ADDRESS_PER_DAY="10000",
-        **extra_env,
-    )
+    short CONTINUE_SECONDS); a second server passes its own Redis database in `redis_url`.
+    `launcher`: Python arguments both processes start through (e.g. rigged deals,
+    tests/browser/rigged.py)."""
     if redis_url:
-        env["REDIS_URL"] = redis_url
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        capture_output=True,
-    )
-    port = _free_port()
-    log = workdir / "daphne.log"
-    with log.open("wb") as out:
-        server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "daphne",
-                "-b",
-                "127.0.0.1",
-                "-p",
-                str(port),
-                "mahjong_site.asgi:application",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    url = f"http://127.0.0.1:{port}"
-    with (workdir / "clock.log").open("wb") as out:
-        clock = subprocess.Popen(
-            [sys.executable, "manage.py", "run_clock"],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        _wait_until_serving(url + "/", server, log)
+        extra_env["REDIS_URL"] = redis_url
+    # Every browser test signs up from 127.0.0.1 against one database (tests/security tests the
+    # per-address limit itself).
+    limits = {"SIGNUPS_PER_ADDRESS_PER_HOUR": "10000", "SIGNUPS_PER_ADDRESS_PER_DAY": "10000"}
+    with daphne_on_sqlite(workdir, clock=True, launcher=launcher, **{**limits, **extra_env}) as url:
         yield url
-    finally:
-        _stop(clock)
-        _stop(server)
 
 
 @pytest.fixture(scope="session")
@@ -180,6 +106,17 @@ def live_server_url(tmp_path_factory: pytest.TempPathFactory, shared_redis_url: 
     """Base URL (no trailing slash) of a real daphne server with its own SQLite database,
     plus the table clock worker (timers, bots) beside it, as `make run` starts them."""
     with serving(tmp_path_factory.mktemp("live_server"), shared_redis_url) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def rigged_url(tmp_path_factory: pytest.TempPathFactory, shared_redis_url: str) -> Iterator[str]:
+    """A second server whose hands are dealt from tests/browser/rigs.py (a ready hand for seat 0
+    in every variant, the last seat dealing first), with its own Redis database (table ids of
+    the two servers' SQLite files overlap)."""
+    redis_url = re.sub(r"/\d+$", "/7", shared_redis_url) if shared_redis_url else ""
+    launcher = ("-m", "tests.browser.rigged")
+    with serving(tmp_path_factory.mktemp("rigged"), redis_url, launcher=launcher) as url:
         yield url
 
 

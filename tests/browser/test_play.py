@@ -50,19 +50,24 @@ def start(page: Page) -> None:
     expect(page.locator("#board.in-hand")).to_be_visible(timeout=15_000)
 
 
-def click_if_visible(page: Page, selector: str) -> bool:
+def click_if_visible(page: Page, selector: str, double: bool = False) -> bool:
+    """Click (`double`: double-click, which discards a tile of the hand at once) the first match."""
     button = page.locator(selector)
     if not button.count():
         return False
     try:
-        button.first.click(timeout=2_000)
+        if double:
+            button.first.dblclick(timeout=2_000)
+        else:
+            button.first.click(timeout=2_000)
     except Exception:  # re-rendered under the pointer: the next round of the loop sees the new board
         return False
     return True
 
 
 def play_until_settlement(page: Page, on_my_turn=None) -> None:  # noqa: ANN001
-    """Click through a hand: win when offered, pass on claims, discard the rightmost tile."""
+    """Click through a hand: win when offered, pass on claims, discard the rightmost tile (a
+    double-click: one click only chooses it)."""
     deadline = time.monotonic() + HAND_TIMEOUT
     while time.monotonic() < deadline:
         if page.locator("#settlement.shown").count():
@@ -78,7 +83,7 @@ def play_until_settlement(page: Page, on_my_turn=None) -> None:  # noqa: ANN001
             if on_my_turn is not None:
                 on_my_turn()
                 on_my_turn = None
-            click_if_visible(page, ".hand.clickable button.hand-tile:not(.disabled) >> nth=-1")
+            click_if_visible(page, ".hand.clickable button.hand-tile:not(.disabled) >> nth=-1", double=True)
             continue
         page.wait_for_timeout(150)
     raise AssertionError(f"no settlement within {HAND_TIMEOUT}s")
@@ -185,11 +190,11 @@ def test_table_fits_a_phone(browser: Browser, live_server_url: str) -> None:
 def start_the_hand(page: Page, by_keyboard: bool = False) -> None:
     """Press Start until the hand is on the board: a click that lands while the board is being
     swapped for a newer frame is lost in the browser, and a player would simply click again.
-    `by_keyboard`: focus the button and press Enter instead of clicking."""
+    `by_keyboard`: Tab to the button and press Enter instead of clicking."""
     for _ in range(3):
         start = page.locator("#table-side button.start")
         if start.count() and by_keyboard:
-            start.focus()
+            tab_to(page, "#table-side button.start")
             page.keyboard.press("Enter")
         elif start.count():
             start.click()
@@ -199,6 +204,15 @@ def start_the_hand(page: Page, by_keyboard: bool = False) -> None:
         except AssertionError:
             continue
     expect(page.locator("#board.in-hand")).to_be_visible(timeout=5_000)
+
+
+def tab_to(page: Page, selector: str, limit: int = 80) -> None:
+    """Press Tab until the element matching `selector` has the focus, as a keyboard user would."""
+    for _ in range(limit):
+        if page.evaluate("s => !!document.activeElement && document.activeElement.matches(s)", selector):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"{selector} not reached with {limit} Tabs")
 
 
 def sign_up_zh(page: Page) -> None:

@@ -55,7 +55,9 @@ def play_round_robin(pages: list[Page]) -> None:
                 if click_if_visible(page, selector):
                     break
             else:
-                click_if_visible(page, ".hand.clickable button.hand-tile:not(.disabled) >> nth=-1")
+                click_if_visible(
+                    page, ".hand.clickable button.hand-tile:not(.disabled) >> nth=-1", double=True
+                )
         pages[0].wait_for_timeout(100)
     raise AssertionError(f"no settlement within {HAND_TIMEOUT}s")
 

@@ -21,9 +21,12 @@ def switch_language(page: Page, code: str) -> None:
 
 
 def broken_images(page: Page, selector: str) -> int:
-    return page.eval_on_selector_all(
-        selector, "imgs => imgs.filter(i => !(i.complete && i.naturalWidth > 0)).length"
+    """Images that failed to load, once every image has finished (loaded or failed): on a busy
+    machine some are still in flight when the rows are there."""
+    page.wait_for_function(
+        "sel => [...document.querySelectorAll(sel)].every(i => i.complete)", arg=selector, timeout=20_000
     )
+    return page.eval_on_selector_all(selector, "imgs => imgs.filter(i => !(i.naturalWidth > 0)).length")
 
 
 @pytest.mark.parametrize("variant", patterns.VARIANTS)

@@ -13,10 +13,11 @@ from games.engine import bots
 from games.engine.__main__ import main
 from games.engine.actions import Action, apply, legal_actions, new_hand, seats_to_act
 from games.engine.bots import BOTS, LEVELS, PlayerView, check_level, decide
-from games.engine.bots.arena import arena
+from games.engine.bots.arena import arena, play
 from games.engine.bots.defence import threats
 from games.engine.bots.policies import easy, normal, strong
 from games.engine.bots.seen import OtherSeat
+from games.engine.bots.shape import distance, improving, two_step
 from games.engine.bots.value import plan_multiplier, wait_payoff
 from games.engine.errors import EngineError
 from games.engine.rulesets import VARIANT_IDS
@@ -244,6 +245,126 @@ def test_tianjin_never_folds_because_nobody_wins_on_a_discard() -> None:
     assert strong(view, legal, random.Random(0)) == normal(view, legal, random.Random(0))
 
 
+def test_strong_folds_late_against_what_it_pushes_through_early() -> None:
+    # one opponent with two melds and ten discards (readiness ~0.6, a plain-sized hand): early
+    # in the wall a far hand pushes; with a few draws left it plays safe
+    threat = OtherSeat(
+        1,
+        discards=tuple(parse("19p1s2z3z4z7z9s6z2s")),
+        melds=(
+            Meld("pong", tuple(parse("555m")), 2, tile("5m")),
+            Meld("chi", tuple(parse("234p")), 0, tile("3p")),
+        ),
+        hidden_kongs=0,
+        flowers=0,
+        ready=False,
+    )
+    quiet = tuple(OtherSeat(s, (), (), 0, 0, False) for s in (2, 3))
+    hand = "2m4m8m1p5p9p3s6s8s1z3z5z6z7z"
+    early = _view(hand, others=(threat, *quiet), wall_left=64)
+    late = _view(hand, others=(threat, *quiet), wall_left=8)
+    legal = _discards(early)
+    assert strong(early, legal, random.Random(0)) == normal(early, legal, random.Random(0))
+    safe = strong(late, legal, random.Random(0)).tile
+    assert safe in threat.discards
+
+
+def test_strong_prices_the_tianjin_dragon_normal_does_not() -> None:
+    # 1–9 of characters all but the 5 (which a joker covers): the 龙 quadruples a Tianjin hand
+    jokers = (tile("3p"), tile("4p"))
+    near = counts_of(parse("12346789m3p5s7s22z"))
+    far = counts_of(parse("159m3p5s7s9s22z147p"))
+    assert plan_multiplier("tianjin", near, (), "normal", jokers) == 1.0
+    assert plan_multiplier("tianjin", near, (), "strong", jokers) == 4.0
+    assert plan_multiplier("tianjin", far, (), "strong", jokers) < 1.1
+    # runs in the hand only: a laid meld in that suit ends it
+    chi = Meld("chi", tuple(parse("123m")), 3, tile("1m"))
+    assert plan_multiplier("tianjin", counts_of(parse("46789m3p5s7s22z")), (chi,), "strong", jokers) == 1.0
+
+
+def test_two_player_strong_takes_a_discard_win_against_a_ready_opponent() -> None:
+    # holding out for the 3× self-draw only pays when the opponent is far; a declared-ready
+    # opponent makes it a race strong does not take
+    ready = OtherSeat(1, tuple(parse("1z2z")), (), 0, 0, True)
+    view = _view(
+        "1m2m3m4m5m6m7m8m9m1z1z5z5z",
+        variant="two_player",
+        others=(ready,),
+        players=2,
+        phase="claim",
+        last_discard=(1, tile("5z"), "discard"),
+    )
+    legal = [Action("win"), Action("pass")]
+    assert strong(view, legal, random.Random(0)).type == "win"
+
+
+def test_two_player_strong_holds_out_for_the_self_draw_with_a_wide_wait_early() -> None:
+    # 2–8m waits on 2m 5m 8m (and 1z/5z pungs stay): with the wall full and a quiet opponent
+    # the 3× self-draw is worth more than 13 now; near the end of the wall it is not
+    quiet = OtherSeat(1, (), (), 0, 0, False)
+
+    def offered(wall_left: int) -> PlayerView:
+        return _view(
+            "2m3m4m5m6m7m8m1z1z1z5z5z5z",
+            variant="two_player",
+            others=(quiet,),
+            players=2,
+            phase="claim",
+            last_discard=(1, tile("2m"), "discard"),
+            wall_left=wall_left,
+        )
+
+    legal = [Action("win"), Action("pass")]
+    assert strong(offered(44), legal, random.Random(0)).type == "pass"
+    assert strong(offered(10), legal, random.Random(0)).type == "win"
+    assert normal(offered(44), legal, random.Random(0)).type == "win"  # normal takes every win
+
+
+def test_two_step_is_draws_times_the_count_after_the_best_next_discard() -> None:
+    # one from ready: 234m 67m 123p 567s + 9s 1z; checked against a plain enumeration over
+    # every draw and every discard after it
+    hand = counts_of(parse("2m3m4m6m7m1p2p3p5s6s7s9s1z"))
+    unseen = bytes(4 - c for c in hand)
+    now = distance(hand, 0, ())
+    assert now == 1
+    expected = 0
+    for t in range(KINDS):
+        c = bytearray(hand)
+        c[t] += 1
+        if not unseen[t] or distance(bytes(c), 0, ()) >= now:
+            continue
+        best = 0
+        for d in range(KINDS):
+            if c[d] and d != t:
+                c[d] -= 1
+                if distance(bytes(c), 0, ()) < now:
+                    best = max(best, improving(bytes(c), 0, (), unseen)[0])
+                c[d] += 1
+        expected += unseen[t] * best
+    assert two_step(hand, 0, (), unseen) == expected > improving(hand, 0, (), unseen)[0] > 0
+    fewer = bytearray(unseen)
+    fewer[tile("5m")] = fewer[tile("8m")] = 0  # 67m's waits all seen: less to draw, less ahead
+    assert two_step(hand, 0, (), bytes(fewer)) < expected
+
+
+def test_two_player_strong_looks_two_draws_ahead_where_normal_does_not() -> None:
+    # one from ready, the same one-step count (15) after throwing 2m or 7m; after 7m the next
+    # useful draw leaves far wider waits (two_step 117 against 60): strong throws 7m
+    quiet = OtherSeat(1, (), (), 0, 0, False)
+    view = _view("1m1m2m2m2m3m4m4m6m7m7m7m8m9m", variant="two_player", others=(quiet,), players=2)
+    legal = _discards(view)
+    n, st = normal(view, legal, random.Random(0)).tile, strong(view, legal, random.Random(0)).tile
+    assert n is not None and st is not None and n != st
+
+    def left(t: int) -> bytes:
+        c = bytearray(view.hand)
+        c[t] -= 1
+        return bytes(c)
+
+    assert improving(left(n), 0, (), view.unseen)[0] == improving(left(st), 0, (), view.unseen)[0]
+    assert two_step(left(st), 0, (), view.unseen) > two_step(left(n), 0, (), view.unseen)
+
+
 def test_a_bot_takes_a_win_when_offered() -> None:
     view = _view("123m456p789s11z234s")
     for level in LEVELS:
@@ -272,6 +393,41 @@ def test_the_arena_rotates_seats_and_sums_to_zero() -> None:
     assert lo <= s["points_per_hand"] <= hi
     for summary in (s, e):
         assert set(summary) == {"points_per_hand", "ci95", "win_rate", "deal_in_rate"}  # as the issue has it
+
+
+def test_the_duplicate_arena_plays_each_deal_once_per_rotation() -> None:
+    out, detail = arena("shanghai", 5, ["strong", "normal", "easy", "easy"], seed=4, duplicate=True)
+    assert out["hands"] == 8  # rounded up to whole deals: 2 deals × 4 rotations
+    levels = out["levels"]
+    assert set(levels) == {"strong", "normal", "easy"}
+    # zero-sum: strong and normal hold one seat each, easy two, in every hand
+    total = levels["strong"]["points_per_hand"] + levels["normal"]["points_per_hand"]
+    assert total + 2 * levels["easy"]["points_per_hand"] == pytest.approx(0, abs=0.01)
+    two, _ = arena("two_player", 2, ["strong", "strong"], seed=9, duplicate=True)
+    assert two["levels"]["strong"]["points_per_hand"] == 0  # one level in both seats
+    # the paired difference of two levels on the same deals: its mean is the difference of
+    # their means, and in two-player (zero-sum, one seat each) twice the first level's points
+    mean, lo, hi = detail.paired[("strong", "normal")]
+    assert mean == pytest.approx(
+        levels["strong"]["points_per_hand"] - levels["normal"]["points_per_hand"], abs=0.002
+    )
+    assert lo <= mean <= hi and set(detail.paired) == {
+        ("strong", "normal"),
+        ("strong", "easy"),
+        ("normal", "easy"),
+    }
+    pair, pair_detail = arena("two_player", 4, ["strong", "normal"], seed=9, duplicate=True)
+    assert pair_detail.paired[("strong", "normal")][0] == pytest.approx(
+        2 * pair["levels"]["strong"]["points_per_hand"], abs=0.002
+    )
+    assert arena("two_player", 2, ["strong", "normal"], seed=9)[1].paired == {}  # not duplicate
+
+
+def test_a_duplicate_deal_gives_each_level_the_same_tiles() -> None:
+    """The second playing of a deal is the first with the levels swapped: same wall, dealer."""
+    first = play("two_player", 77, ["easy", "easy"], 0, {})
+    again = play("two_player", 77, ["easy", "easy"], 0, {})
+    assert first.result == again.result  # a deal is a seed: replaying it is exact
 
 
 def test_the_arena_cli_prints_the_json_summary_last(capsys: pytest.CaptureFixture[str]) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from games.engine.record import MAX_BYTES, match_record
-from tests.engine.test_record import _record
+from tests.engine.test_record import record_of
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -24,7 +24,7 @@ def run(command: str, stdin: str | bytes) -> subprocess.CompletedProcess:
 
 @pytest.fixture(scope="module")
 def record() -> dict:
-    return _record("tianjin", seed=5)
+    return record_of("tianjin", seed=5)
 
 
 @pytest.mark.parametrize("command", ["verify", "replay"])

@@ -37,7 +37,7 @@ def _setup(variant: str, dealer: int = 0, **options: Any) -> dict[str, Any]:
     return {"dealer": dealer, "round_wind": 27, "base": 2, "options": options, "counters": {}}
 
 
-def _record(variant: str, salt: str | None = SALT, seed: int = 7, dealer: int = 0, **options: Any) -> dict:
+def record_of(variant: str, salt: str | None = SALT, seed: int = 7, dealer: int = 0, **options: Any) -> dict:
     """A bot-played hand of `variant`, exported as a record and read back as JSON."""
     setup = _setup(variant, dealer, **options)
     if salt is not None:
@@ -53,7 +53,7 @@ def _record(variant: str, salt: str | None = SALT, seed: int = 7, dealer: int = 
 
 @pytest.mark.parametrize("variant", VARIANT_IDS)
 def test_commitment_opens_to_the_revealed_salt_and_wall(variant: str) -> None:
-    record = _record(variant)
+    record = record_of(variant)
     fair = record["fairness"]
     # what `printf '%s' "$salt:$wall" | sha256sum` prints, computed without the engine
     opened = hashlib.sha256(f"{fair['salt']}:{fair['wall']}".encode()).hexdigest()
@@ -130,7 +130,7 @@ def _options(variant: str, draw: st.DrawFn) -> dict[str, Any]:
 def test_every_simulated_hand_exports_verifies_and_replays(variant: str, data: st.DataObject) -> None:
     salt = data.draw(st.binary(min_size=32, max_size=32)).hex()
     dealer = data.draw(st.integers(0, get_ruleset(variant).players - 1))
-    record = _record(variant, salt=salt, dealer=dealer, **_options(variant, data.draw))
+    record = record_of(variant, salt=salt, dealer=dealer, **_options(variant, data.draw))
     check_record(record)
     replayed = replay_record(record)
     assert replayed.final.phase == "over"
@@ -147,7 +147,7 @@ def test_every_simulated_hand_exports_verifies_and_replays(variant: str, data: s
 
 @pytest.mark.parametrize("variant", VARIANT_IDS)
 def test_a_hand_dealt_before_commitments_exports_with_its_seed(variant: str) -> None:
-    record = _record(variant, salt=None, seed=12345)
+    record = record_of(variant, salt=None, seed=12345)
     fair = record["fairness"]
     assert fair["scheme"] == "legacy-seed" and fair["commitment"] is None and fair["seed"] == "12345"
     assert "salt" not in fair
@@ -167,7 +167,7 @@ def test_a_hand_an_admin_closed_has_a_record() -> None:
 
 
 def test_a_match_record_is_its_header_and_hands() -> None:
-    hands = [_record("cantonese", salt=new_salt(), seed=i) for i in range(2)]
+    hands = [record_of("cantonese", salt=new_salt(), seed=i) for i in range(2)]
     record = match_record({"id": 1, "variant": "cantonese", "players": PLAYERS}, hands)
     check_record(json.loads(json.dumps(record)))
     assert parse_record(json.dumps(record))["hands"][1] == hands[1]
@@ -184,7 +184,7 @@ def _first_problem(record: Any) -> RecordError:
 
 @pytest.fixture(scope="module")
 def good() -> dict:
-    return _record("shanghai", seed=11)
+    return record_of("shanghai", seed=11)
 
 
 def test_a_changed_draw_is_named(good: dict) -> None:

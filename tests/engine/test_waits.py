@@ -3,12 +3,19 @@ the discard → waits table, and the reason a completed shape is not a win."""
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterator, Sequence
+
 import pytest
 
-from games.engine.actions import Action, apply
+from games.engine.actions import Action, apply, new_hand, seats_to_act
+from games.engine.bench import complete_hand, perturb
+from games.engine.bots import decide
+from games.engine.hand import ORPHANS
+from games.engine.rulesets import VARIANT_IDS, get_ruleset
 from games.engine.scenario import scenario
-from games.engine.state import evolve
-from games.engine.tiles import name, parse
+from games.engine.state import HandState, evolve
+from games.engine.tiles import FLOWERS, KINDS, name, parse
 from games.engine.waits import blind, discard_waits, waits_for, waits_json
 
 OTHERS = ["147m258p369s1234z", "258m369p147s1234z", "369m147p258s1234z"]
@@ -100,3 +107,81 @@ def test_a_completed_shape_the_rules_refuse_says_why() -> None:
         "yihua", "123m456m789p23s55z", "9s", "9s", base=2, flowers=["1f", "", "", ""]
     )
     assert not any(w.refused or w.discard_refused for w in waits_for(flowered, 0))
+
+
+# --- the candidate filter: every kind the shape test accepts is among a ruleset's candidates ---
+
+
+def shape_waits_by_brute_force(state: HandState, seat: int, concealed: bytes) -> set[int]:
+    rules = get_ruleset(state.variant)
+    out = set()
+    for t in range(KINDS):
+        with_t = bytearray(concealed)
+        with_t[t] += 1
+        if with_t[t] <= 4 and rules.is_winning_shape(state, seat, bytes(with_t)):
+            out.add(t)
+    return out
+
+
+def assert_candidates_cover(state: HandState, seat: int, concealed: bytes) -> None:
+    candidates = get_ruleset(state.variant).wait_candidates(state, seat, concealed)
+    missed = shape_waits_by_brute_force(state, seat, concealed) - candidates
+    assert not missed, (state.variant, bytes(concealed).hex(), sorted(missed))
+
+
+@pytest.mark.parametrize("variant", VARIANT_IDS)
+def test_wait_candidates_cover_every_wait_in_played_hands(variant: str) -> None:
+    """Bots play whole hands; at every step every seat's concealed part (and, on a turn, each
+    discard's remainder) is checked against the shape test over all 34 kinds."""
+    rng = random.Random(17)
+    n = get_ruleset(variant).players
+    for i in range(12):
+        state = new_hand(variant, 900 + i, dealer=i % n, base=2 if variant == "yihua" else 1)
+        while state.phase != "over":
+            for seat, p in enumerate(state.players):
+                if p.hand_size % 3 == 1:
+                    assert_candidates_cover(state, seat, p.concealed)
+                else:
+                    for t in range(KINDS):
+                        if p.concealed[t]:
+                            rest = bytearray(p.concealed)
+                            rest[t] -= 1
+                            assert_candidates_cover(state, seat, bytes(rest))
+            seat = seats_to_act(state)[0]
+            state, _ = apply(state, seat, decide("easy", state, seat, rng))
+
+
+def near_complete_hands(rng: random.Random, count: int, kinds: Sequence[int]) -> Iterator[bytes]:
+    """13-tile hands one or two tiles from a complete hand, seven pairs or thirteen orphans."""
+    for i in range(count):
+        shape = i % 3
+        if shape == 0:
+            tiles = complete_hand(rng)
+        elif shape == 1:
+            pairs = rng.sample(list(kinds), 7)
+            tiles = [t for t in pairs for _ in range(2)]
+        else:
+            tiles = [*ORPHANS, rng.choice(ORPHANS)]
+        tiles = [t if t in kinds else rng.choice(kinds) for t in tiles]
+        tiles = perturb(rng, tiles, i % 2)
+        tiles.pop(rng.randrange(len(tiles)))
+        counts = bytearray(KINDS)
+        for t in tiles:
+            counts[t] += 1
+        if max(counts) <= 4:
+            yield bytes(counts)
+
+
+@pytest.mark.parametrize("variant", VARIANT_IDS)
+def test_wait_candidates_cover_special_shapes_flowers_and_jokers(variant: str) -> None:
+    rng = random.Random(5)
+    state = new_hand(variant, 3, dealer=0, base=2 if variant == "yihua" else 1)
+    kinds = get_ruleset(variant).wall_tiles()
+    kinds = sorted({t for t in kinds if t < KINDS})
+    states = [state]
+    if variant == "shanghai":  # 八花 takes any 14 tiles
+        eight = tuple(sorted(FLOWERS))[:8]
+        states.append(state.with_player(0, flowers=eight))
+    for counts in near_complete_hands(rng, 1500, kinds):
+        for s in states:
+            assert_candidates_cover(s.with_player(0, concealed=counts, drawn=None), 0, counts)

@@ -17,6 +17,7 @@ from games.engine.scenario import scenario
 from games.engine.state import Meld, evolve
 from games.engine.tiles import parse
 from games.models import Table
+from games.table import play
 from tests.conftest import make_user
 
 SEED = 6
@@ -36,10 +37,10 @@ def rigged_table(
     people: list[User], monkeypatch: pytest.MonkeyPatch, connect: bool = True, min_pause_ms: int = 1000
 ) -> Table:
     """A started Shanghai hand dealt from SEED with seat 0 (people[0]) as dealer, its turn."""
-    monkeypatch.setattr(services.secrets, "randbits", lambda _bits: SEED)
-    monkeypatch.setattr(services.secrets, "randbelow", lambda _n: 0)
+    monkeypatch.setattr(play.secrets, "randbits", lambda _bits: SEED)
+    monkeypatch.setattr(play.secrets, "randbelow", lambda _n: 0)
     # no salt: the deal comes from the seed alone, as for hands dealt before commitments
-    monkeypatch.setattr(services, "new_salt", lambda: None)
+    monkeypatch.setattr(play, "new_salt", lambda: None)
     table = services.create_table(people[0], "shanghai", min_pause_ms=min_pause_ms)
     services.sit(table.pk, people[0], 0)
     services.set_stake(table.pk, people[0], 1)
@@ -79,5 +80,5 @@ def kong_hand(seat1: str) -> Any:
 def kong_table(people: list[User], monkeypatch: pytest.MonkeyPatch, seat1: str) -> Table:
     """A started table dealt `kong_hand(seat1)` (the hand is kept in this process's state cache:
     nothing here replays it from its seed)."""
-    monkeypatch.setattr(services, "new_hand", lambda *_args, **_kw: kong_hand(seat1))
+    monkeypatch.setattr(play, "new_hand", lambda *_args, **_kw: kong_hand(seat1))
     return rigged_table(people, monkeypatch)

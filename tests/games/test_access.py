@@ -6,6 +6,9 @@ import pytest
 from django.contrib.auth.models import AnonymousUser, User
 
 from games import access, services
+from games.models import Table
+from games.services import ServiceError
+from games.table import presence
 
 pytestmark = pytest.mark.django_db
 
@@ -27,3 +30,30 @@ def test_a_seated_player_may_watch_a_private_table(alice: User, bob: User) -> No
     private = services.create_table(alice, "two_player", public=False)
     services.sit(private.pk, bob, 1)
     assert access.may_watch(private, bob, None)
+    seats = list(private.seats.all())
+    assert access.may_watch(private, bob, None, seats=seats)  # the loaded seats: no query
+    assert not access.may_watch(private, AnonymousUser(), None, seats=seats)
+
+
+def test_a_socket_s_invite_token_opens_a_private_table(alice: User) -> None:
+    private = services.create_table(alice, "shanghai", public=False)
+    assert access.may_watch(private, AnonymousUser(), None, invite=private.invite_token)
+    assert not access.may_watch(private, AnonymousUser(), None, invite="guess")
+
+
+def test_the_socket_s_connect_decides_who_may_watch_and_counts_nothing_when_refused(
+    alice: User, bob: User
+) -> None:
+    """Issue 20: one locked read of the table both admits the socket and counts it."""
+    private = services.create_table(alice, "shanghai", public=False)
+    before = Table.objects.get(pk=private.pk)
+    with pytest.raises(ServiceError) as refused:
+        presence.connect(private.pk, bob)
+    assert refused.value.code == "no_table"
+    after = Table.objects.get(pk=private.pk)
+    assert (after.spectators, after.revision) == (before.spectators, before.revision)
+    with pytest.raises(ServiceError) as missing:
+        presence.connect(private.pk + 999, bob)
+    assert missing.value.code == "no_table"
+    presence.connect(private.pk, bob, invite=private.invite_token)
+    assert Table.objects.get(pk=private.pk).spectators == before.spectators + 1

@@ -9,9 +9,10 @@ import pytest
 from channels.db import database_sync_to_async as sync_to_async
 from django.contrib.auth.models import User
 
-from games import admission, consumers
+from games import admission
 from games.admission import ADMISSION, Admission, retry_after
 from games.models import OpenSocket, Seat, Table
+from games.sockets import frames
 from tests.games.test_consumers import open_socket, receive, setup_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -37,7 +38,7 @@ async def test_a_saturated_process_says_busy_with_retry_after_and_closes_4013(
     frame = await receive(comm)
     assert frame["type"] == "error" and frame["code"] == "busy"
     assert frame["retry_after"] == 4  # two handshakes' worth for a limit of one: twice the base
-    assert (await comm.receive_output(timeout=2))["code"] == consumers.CLOSE_TRY_AGAIN == 4013
+    assert (await comm.receive_output(timeout=2))["code"] == frames.CLOSE_TRY_AGAIN == 4013
     # no work was done for it: not counted, no socket row, no new version
     seat = await sync_to_async(Seat.objects.get)(table=table, index=0)
     assert seat.connections == 0
@@ -97,9 +98,9 @@ def test_the_busy_notice_speaks_both_languages() -> None:
     from django.utils import translation
 
     with translation.override("zh-hans"):
-        assert str(consumers.BUSY) == "服务器繁忙：几秒后自动重新连接…"
+        assert str(frames.BUSY) == "服务器繁忙：几秒后自动重新连接…"
     with translation.override("en"):
-        assert str(consumers.BUSY).startswith("The server is busy")
+        assert str(frames.BUSY).startswith("The server is busy")
 
 
 def test_every_close_code_the_server_uses_is_one_daphne_can_send() -> None:
@@ -107,8 +108,8 @@ def test_every_close_code_the_server_uses_is_one_daphne_can_send() -> None:
     raised in the server and the client saw a dropped connection (1006) instead (issue 20)."""
     from autobahn.websocket.protocol import WebSocketProtocol
 
-    codes = {getattr(consumers, name) for name in dir(consumers) if name.startswith("CLOSE_")}
-    assert {consumers.CLOSE_TRY_AGAIN, consumers.CLOSE_SERVICE_RESTART} <= codes
+    codes = {getattr(frames, name) for name in dir(frames) if name.startswith("CLOSE_")}
+    assert {frames.CLOSE_TRY_AGAIN, frames.CLOSE_SERVICE_RESTART} <= codes
     protocol = WebSocketProtocol()
     protocol.state = WebSocketProtocol.STATE_CLOSED  # validates the code, then sends nothing
     protocol.log = SimpleNamespace(debug=lambda *args, **kwargs: None)  # (set up by a real factory)

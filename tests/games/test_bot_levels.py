@@ -17,7 +17,8 @@ from games import clock, services
 from games.engine.actions import Action
 from games.models import HandAction, Seat, Table
 from games.presenters import table_context
-from games.rendering import render_table_html
+from games.rendering.fragments import render_table_html
+from games.table import timers
 from tests.games.conftest import bot_table
 from tests.games.test_rendering import table_info
 from tests.games.test_views import create_payload
@@ -70,13 +71,13 @@ def test_the_clock_plays_each_bot_at_its_own_level(alice: User, monkeypatch: pyt
     for index, level in ((1, "easy"), (2, "normal"), (3, "strong")):
         services.add_bot(table.pk, alice, index, level)
     asked: list[tuple[str, int]] = []
-    real = services.decide
+    real = timers.decide
 
     def spy(level: str, state: Any, seat: int, rng: random.Random) -> Action:
         asked.append((level, seat))
         return real(level, state, seat, rng)
 
-    monkeypatch.setattr(services, "decide", spy)
+    monkeypatch.setattr(timers, "decide", spy)
     services.start_hand(table.pk, alice)
     clock.drive_table_until_idle(
         table.pk,

@@ -12,6 +12,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
+from common import caches
 from games import clock, services, snapshots
 from games.engine.errors import EngineError
 from games.models import Hand, HandAction, Table
@@ -171,7 +172,7 @@ def test_a_hand_stored_with_a_bad_option_is_closed_not_retried_for_ever(
     services.start_hand(table.pk, alice)
     hand = Table.objects.get(pk=table.pk).hand
     Hand.objects.filter(pk=hand.pk).update(setup={**hand.setup, "options": {"cap": 0}})
-    services._STATE_CACHE.clear()
+    caches.clear_all()
     snapshots.forget()
     now = timezone.now()
     for _ in range(40):

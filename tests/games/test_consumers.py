@@ -12,11 +12,15 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser, User
 
 from accounts.services import create_api_token
-from games import consumers, services, snapshots
+from games import services, snapshots
 from games.clock import drive_table_until_idle
+from games.engine.actions import Action, apply
 from games.engine.view import view_for
 from games.models import Seat, Table
 from games.routing import websocket_urlpatterns
+from games.sockets import frames, watchers
+from games.sockets.table import TableConsumer
+from games.table import commands
 from tests.conftest import make_user
 from tests.games.conftest import bot_table, snapshot, state_of
 from tests.games.test_services import alices_turn
@@ -83,7 +87,6 @@ async def test_play_start_and_act_over_the_socket(alice: User) -> None:
 async def test_an_act_with_an_id_is_answered_by_one_frame_that_names_it(alice: User) -> None:
     """JSON clients may tag an act with `id`: its answer (the state it made, an `ack` when
     that state went out already, or the error) carries `reply_to` — no ping needed to know."""
-    from games import consumers
 
     table = await setup_table(alice)
     comm = await open_socket(table.pk, alice)
@@ -100,25 +103,24 @@ async def test_an_act_with_an_id_is_answered_by_one_frame_that_names_it(alice: U
     started = await receive(comm)
     assert started["type"] == "state" and started["reply_to"] == "s-1"
     assert started["version"] == frame["version"] + 1 and started["view"]["phase"] == "playing"
-    assert consumers._reply_id(True) is None and consumers._reply_id("x" * 65) is None
-    assert consumers._reply_id(2**60) is None and consumers._reply_id([1]) is None
+    assert frames.reply_id(True) is None and frames.reply_id("x" * 65) is None
+    assert frames.reply_id(2**60) is None and frames.reply_id([1]) is None
     await comm.disconnect()
 
 
 async def test_an_act_whose_state_went_out_already_is_acknowledged(alice: User) -> None:
-    from games import consumers
 
     table = await setup_table(alice)
     comm = await open_socket(table.pk, alice)
     frame = await receive(comm)
-    consumer_sent = consumers.TableConsumer.send_state
+    consumer_sent = TableConsumer.send_state
 
     async def announced_first(self: Any, *args: Any, **kwargs: Any) -> bool:
         if kwargs.get("reply_to") is not None:  # the announcement won the race: already shown
             await consumer_sent(self, context=kwargs.get("context"))
         return await consumer_sent(self, *args, **kwargs)
 
-    consumers.TableConsumer.send_state = announced_first  # type: ignore[method-assign]
+    TableConsumer.send_state = announced_first  # type: ignore[method-assign]
     try:
         await comm.send_json_to(
             {"type": "act", "version": frame["version"], "action": {"type": "start"}, "id": 3}
@@ -126,7 +128,7 @@ async def test_an_act_whose_state_went_out_already_is_acknowledged(alice: User) 
         announced = await receive(comm)
         ack = await receive(comm)
     finally:
-        consumers.TableConsumer.send_state = consumer_sent  # type: ignore[method-assign]
+        TableConsumer.send_state = consumer_sent  # type: ignore[method-assign]
     assert announced["type"] == "state" and "reply_to" not in announced
     assert ack == {"type": "ack", "reply_to": 3, "version": frame["version"] + 1}
     await comm.disconnect()
@@ -210,7 +212,7 @@ async def test_oversized_frame_closes_the_socket(alice: User) -> None:
     before = await sync_to_async(snapshot)(table.pk)
     await comm.send_to(text_data=json.dumps({"type": "sync", "pad": "x" * 5000}))
     await expect_error(comm, "too_big")
-    assert (await comm.receive_output(timeout=2))["code"] == consumers.CLOSE_TOO_BIG
+    assert (await comm.receive_output(timeout=2))["code"] == frames.CLOSE_TOO_BIG
     assert await sync_to_async(snapshot)(table.pk) == before
 
 
@@ -218,13 +220,13 @@ async def test_flood_is_rate_limited_then_closed(alice: User) -> None:
     table = await setup_table(alice)
     comm = await open_socket(table.pk, alice)
     await receive(comm)
-    for _ in range(consumers.BURST + consumers.MAX_REFUSED + 5):
+    for _ in range(frames.BURST + frames.MAX_REFUSED + 5):
         await comm.send_to(text_data='{"type": "ping"}')
     codes = []
     while True:
         out = await comm.receive_output(timeout=3)
         if out["type"] == "websocket.close":
-            assert out["code"] == consumers.CLOSE_FLOOD
+            assert out["code"] == frames.CLOSE_FLOOD
             break
         codes.append(json.loads(out["text"]).get("code"))
     assert "rate_limited" in codes
@@ -236,7 +238,7 @@ async def test_bad_token_is_refused(alice: User) -> None:
     comm.scope["user"] = AnonymousUser()
     await comm.connect()
     await expect_error(comm, "bad_token")
-    assert (await comm.receive_output(timeout=2))["code"] == consumers.CLOSE_BAD_TOKEN
+    assert (await comm.receive_output(timeout=2))["code"] == frames.CLOSE_BAD_TOKEN
 
 
 async def test_token_login_is_json_and_seated(alice: User) -> None:
@@ -261,6 +263,24 @@ async def test_no_table_and_private_table(alice: User, bob: User) -> None:
     comm = await open_socket(table.pk, bob, f"format=json&invite={table.invite_token}")
     assert (await receive(comm))["type"] == "state"
     await comm.disconnect()
+
+
+async def test_frames_wait_until_the_connect_has_admitted_the_socket() -> None:
+    """The socket joins its table's group before its connect decides who may watch (so no
+    version is missed): until then no table frame or chat line reaches it; the newest version
+    announced meanwhile is remembered and sent once it is admitted."""
+    socket = TableConsumer()
+    socket.table_id, socket.counted, socket.missed, socket.sent_version = 1, False, -1, -1
+    sent: list[Any] = []
+
+    async def record(*args: Any, **kwargs: Any) -> None:
+        sent.append((args, kwargs))
+
+    socket.send = record  # type: ignore[method-assign]
+    socket.send_json = record  # type: ignore[method-assign]
+    await socket.table_changed({"type": "table.changed", "version": 7})
+    await socket.chat_message({"type": "chat.message", "message": {"text": "hello", "from_id": 1}})
+    assert sent == [] and socket.missed == 7
 
 
 async def test_htmx_message_is_routed_and_answered_with_html(alice: User) -> None:
@@ -383,7 +403,10 @@ async def test_the_end_of_a_pause_is_shown_without_a_write(alice: User) -> None:
     first = await receive(comm)
     await receive(watcher)
     await receive(gone)
-    discard = next(a for a in first["legal"] if a["type"] == "discard")
+    # a discard no bot may claim: a claim window would keep her veiled until the bots answer,
+    # and no clock runs here to make them (the pause alone is what this test is about)
+    state = await sync_to_async(state_of)(table.pk)
+    discard = next(a for a in first["legal"] if a["type"] == "discard" and not opens_a_window(state, a))
     await comm.send_json_to({"type": "act", "version": first["version"], "action": discard})
     paused = await state_at(comm, first["version"] + 1)
     assert paused["view"]["table"]["paused"] and 0 < paused["view"]["table"]["pause_ms"] <= 300
@@ -400,9 +423,15 @@ async def test_the_end_of_a_pause_is_shown_without_a_write(alice: User) -> None:
     assert seen["version"] == after["version"] and not seen["view"]["table"]["paused"]
     table = await sync_to_async(lambda: Table.objects.get(pk=table.pk))()
     assert (table.version, table.revision) == (after["version"], written)
-    assert not consumers.PAUSE_ENDS.pending
+    assert not watchers.PAUSE_ENDS.pending
     await comm.disconnect()
     await watcher.disconnect()
+
+
+def opens_a_window(state: Any, action: dict[str, Any]) -> bool:
+    """Whether seat 0's `action` would open a claim window for another seat."""
+    after, _ = apply(state, 0, Action.from_json(action))
+    return after.phase == "claim"
 
 
 def test_the_watcher_steps_in_only_for_a_version_seen_a_grace_ago() -> None:
@@ -410,18 +439,18 @@ def test_the_watcher_steps_in_only_for_a_version_seen_a_grace_ago() -> None:
     version: it nudges a socket only when a version it saw WATCH_GRACE ago is still not shown."""
     from types import SimpleNamespace
 
-    watcher = consumers.VersionWatcher()
-    grace = consumers.WATCH_GRACE
+    watcher = watchers.VersionWatcher()
+    grace = watchers.WATCH_GRACE
     a, b = SimpleNamespace(sent_version=5), SimpleNamespace(sent_version=6)
     sockets: Any = [a, b]
-    assert watcher._overdue(1, 6, sockets, now=100.0) is None  # just seen
-    assert watcher._overdue(1, 7, sockets, now=100.0 + grace / 2) is None
-    assert watcher._overdue(1, 7, sockets, now=100.0 + grace) == 6  # a is still at 5
+    assert watcher.overdue(1, 6, sockets, now=100.0) is None  # just seen
+    assert watcher.overdue(1, 7, sockets, now=100.0 + grace / 2) is None
+    assert watcher.overdue(1, 7, sockets, now=100.0 + grace) == 6  # a is still at 5
     a.sent_version, b.sent_version = 6, 7
-    assert watcher._overdue(1, 7, sockets, now=100.0 + grace + 0.1) is None  # 7 is younger
-    assert watcher._overdue(1, 7, sockets, now=100.0 + grace * 1.5) == 7
+    assert watcher.overdue(1, 7, sockets, now=100.0 + grace + 0.1) is None  # 7 is younger
+    assert watcher.overdue(1, 7, sockets, now=100.0 + grace * 1.5) == 7
     a.sent_version = 7
-    assert watcher._overdue(1, 7, sockets, now=100.0 + grace * 2) is None  # all shown
+    assert watcher.overdue(1, 7, sockets, now=100.0 + grace * 2) is None  # all shown
     assert watcher.seen[1] == []
 
 
@@ -460,18 +489,18 @@ async def test_a_database_lost_mid_act_is_answered_and_the_socket_stays(
     table = await setup_table(alice)
     comm = await open_socket(table.pk, alice)
     frame = await receive(comm)
-    real = services.perform
+    real = commands.perform
 
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise OperationalError("terminating connection due to administrator command")
 
-    monkeypatch.setattr(services, "perform", broken)
+    monkeypatch.setattr(commands, "perform", broken)
     await comm.send_json_to(
         {"type": "act", "version": frame["version"], "action": {"type": "start"}, "id": 1}
     )
     lost = await receive(comm)
     assert lost["type"] == "error" and lost["code"] == "unavailable" and lost["reply_to"] == 1
-    monkeypatch.setattr(services, "perform", real)
+    monkeypatch.setattr(commands, "perform", real)
     await comm.send_json_to(
         {"type": "act", "version": frame["version"], "action": {"type": "start"}, "id": 2}
     )

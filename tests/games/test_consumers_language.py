@@ -16,7 +16,6 @@ from tests.i18n_helpers import chinese_only_in
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-
 async def html_socket(table_id: int, user: User, headers: list[tuple[bytes, bytes]]) -> WebsocketCommunicator:
     comm = WebsocketCommunicator(APP, f"/ws/tables/{table_id}/", headers=headers)
     comm.scope["user"] = user

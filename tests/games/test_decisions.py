@@ -151,7 +151,7 @@ def test_the_settlement_counts_down_the_continue_choice(alice: User) -> None:
 
     from games.models import Hand
     from games.presenters import context_for
-    from games.rendering import render_table_html
+    from games.rendering.fragments import render_table_html
     from tests.games.conftest import play_to_end
 
     table = bot_table(alice, "shanghai")
@@ -169,6 +169,8 @@ def test_the_settlement_counts_down_the_continue_choice(alice: User) -> None:
     assert context_for(ctx, None)["table"]["continue_ms"] is None  # spectators owe nothing
     services.continue_play(table.pk, alice)  # (a new hand starts: everyone continued)
     assert context_for(services.load(Table.objects.get(pk=table.pk)), alice)["table"]["continue_ms"] is None
+
+
 def test_a_claim_with_the_windows_first_version_counts_after_another_seat_answered(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -9,7 +9,8 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from games import matchmaking, services
-from games.matchmaking import Candidate, QueueError, choose_group
+from games.matchmaking_rules import Candidate, QueueError, choose_group, level_base
+from games.matchmaking_seating import sweep
 from games.models import Ban, Hand, Penalty, QueueEntry, QuickMatch, Rating, Seat, Table
 from games.penalties import ban_user
 from tests.conftest import make_user
@@ -89,8 +90,8 @@ def test_two_player_needs_two_and_yihua_levels_are_even(four: list[User]) -> Non
     matchmaking.join(four[0], "two_player", "bronze")
     matchmaking.join(four[1], "two_player", "bronze")
     assert Table.objects.get().variant == "two_player"
-    assert matchmaking.level_base("yihua", "silver") == ("silver", 6)
-    assert matchmaking.level_base("shanghai", 7) == ("7", 7)
+    assert level_base("yihua", "silver") == ("silver", 6)
+    assert level_base("shanghai", 7) == ("7", 7)
 
 
 def test_different_levels_and_ranked_queues_do_not_mix(four: list[User]) -> None:
@@ -178,8 +179,8 @@ def test_bots_fill_the_open_seats_after_the_chosen_wait(four: list[User]) -> Non
     matchmaking.join(four[1], "shanghai", "bronze", bot_wait=60, now=t + timedelta(seconds=5))
     for user in four[:2]:
         QueueEntry.objects.filter(user=user).update(seen=t + timedelta(seconds=25))
-    assert matchmaking.sweep(t + timedelta(seconds=29)) == 0
-    assert matchmaking.sweep(t + timedelta(seconds=30)) == 1
+    assert sweep(t + timedelta(seconds=29)) == 0
+    assert sweep(t + timedelta(seconds=30)) == 1
     table = Table.objects.get()
     seats = list(table.seats.order_by("index"))
     assert [s.user_id for s in seats[:2]] == [four[0].pk, four[1].pk]
@@ -202,7 +203,7 @@ def test_keep_waiting_means_no_bots(alice: User) -> None:
     t = now()
     matchmaking.join(alice, "shanghai", "bronze", bot_wait=0, now=t)
     QueueEntry.objects.update(seen=t + timedelta(seconds=600))
-    assert matchmaking.sweep(t + timedelta(seconds=601)) == 0
+    assert sweep(t + timedelta(seconds=601)) == 0
     assert matchmaking.poll(alice, t + timedelta(seconds=602))["bots_in"] is None
 
 
@@ -213,7 +214,7 @@ def test_a_player_whose_page_stopped_polling_is_dropped(four: list[User]) -> Non
         matchmaking.join(user, "shanghai", "bronze", now=t + timedelta(seconds=15))
     # four[0] never polled again: at t+25 they are stale and not counted
     assert matchmaking.poll(four[1], t + timedelta(seconds=25))["waiting"] == 2
-    matchmaking.sweep(t + timedelta(seconds=25))
+    sweep(t + timedelta(seconds=25))
     assert not QueueEntry.objects.filter(user=four[0]).exists()
     matchmaking.join(four[3], "shanghai", "bronze", now=t + timedelta(seconds=26))
     assert not Table.objects.exists()  # three live players, not four

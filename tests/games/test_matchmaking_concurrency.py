@@ -18,6 +18,7 @@ from django.contrib.auth.models import User
 from django.db import connection
 
 from games import matchmaking
+from games.matchmaking_rules import QueueError
 from games.models import QueueEntry, QuickMatch, Seat
 from tests.conftest import make_user
 
@@ -74,7 +75,7 @@ def test_a_player_joining_twice_at_the_same_instant_is_queued_once(postgres: Non
             barrier.wait()
             matchmaking.join(user, "shanghai", "bronze", bot_wait=0)
             codes.append("ok")
-        except matchmaking.QueueError as e:
+        except QueueError as e:
             codes.append(e.code)
         finally:
             connection.close()
@@ -93,6 +94,7 @@ import django, sys
 django.setup()
 from django.contrib.auth.models import User
 from games import matchmaking
+from games.matchmaking_rules import QueueError
 for name in sys.argv[1:]:
     matchmaking.join(User.objects.get(username=name), "shanghai", "bronze")
 """

@@ -6,6 +6,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
+from common import caches
 from games import services
 from games.engine.actions import Action, replay
 from games.models import HandAction, Seat, Table
@@ -52,6 +53,6 @@ def test_the_log_is_the_truth_after_a_restart(alice: User) -> None:
     state, _ = replay(
         table.variant, hand.seed, [(r.seat, Action.from_json(r.action)) for r in rows], **hand.setup
     )
-    services._STATE_CACHE.clear()  # a fresh process
+    caches.clear_all()  # a fresh process
     assert services.hand_state(hand, table.variant) == state
     assert state.phase == "over"

@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from games import services
 from games.clock import drive_table_until_idle
+from games.engine.actions import seats_to_act
 from games.forms import TIMER_PRESETS, CreateTableForm
 from games.models import Table
 from games.presenters import table_context
@@ -50,7 +51,7 @@ def test_an_untimed_table_waits_for_a_connected_player(alice: User) -> None:
     drive_table_until_idle(table.pk)  # the bots play until the hand waits for her, then nothing is due
     table = Table.objects.get(pk=table.pk)
     ctx = services.load(table)
-    assert 0 in services.seats_to_act(ctx.state) and ctx.state.phase != "over"
+    assert 0 in seats_to_act(ctx.state) and ctx.state.phase != "over"
     assert table.deadline is None and services.seat_due(ctx, ctx.seats[0]) is None
     assert table_context(table, alice)["table"]["deadline_ms"] is None
 

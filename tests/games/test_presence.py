@@ -10,9 +10,10 @@ from channels.db import database_sync_to_async as sync_to_async
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from games import consumers, presence, services
+from games import presence, services
 from games.clock import drive_table_until_idle
 from games.models import HandAction, OpenSocket, Seat, ServerProcess, Table
+from games.sockets import frames, watchers
 from tests.games.conftest import bot_table, two_seated
 from tests.games.test_consumers import open_socket, receive
 from tests.games.test_services import table_at_a_claim
@@ -154,11 +155,11 @@ async def test_a_process_given_up_closes_its_sockets_so_they_come_back(alice: Us
     assert row.user_id == alice.pk and row.seated
     await sync_to_async(lambda: ServerProcess.objects.filter(pk=mine).delete())()  # given up…
     await sync_to_async(services.drop_socket)(row, timezone.now())  # …and its socket dropped
-    await consumers.WATCHER._heartbeat()
+    await watchers.WATCHER.heartbeat()
     closed = await comm.receive_output(timeout=5)
     while closed["type"] != "websocket.close":
         closed = await comm.receive_output(timeout=5)
-    assert closed["code"] == consumers.CLOSE_SERVICE_RESTART
+    assert closed["code"] == frames.CLOSE_SERVICE_RESTART
     await comm.wait()
     seat = await sync_to_async(lambda: Seat.objects.get(table=table, index=0))()
     assert seat.connections == 0  # the disconnect after the drop counted nothing more
@@ -218,8 +219,8 @@ async def test_a_process_keeps_beating_after_its_last_socket_closed(
     import asyncio
 
     monkeypatch.setattr(presence, "HEARTBEAT_SECONDS", 0.05)
-    monkeypatch.setattr(consumers.WATCHER, "sockets", {})  # no socket left open by another test
-    monkeypatch.setattr(consumers.WATCHER, "task", None)
+    monkeypatch.setattr(watchers.WATCHER, "sockets", {})  # no socket left open by another test
+    monkeypatch.setattr(watchers.WATCHER, "task", None)
     table = await sync_to_async(bot_table)(alice, "shanghai")
     comm = await open_socket(table.pk, alice)
     await receive(comm)
@@ -233,6 +234,8 @@ async def test_a_process_keeps_beating_after_its_last_socket_closed(
         if seen > old:
             break
     assert seen > old
+
+
 def test_a_held_claim_survives_its_socket_s_process_dying(alice: User) -> None:
     """Issue 20: a claim confirmed to its player is held in the database (the seat's `pending`),
     not by the socket or its process: the process dying and the clock dropping its sockets

@@ -72,7 +72,7 @@ def test_hands_after_the_quick_match_are_not_ranked(pair: list[User]) -> None:
 
 
 def test_a_promotion_and_a_demotion_are_shown_on_the_settlement(pair: list[User]) -> None:
-    from games.rendering import render_table_html
+    from games.rendering.fragments import render_table_html
 
     Rank.objects.create(user=pair[0], variant="two_player", tier=2, points=99)
     Rank.objects.create(user=pair[1], variant="two_player", tier=2, points=20)
@@ -95,7 +95,7 @@ def test_a_promotion_and_a_demotion_are_shown_on_the_settlement(pair: list[User]
 
 
 def test_the_board_shows_the_tier_beside_the_name(pair: list[User]) -> None:
-    from games.rendering import render_table_html
+    from games.rendering.fragments import render_table_html
 
     Rank.objects.create(user=pair[0], variant="two_player", tier=4, points=20)
     table = two_seated(pair[0], pair[1])

@@ -13,18 +13,13 @@ from typing import Any
 
 import pytest
 
-from games import rendering
 from games.engine.actions import replay
 from games.engine.simulate import play_hand
 from games.engine.view import legal_json, view_for
-from games.rendering import (
-    board_model,
-    pattern_name,
-    render_lobby_html,
-    render_table_html,
-    split_tiles,
-    tile_label,
-)
+from games.rendering import board
+from games.rendering.board import board_model
+from games.rendering.fragments import render_lobby_html, render_table_html
+from games.rendering.labels import VARIANT_NAMES, pattern_name, split_tiles, tile_label
 
 ROOT = Path(__file__).resolve().parents[2]
 WINDS = ("1z", "2z", "3z", "4z")
@@ -448,11 +443,11 @@ def test_lobby_html_groups_tables_by_variant() -> None:
 
 
 def test_rendering_module_is_variant_generic() -> None:
-    assert set(rendering.VARIANT_NAMES) == {"shanghai", "yihua", "cantonese", "tianjin", "two_player"}
+    assert set(VARIANT_NAMES) == {"shanghai", "yihua", "cantonese", "tianjin", "two_player"}
 
 
 def test_language_follows_the_socket_cookie_or_accept_language() -> None:
-    from games.rendering import language_from_scope
+    from games.rendering.fragments import language_from_scope
 
     assert language_from_scope({"headers": [(b"accept-language", b"en-US,en;q=0.9")]}) == "en"
     assert language_from_scope({"headers": [(b"accept-language", b"zh-CN")]}) == "zh-hans"
@@ -526,6 +521,8 @@ def test_a_claim_offered_marks_the_discard_on_the_claimants_board_only(
     for seat in [*others, None]:
         board = render_table_html(context(state, seat))
         assert "claim-open" not in board and "countdown-bar" not in board
+
+
 def test_settlement_shows_each_winners_arithmetic_in_the_viewers_language() -> None:
     state, _, _ = play_hand("shanghai", 5)  # seat 0 wins on seat 3's discard
     result = view_for(state, None)["result"]
@@ -542,3 +539,34 @@ def test_settlement_shows_each_winners_arithmetic_in_the_viewers_language() -> N
     chinese = render_table_html(context, "zh-hans").split('class="arithmetic">')[1].split("</p>")[0]
     assert f"flowers × base 2 = {score['value'] * 2}" in english and f"pays {paid}" in english
     assert f"花 × 底分 2 = {score['value'] * 2}" in chinese and f"付 {paid}" in chinese
+
+
+@pytest.mark.parametrize(
+    ("source", "side", "at"),
+    [(3, "left", 0), (2, "across", 1), (1, "right", 2)],  # seat 0's previous player is seat 3
+)
+def test_a_claimed_tile_lies_on_the_side_it_came_from(source: int, side: str, at: int) -> None:
+    meld = board.meld_model(
+        {"kind": "pong", "tiles": "5p5p5p", "from": source, "claimed": "5p"}, set(), 0, list(WINDS)
+    )
+    claimed = [t for t in meld["tiles"] if t.get("claimed")]
+    assert len(claimed) == 1 and claimed[0]["side"] == side
+    assert meld["tiles"].index(claimed[0]) == at
+    assert "东南西北"[source] in claimed[0]["label"]  # named for a screen reader too
+
+
+def test_a_chi_shows_the_claimed_tile_first_and_two_players_across() -> None:
+    chi = board.meld_model(
+        {"kind": "chi", "tiles": "3s4s5s", "from": 3, "claimed": "5s"}, set(), 0, list(WINDS)
+    )
+    assert [t["name"] for t in chi["tiles"]] == ["5s", "3s", "4s"]
+    duo = board.meld_model(
+        {"kind": "pong", "tiles": "1z1z1z", "from": 0, "claimed": "1z"}, set(), 1, ["1z", "2z"]
+    )
+    assert [t.get("side") for t in duo["tiles"]] == [None, "across", None]
+
+
+def test_the_waits_strip_says_when_a_rule_set_wins_by_self_draw_only() -> None:
+    waits = [{"tile": "1p", "unseen": 2}]
+    assert board.waits_model(waits, set(), "tianjin")["why_not"] == board.win_refusal("self_draw_only")
+    assert board.waits_model(waits, set(), "shanghai")["why_not"] == ""

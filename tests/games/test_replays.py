@@ -156,6 +156,8 @@ def test_step_texts_for_every_kind_of_action() -> None:
     with translation.override("zh-hans"):
         assert step_text({"type": "pong", "tile": "5m"}, "human", "甲") == "甲 碰 五万"
         assert step_text({"type": "pass"}, "auto", "甲") == "甲 过 (托管)"
+
+
 # --- fair deals and open records (issue 19) -----------------------------------------------------
 
 
@@ -310,3 +312,22 @@ def test_an_upload_over_a_megabyte_or_missing_is_refused(anon_client: Client) ->
     response = anon_client.post(reverse("history:open_record"), {})
     assert response.status_code == 400 and 'id="record-error"' in response.content.decode()
     assert anon_client.get(reverse("history:open_record")).status_code == 200
+
+
+def test_the_replays_text_names_a_pattern_as_the_hands_variant_does() -> None:
+    """Issue 16: all_pungs is 对对胡 in yihua and 碰碰和 in cantonese, never the first catalogue's 碰碰胡."""
+    from django.utils import translation
+
+    from games.replay_text import replay_text
+
+    for variant, name in (("yihua", "对对胡"), ("cantonese", "碰碰和"), ("shanghai", "碰碰胡")):
+        score = {"seat": 0, "value": 1, "patterns": ["all_pungs"], "payments": [0, 0, 0, 0]}
+        data = {
+            "variant": variant,
+            "players": ["a", "b", "c", "d"],
+            "steps": [],
+            "result": {"scores": [score]},
+        }
+        with translation.override("zh-hans"):
+            [line] = replay_text(data)["scores"]
+        assert line["patterns"][0].startswith(name), (variant, line)

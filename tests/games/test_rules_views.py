@@ -12,7 +12,7 @@ from django.urls import reverse
 from games import services
 from games.engine import patterns
 from games.engine.rulesets import get_ruleset
-from games.rendering import VARIANT_NAMES
+from games.rendering.labels import VARIANT_NAMES
 from tests.conftest import logged_in_client
 
 pytestmark = pytest.mark.django_db

@@ -8,13 +8,15 @@ import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 
+from common import caches
 from games import services
 from games.clock import drive_table_until_idle
 from games.engine.actions import Action, legal_actions
 from games.models import Hand, HandAction, Penalty, ScoreEntry, Seat, Table
 from games.presenters import table_context
-from games.rendering import render_table_html
+from games.rendering.fragments import render_table_html
 from games.services import INSUFFICIENT_POINTS, ServiceError
+from games.table import hand_log, play
 from tests.games.conftest import (
     after_pause,
     balance,
@@ -374,10 +376,11 @@ def table_at_a_claim(alice: User, process_id: int | None = None) -> tuple[Table,
     for _ in range(8):
         table = bot_table(alice, "shanghai", base=1)
         services.start_hand(table.pk, alice)
-        services.connect(table.pk, alice, process_id)
+        socket_id = services.connect(table.pk, alice, process_id).socket_id
         now = drive_table_until_idle(table.pk, until=lambda t: find_claim(t.pk, 0) or hand_over(t))
         if not hand_over(Table.objects.get(pk=table.pk)):
             break
+        services.disconnect(table.pk, alice, True, socket_id)  # (only the table returned has her socket)
         services.leave(table.pk, alice)
     else:
         pytest.skip("no claim came up")
@@ -437,26 +440,26 @@ def test_a_state_is_extended_from_an_older_cached_one_as_a_replay_would_build_it
     hand = Table.objects.get(pk=table.pk).hand
     assert hand is not None and hand.actions_count > 10
     count = hand.actions_count
-    replayed = services._replay(hand, table.variant)
-    services._STATE_CACHE.clear()
+    replayed = hand_log.replay_hand(hand, table.variant)
+    caches.clear_all()
     older = Hand(pk=hand.pk, seed=hand.seed, setup=hand.setup, actions_count=count - 7)
-    services._STATE_CACHE[(hand.pk, count - 7)] = services._replay(older, table.variant)
-    assert services._extend(hand, table.variant) == replayed
-    services._STATE_CACHE.clear()
-    assert services._extend(hand, table.variant) is None  # nothing cached: replay instead
+    hand_log.remember_state((hand.pk, count - 7), hand_log.replay_hand(older, table.variant))
+    assert hand_log.extend_hand(hand, table.variant) == replayed
+    caches.clear_all()
+    assert hand_log.extend_hand(hand, table.variant) is None  # nothing cached: replay instead
     far = Hand(pk=hand.pk, seed=hand.seed, setup=hand.setup, actions_count=0)
-    services._STATE_CACHE[(hand.pk, 0)] = services._replay(far, table.variant)
-    expected = replayed if count <= services.EXTEND_LIMIT else None
-    assert services._extend(hand, table.variant) == expected
+    hand_log.remember_state((hand.pk, 0), hand_log.replay_hand(far, table.variant))
+    expected = replayed if count <= hand_log.EXTEND_LIMIT else None
+    assert hand_log.extend_hand(hand, table.variant) == expected
 
 
 def _two_player_self_draw(alice: User, monkeypatch: pytest.MonkeyPatch, options: dict | None) -> Table:
     """A two_player table (base 2) whose first hand ends with seat 1 (a bot) winning by self-draw:
     the hand's seed and the first dealer are fixed, bots and 托管 play the rest."""
-    monkeypatch.setattr(services.secrets, "randbits", lambda n: 2)
-    monkeypatch.setattr(services.secrets, "randbelow", lambda n: 0)
+    monkeypatch.setattr(play.secrets, "randbits", lambda n: 2)
+    monkeypatch.setattr(play.secrets, "randbelow", lambda n: 0)
     # no salt: the deal comes from the seed alone, as for hands dealt before commitments
-    monkeypatch.setattr(services, "new_salt", lambda: None)
+    monkeypatch.setattr(play, "new_salt", lambda: None)
     table = services.create_table(alice, "two_player", options=options)
     services.sit(table.pk, alice, 0)
     services.set_stake(table.pk, alice, 2)

@@ -84,6 +84,8 @@ def test_a_reveal_is_set_aside_only_for_a_finished_hand() -> None:
     html = '<p>x</p><details class="fairness reveal" data-hand="7"><code>salt</code></details>'
     assert set_aside_reveals(html, over={7}) == ("<p>x</p>", [])
     assert set_aside_reveals(html, over={8})[1] == ["html: hand 7 revealed before it is over"]
+
+
 @pytest.mark.parametrize("answer_after_pause", [False, True], ids=["answered-in-pause", "answered-later"])
 async def test_a_claim_window_looks_the_same_as_none_to_everybody_outside_it(
     answer_after_pause: bool, monkeypatch: pytest.MonkeyPatch

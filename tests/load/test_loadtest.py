@@ -82,3 +82,36 @@ def test_a_human_row_nobody_confirmed_is_named_as_duplicated(alice: User) -> Non
 def _alices_turn(table_id: int) -> bool:
     state = state_of(table_id)
     return state is not None and state.phase == "turn" and state.turn == 0
+
+
+def test_a_claim_the_rules_hold_counts_until_its_confirmation() -> None:
+    """Its undo window (1.5 s in which nobody else may see it) is the rules, not the server's
+    speed: the latency stops at the claimer's confirmation, the rest is reported as `_seen`."""
+
+    def client(seat: int, pending: object) -> SimpleNamespace:
+        seats = [{"index": i, "pending": pending if i == seat else None} for i in range(4)]
+        return SimpleNamespace(seat=seat, frame={"view": {"table": {"seats": seats}}})
+
+    assert loadtest.held_by_the_rules(client(2, {"type": "pong", "tile": "5p"}))  # type: ignore[arg-type]
+    assert not loadtest.held_by_the_rules(client(2, None))  # type: ignore[arg-type]
+    assert not loadtest.held_by_the_rules(SimpleNamespace(seat=0, frame=None))  # type: ignore[arg-type]
+
+
+def test_a_seat_still_to_answer_in_a_claim_window_is_what_a_held_claim_waits_for() -> None:
+    """A held claim (or a pass) is seen by everybody only once the rest of its window answered:
+    the driver stops waiting when another seat may answer now (its own next act)."""
+
+    def client(version: int, legal: list[str]) -> SimpleNamespace:
+        return SimpleNamespace(version=version, frame={"legal": [{"type": t} for t in legal]})
+
+    assert loadtest.awaits_answer(client(41, ["auto", "chi", "pass"]), 42)  # type: ignore[arg-type]
+    assert not loadtest.awaits_answer(client(41, ["auto", "leave"]), 42)  # type: ignore[arg-type]
+    assert not loadtest.awaits_answer(client(42, ["discard"]), 42)  # type: ignore[arg-type]  # already there
+
+
+def test_latencies_that_end_while_the_run_stops_are_left_out() -> None:
+    stats = loadtest.Stats(started=0.0)
+    stats.record(1.0, 0.02, "discard")
+    stats.stopping = True
+    stats.record(89.9, 0.6, "discard")  # its sockets were closing
+    assert stats.latencies == [0.02] and list(stats.by_window) == [0]

@@ -5,10 +5,7 @@ forwards, `<whatever the client sent>, <the address the proxy saw>`."""
 from __future__ import annotations
 
 import http.cookiejar
-import os
 import re
-import subprocess
-import sys
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -17,47 +14,16 @@ from pathlib import Path
 
 import pytest
 
-from tests.games.test_two_processes import _free_port, _wait_for
+from tests.servers import daphne_on_sqlite
 
 ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "jade-pagoda-77"
 
 
 def _daphne(tmp_path: Path, hops: int) -> Iterator[str]:
-    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
-    env.update(
-        DEBUG="1",
-        DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
-        ALLOWED_HOSTS="127.0.0.1 localhost",
-        CLOCK_IN_PROCESS="0",
-        SIGNUPS_PER_ADDRESS_PER_HOUR="2",
-        TRUSTED_PROXY_HOPS=str(hops),
-    )
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        capture_output=True,
-    )
-    port = _free_port()
-    log = tmp_path / "daphne.log"
-    with log.open("wb") as out:
-        command = [sys.executable, "-m", "daphne", "--proxy-headers", "-b", "127.0.0.1", "-p", str(port)]
-        server = subprocess.Popen(
-            [*command, "mahjong_site.asgi:application"],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        url = f"http://127.0.0.1:{port}"
-        _wait_for(url + "/", server, log)
+    settings = {"CLOCK_IN_PROCESS": "0", "SIGNUPS_PER_ADDRESS_PER_HOUR": "2", "TRUSTED_PROXY_HOPS": str(hops)}
+    with daphne_on_sqlite(tmp_path, "--proxy-headers", **settings) as url:
         yield url
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
 
 
 @pytest.fixture

@@ -35,6 +35,8 @@ def lost_hand(loser: User, winner: User, points: int = 30) -> None:
     )
     ScoreEntry.objects.create(hand=hand, seat=0, user=winner, delta=points)
     ScoreEntry.objects.create(hand=hand, seat=1, user=loser, delta=-points)
+    ledger.post(winner, points, LedgerEntry.Kind.HAND_RESULT, hand=hand)  # as the settlement posts them
+    ledger.post(loser, -points, LedgerEntry.Kind.HAND_RESULT, hand=hand)
 
 
 def test_penalty_shares_between_accounts_of_one_address_are_flagged(db: None) -> None:

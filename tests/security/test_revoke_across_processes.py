@@ -13,7 +13,7 @@ from channels.db import database_sync_to_async as sync_to_async
 from django.contrib.auth.models import User
 
 from accounts.services import create_api_token, user_for_token
-from tests.games.test_two_processes import _create, stack  # noqa: F401  (the fixture)
+from tests.servers import create_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -26,10 +26,10 @@ def _delete_current(url: str, token: str) -> int:
         return response.status
 
 
-async def test_revoking_on_one_process_closes_the_socket_on_another(alice: User, stack: list[str]) -> None:  # noqa: F811
+async def test_revoking_on_one_process_closes_the_socket_on_another(alice: User, stack: list[str]) -> None:
     url_a, url_b = stack
     token = await sync_to_async(create_api_token)(alice)
-    table_id = await asyncio.to_thread(_create, url_a, token)
+    table_id = await asyncio.to_thread(create_table, url_a, token)
     ws_url = url_a.replace("http", "ws") + f"/ws/tables/{table_id}/?token={token}"
     async with websockets.connect(ws_url, origin=url_a) as socket:  # type: ignore[arg-type]
         assert json.loads(await asyncio.wait_for(socket.recv(), 10))["type"] == "state"

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
 
-from games import consumers
+from games.sockets.frames import BURST, CLOSE_FLOOD, CLOSE_LOGGED_OUT, CLOSE_TOO_BIG, MAX_REFUSED
 from mahjong_site.asgi import application
 from tests.conftest import logged_in_client
 from tests.games.conftest import bot_table
@@ -65,7 +65,7 @@ async def test_logout_closes_that_sessions_sockets_only(alice: User) -> None:
         assert json.loads(await comm.receive_from(timeout=5))["view"]["viewer"]["user"] == "alice"
     await sync_to_async(client.post)("/accounts/logout/")
     frames, code = await frames_until_close(mine)
-    assert frames[-1]["code"] == "logged_out" and code == consumers.CLOSE_LOGGED_OUT
+    assert frames[-1]["code"] == "logged_out" and code == CLOSE_LOGGED_OUT
     assert await theirs.receive_nothing(timeout=0.3)  # the other session is still logged in
     await theirs.disconnect()
 
@@ -87,7 +87,7 @@ async def test_ping_refuses_a_big_frame_and_closes() -> None:
     await comm.send_to(text_data=json.dumps({"x": "a" * 512 * 1024}))
     frames, code = await frames_until_close(comm)
     assert frames == [{"type": "error", "code": "too_big", "message": frames[0]["message"]}]
-    assert code == consumers.CLOSE_TOO_BIG
+    assert code == CLOSE_TOO_BIG
 
 
 @pytest.mark.parametrize(
@@ -117,12 +117,12 @@ async def test_ping_answers_bad_input_with_an_error_frame_not_a_traceback(
 async def test_ping_is_rate_limited_then_closed() -> None:
     comm = socket("/ws/ping/")
     assert (await comm.connect())[0]
-    for n in range(consumers.BURST + consumers.MAX_REFUSED + 5):
+    for n in range(BURST + MAX_REFUSED + 5):
         await comm.send_to(text_data=json.dumps({"n": n}))
     frames, code = await frames_until_close(comm)
     assert [f for f in frames if f.get("code") == "rate_limited"]
-    assert code == consumers.CLOSE_FLOOD
-    assert len([f for f in frames if "n" in f]) <= consumers.BURST + 2  # not everything echoed
+    assert code == CLOSE_FLOOD
+    assert len([f for f in frames if "n" in f]) <= BURST + 2  # not everything echoed
 
 
 # --- item 11: the Origin, anonymous sockets ----------------------------------------------------

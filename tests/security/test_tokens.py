@@ -16,8 +16,9 @@ from django.test import Client
 
 from accounts.models import ApiToken
 from accounts.services import create_api_token, revoke_all_tokens, user_for_token
-from games import consumers
 from games.routing import websocket_urlpatterns
+from games.sockets import table as table_socket
+from games.sockets.frames import CLOSE_BAD_TOKEN
 from tests.conftest import PASSWORD, logged_in_client
 from tests.games.conftest import bot_table
 
@@ -133,7 +134,7 @@ async def test_revoking_closes_the_tokens_open_sockets(alice: User, bob: User) -
                 break
             frames.append(json.loads(message["text"]))
         assert {"type": "error", "code": "token_revoked"}.items() <= frames[-1].items()
-        assert message["code"] == consumers.CLOSE_BAD_TOKEN
+        assert message["code"] == CLOSE_BAD_TOKEN
     assert await sockets[2].receive_nothing(timeout=0.3)  # bob's stays open
     await sockets[2].send_json_to({"type": "ping"})
     assert json.loads(await sockets[2].receive_from(timeout=5)) == {"type": "pong"}
@@ -148,14 +149,14 @@ async def test_a_revocation_just_after_the_sockets_token_check_still_closes_it(
     committed between the check and the socket's first frame is not missed."""
     table = await sync_to_async(bot_table)(alice, "shanghai", 2, None)
     key = await sync_to_async(create_api_token)(alice)
-    checked = consumers.user_for_token
+    checked = table_socket.user_for_token
 
     def check_then_revoke(token: str) -> User | None:
         user = checked(token)
         revoke_all_tokens(alice)  # another request revokes it right then
         return user
 
-    monkeypatch.setattr(consumers, "user_for_token", check_then_revoke)
+    monkeypatch.setattr(table_socket, "user_for_token", check_then_revoke)
     comm = WebsocketCommunicator(APP, f"/ws/tables/{table.pk}/?token={key}")
     comm.scope["user"] = AnonymousUser()
     await comm.connect()
@@ -165,4 +166,4 @@ async def test_a_revocation_just_after_the_sockets_token_check_still_closes_it(
         if message["type"] == "websocket.close":
             break
         codes.append(json.loads(message["text"]).get("code"))
-    assert "token_revoked" in codes and message["code"] == consumers.CLOSE_BAD_TOKEN
+    assert "token_revoked" in codes and message["code"] == CLOSE_BAD_TOKEN

@@ -74,7 +74,7 @@ def test_a_spectators_page_counts_its_viewer(alice: User, bob: User) -> None:
 
 def test_the_status_tells_the_page_when_its_viewer_has_left(alice: User, bob: User) -> None:
     from games.presenters import table_context
-    from games.rendering import render_table_html
+    from games.rendering.fragments import render_table_html
 
     table = bot_table(alice, "shanghai")
     services.remove_bot(table.pk, alice, 1)

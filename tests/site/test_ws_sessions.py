@@ -50,3 +50,24 @@ async def test_a_socket_without_a_cookie_is_anonymous() -> None:
     scope = {"type": "websocket", "path": "/ws/x/", "headers": []}
     await SocketAuthMiddlewareStack(_inner(seen))(scope, None, None)
     assert await sync_to_async(lambda: seen["user"].is_authenticated)() is False
+
+
+async def test_a_socket_without_a_cookie_is_told_anonymous_without_a_lookup(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """No session cookie: no hop to channels' database thread (a token socket's handshake)."""
+    from channels import auth
+
+    def looked_up(scope: Any) -> None:
+        raise AssertionError("the user was looked up")
+
+    monkeypatch.setattr(auth, "get_user", looked_up)
+    seen: dict[str, Any] = {}
+    scope = {"type": "websocket", "path": "/ws/x/", "headers": []}
+    await SocketAuthMiddlewareStack(_inner(seen))(scope, None, None)
+    assert seen["user"].is_authenticated is False  # resolved already: no database work to read it
+    cookie = (b"cookie", f"{settings.SESSION_COOKIE_NAME}=whatever".encode())
+    with pytest.raises(AssertionError, match="looked up"):  # a cookie: looked up as before
+        await SocketAuthMiddlewareStack(_inner(seen))(
+            {"type": "websocket", "path": "/", "headers": [cookie]}, None, None
+        )

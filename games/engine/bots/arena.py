@@ -4,6 +4,12 @@ Seats are rotated: in hand i the level list is shifted by i, so every level sits
 seat equally often. The dealer and its counters carry from hand to hand as at a real table.
 A level's points in one hand are the mean over the seats it holds (before the balance floor,
 base stake 1 — yihua 2); its interval is over hands (1.96 standard errors).
+
+Duplicate format (`duplicate=True`, as in duplicate bridge): every deal is played once per
+rotation of the level list — the same wall, the same dealer and counters — so each level plays
+each seat's tiles of that deal. The luck of the deal cancels within the group; a level's points
+for a deal are its mean over the group's seat-hands, and the interval is over deals. Same
+quantity (points per hand), a much narrower interval for the same number of hands.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.engine.actions import apply, new_hand, seats_to_act
-from games.engine.bots import check_level, decide
+from games.engine.bots import LEVELS, check_level, decide
 from games.engine.errors import EngineError
 from games.engine.rulesets import get_ruleset
 from games.engine.state import HandState
@@ -26,7 +32,7 @@ MAX_STEPS = 2000
 
 @dataclass
 class LevelTally:
-    points: list[float] = field(default_factory=list)  # per hand: mean over this level's seats
+    points: list[float] = field(default_factory=list)  # per hand (per deal in duplicate): mean over its seats
     seat_hands: int = 0
     wins: int = 0
     deal_ins: int = 0
@@ -54,6 +60,9 @@ class Detail:
 
     avg_win_value: dict[str, float]  # per level, in the variant's unit (flowers, fan, ×)
     patterns: dict[str, float]  # the eight commonest winning patterns, share of all wins
+    # duplicate only: (first, second) level → (mean, lo, hi) of first − second per deal, the two
+    # levels compared on the same deals (narrower than either level's own interval)
+    paired: dict[tuple[str, str], tuple[float, float, float]] = field(default_factory=dict)
 
 
 def parse_seats(variant: str, seats: str) -> list[str]:
@@ -81,48 +90,72 @@ def play(variant: str, seed: int, levels: list[str], dealer: int, counters: dict
     return state
 
 
-def arena(variant: str, hands: int, seats: list[str], seed: int) -> tuple[dict[str, Any], Detail]:
+def arena(
+    variant: str, hands: int, seats: list[str], seed: int, duplicate: bool = False
+) -> tuple[dict[str, Any], Detail]:
     """Play `hands` hands: the summary the CLI prints as its last line, and the detail (average
-    winning value per level, the mix of winning patterns) it prints above it."""
+    winning value per level, the mix of winning patterns) it prints above it. In duplicate
+    format `hands` is rounded up to whole deals (one hand per seat rotation)."""
     if hands < 1:
         raise EngineError("bad_hands", "hands must be at least 1")
     rules = get_ruleset(variant)
     n = rules.players
+    per_deal = n if duplicate else 1
+    deals = -(-hands // per_deal)
     tallies = {level: LevelTally() for level in dict.fromkeys(seats)}
     draws = 0
     patterns: Counter[str] = Counter()  # over every win: the mix of winning hands
     dealer, counters = 0, {}
-    for i in range(hands):
-        levels = [seats[(s + i) % n] for s in range(n)]  # rotated: every level in every seat
-        state = play(variant, seed * 1_000_003 + i, levels, dealer, counters)
-        result = state.result
-        assert result is not None
-        draws += result.drawn
+    for d in range(deals):
         per_level: dict[str, list[int]] = {}
-        for s, level in enumerate(levels):
-            per_level.setdefault(level, []).append(result.payments[s])
-            tally = tallies[level]
-            tally.seat_hands += 1
-            if s in result.winners:
-                score = result.scores[result.winners.index(s)]
-                tally.wins += 1
-                tally.win_values.append(score.value)
-                patterns.update(score.patterns or ("(none)",))
-            if result.by in ("discard", "robbing_kong") and result.from_seat == s:
-                tally.deal_ins += 1
+        carried: tuple[int, dict[str, int]] | None = None
+        for r in range(per_deal):
+            i = d * per_deal + r
+            levels = [seats[(s + i) % n] for s in range(n)]  # rotated: every level in every seat
+            deal_seed = seed * 1_000_003 + (d if duplicate else i)
+            state = play(variant, deal_seed, levels, dealer, counters)
+            result = state.result
+            assert result is not None
+            draws += result.drawn
+            for s, level in enumerate(levels):
+                per_level.setdefault(level, []).append(result.payments[s])
+                tally = tallies[level]
+                tally.seat_hands += 1
+                if s in result.winners:
+                    score = result.scores[result.winners.index(s)]
+                    tally.wins += 1
+                    tally.win_values.append(score.value)
+                    patterns.update(score.patterns or ("(none)",))
+                if result.by in ("discard", "robbing_kong") and result.from_seat == s:
+                    tally.deal_ins += 1
+            if carried is None:  # the table goes on from the deal's first playing
+                carried = (result.next_dealer % n, rules.carry_counters(state, result))
         for level, pts in per_level.items():
             tallies[level].points.append(statistics.fmean(pts))
-        counters = rules.carry_counters(state, result)
-        dealer = result.next_dealer % n
+        assert carried is not None
+        dealer, counters = carried
     wins = sum(t.wins for t in tallies.values())
     summary = {
         "variant": variant,
-        "hands": hands,
+        "hands": deals * per_deal,
         "draw_rate": round(draws / hands, 4),
         "levels": {level: t.summary() for level, t in tallies.items()},
     }
     mix = {p: round(n / wins, 4) for p, n in patterns.most_common(8)} if wins else {}
-    return summary, Detail({level: t.avg_win_value for level, t in tallies.items()}, mix)
+    paired = _paired(tallies) if duplicate else {}
+    return summary, Detail({level: t.avg_win_value for level, t in tallies.items()}, mix, paired)
+
+
+def _paired(tallies: dict[str, LevelTally]) -> dict[tuple[str, str], tuple[float, float, float]]:
+    out = {}
+    levels = sorted(tallies, key=lambda level: -LEVELS.index(level))  # the stronger level first
+    for i, a in enumerate(levels):
+        for b in levels[i + 1 :]:
+            d = [x - y for x, y in zip(tallies[a].points, tallies[b].points, strict=True)]
+            mean = statistics.fmean(d)
+            half = 1.96 * statistics.stdev(d) / math.sqrt(len(d)) if len(d) > 1 else 0.0
+            out[(a, b)] = (round(mean, 3), round(mean - half, 3), round(mean + half, 3))
+    return out
 
 
 def table(summary: dict[str, Any], detail: Detail) -> str:
@@ -138,4 +171,6 @@ def table(summary: dict[str, Any], detail: Detail) -> str:
             f"{s['win_rate']:>10.1%}{detail.avg_win_value[level]:>9.2f}{s['deal_in_rate']:>9.1%}"
         )
     lines.append("winning patterns: " + ", ".join(f"{p} {share:.1%}" for p, share in detail.patterns.items()))
+    for (a, b), (mean, lo, hi) in detail.paired.items():
+        lines.append(f"paired per deal: {a} − {b} {mean:+.3f} [{lo:+.3f}, {hi:+.3f}]")
     return "\n".join(lines)

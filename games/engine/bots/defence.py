@@ -35,7 +35,7 @@ def threats(view: PlayerView) -> list[Threat]:
     if not get_ruleset(view.variant).win_on_discard:
         return []
     one_suit_signal = _suits_in_wall(view.variant) > 1
-    return [_threat(o, one_suit_signal) for o in view.others]
+    return [_threat(o, one_suit_signal, view.variant) for o in view.others]
 
 
 @cache
@@ -45,16 +45,34 @@ def _suits_in_wall(variant: str) -> int:
     return len({t // 9 for t in get_ruleset(variant).wall_tiles() if t < HONOR})
 
 
-def _threat(o: OtherSeat, one_suit_signal: bool = True) -> Threat:
+# How much bigger than a plain win a hand showing (one suit, all pungs) in its melds looks, by
+# variant. Measured, not read off the scoring: in Shanghai pricing a one-suit show at its 50
+# flowers (×5) made strong fold so often that it fell behind normal (−0.39 against +0.05 points
+# per hand, 1,000 duplicate hands), and Cantonese's 3-fan cap keeps big hands only ~1.5× a
+# plain one, so folding against them buys little there.
+THREAT_SIZE: dict[str, tuple[float, float]] = {
+    "shanghai": (2.5, 1.8),
+    "yihua": (2.5, 1.8),
+    "cantonese": (1.3, 1.2),
+    "two_player": (1.0, 1.0),
+    "tianjin": (1.0, 1.0),
+}
+
+
+def _threat(o: OtherSeat, one_suit_signal: bool = True, variant: str = "shanghai") -> Threat:
     opened = len(o.melds) + o.hidden_kongs
-    ready = 0.95 if o.ready else min(0.9, 0.04 + 0.17 * opened + 0.022 * len(o.discards))
+    # calibrated on four strong bots (Shanghai): ~0.3 ready with one meld and ten discards,
+    # ~0.6 with two, nearly always with three
+    guess = 0.04 + 0.17 * opened + 0.022 * len(o.discards) + (0.3 if opened >= 3 else 0.0)
+    ready = 0.95 if o.ready else min(0.9, guess)
     suits = {t // 9 for m in o.melds for t in m.tiles if t < HONOR}
     suit = next(iter(suits)) if one_suit_signal and len(o.melds) >= 2 and len(suits) == 1 else None
+    one_suit, pungs = THREAT_SIZE.get(variant, (2.5, 1.8))
     size = 1.0
     if suit is not None:
-        size += 1.5
+        size += one_suit - 1
     if len(o.melds) >= 2 and all(m.is_pung_like for m in o.melds):
-        size += 0.8
+        size += pungs - 1
     return Threat(o, ready, size, suit)
 
 

@@ -6,9 +6,13 @@ normal: lowest shanten first, then the most unseen tiles that improve the hand, 
         value of the patterns the hand heads for; a ready hand's waits are scored exactly by the
         variant's own scoring. Claims only when they speed the hand up without giving up most
         of its value.
-strong: normal, plus defence: estimates each discard's danger from the table and, when an
-        opponent is clearly close to a big hand while its own hand is far, folds (throws the
-        safest tile, claims nothing).
+strong: normal, plus a look two draws ahead to break ties between equally fast discards (the
+        shape the next useful draw leaves), and defence (Shanghai, yihua, Cantonese): estimates
+        each discard's danger from the table and, when an opponent is clearly close to a big
+        hand while its own hand is far, folds (throws the safest tile, claims nothing) — more
+        readily as the wall runs out; otherwise it pushes, the danger not weighed. In Tianjin,
+        where nothing can be defended, it prices the 龙 (×4) normal ignores; in two-player,
+        where defence costs, it may pass a discard win for the 3× self-draw.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from dataclasses import dataclass, replace
 from games.engine.actions import Action
 from games.engine.bots.defence import Threat, risk, threats
 from games.engine.bots.seen import PlayerView
-from games.engine.bots.shape import distance, improving, isolation
+from games.engine.bots.shape import distance, improving, isolation, two_step
 from games.engine.bots.value import plan_multiplier, wait_payoff
 from games.engine.state import Meld
 from games.engine.tiles import KINDS, Tile
@@ -33,6 +37,13 @@ FOLD_AT = {2: 1.6, 1: 2.4}
 # higher (plan multipliers, value.py).
 DETOUR_FACTOR = 1.5
 DETOUR_MIN = 3.0  # ...and is really on its way there
+# two-player: the opponent's self-draw costs 13 × 3 when their hand reaches the cap, as most do
+LOSS_ON_THEIR_SELF_DRAW = 39.0
+# strong (style.late): below this many own draws left, FOLD_AT shrinks in proportion
+LATE_DRAWS = {2: 16.0, 1: 8.0}
+# strong breaks ties of its fastest discards by looking two draws ahead (_look_ahead) while the
+# hand is at most this far from ready (farther: the costliest, and the least telling)
+LOOK_AHEAD_MAX = 2
 
 
 def random_level(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
@@ -145,6 +156,29 @@ def _without(c: bytes, t: Tile, melds: int, jokers: tuple[Tile, ...]) -> int:
 
 
 @dataclass(frozen=True)
+class Style:
+    """What separates normal from strong (the same search, different knowledge)."""
+
+    defend: bool  # read the table's danger and fold (defence.py)
+    plans: str  # "strong" adds the plans normal does not price (Tianjin 龙, value.py)
+    late: bool  # fold more readily as the wall runs out (few draws left to finish a far hand)
+    hold_out: bool = False  # may pass a discard win to play for the self-draw (two-player)
+    look_ahead: bool = False  # rank discards by the shape two draws ahead (shape.two_step)
+
+
+NORMAL = Style(defend=False, plans="normal", late=False)
+
+
+def _strong_style(variant: str) -> Style:
+    # two-player: no defence. A deal-in costs 13 while the opponent's self-draw costs 39 whatever
+    # this seat throws, so dodging their wait only trades the cheap loss for the dear one
+    # (2,000 duplicate hands, seed 22: strong with defence +0.72 [−0.19, +1.62] against easy,
+    # normal without it +1.37 [+0.47, +2.27]); strong plays for the self-draw instead.
+    two = variant == "two_player"
+    return Style(defend=not two, plans="strong", late=not two, hold_out=two, look_ahead=True)
+
+
+@dataclass(frozen=True)
 class Option:
     """One 13-tile hand a decision can leave: how far, how good, how risky its discard was."""
 
@@ -153,29 +187,33 @@ class Option:
     worth: float  # ready: Σ unseen × exact payoff; else improving tiles × plan multiplier
     multiplier: float
     risk: float = 0.0
+    ahead: float = 0.0  # strong: Σ improving draws × the count after the next one (two_step)
 
 
 def normal(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
-    return _play(view, legal, defend=False)
+    return _play(view, legal, NORMAL)
 
 
 def strong(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
-    return _play(view, legal, defend=True)
+    return _play(view, legal, _strong_style(view.variant))
 
 
-def _play(view: PlayerView, legal: Sequence[Action], defend: bool) -> Action:
+def _play(view: PlayerView, legal: Sequence[Action], style: Style) -> Action:
+    offered = view.phase == "claim" and PASS in legal
+    if style.hold_out and offered and _holding_out(view, legal, threats(view)):
+        return PASS
+    ts = threats(view) if style.defend else []
     early = _forced(view, legal)
     if early is not None:
         return early
-    ts = threats(view) if defend else []
     if view.phase == "claim":
-        return _claim(view, legal, ts)
+        return _claim(view, legal, ts, style)
     discards = [a for a in legal if a.type == "discard"]
     if not discards:
         return legal[0]
     tiles = {a.tile for a in discards if a.tile is not None}
-    options = _discard_options(view, view.hand, view.melds, tiles, ts)
-    fold = _folding(options, ts)
+    options = _discard_options(view, view.hand, view.melds, tiles, ts, style)
+    fold = _folding(view, options, ts, style)
     best = _pick(options, fold)
     kong = None if fold else _keeping_kong(view, legal, best.shanten)
     if kong is not None:
@@ -186,8 +224,43 @@ def _play(view: PlayerView, legal: Sequence[Action], defend: bool) -> Action:
     return max(ready, key=lambda a: a.ready)
 
 
+def _holding_out(view: PlayerView, legal: Sequence[Action], ts: list[Threat]) -> bool:
+    """Two-player (RULES two_player §2): a passed discard win locks nothing and a self-draw pays
+    three times as much (the default `self_draw_multiplier`; the view carries no table options).
+    Pass the win on the opponent's discard when playing on — self-draw or a later discard win,
+    against the opponent winning first — is worth more than taking it now: a finite race over
+    this seat's remaining draws, per round p = the chance to draw a wait, r = the opponent
+    throwing one, q = the opponent self-drawing, d = this seat dealing in (the threat's
+    readiness, defence.py)."""
+    if not view.last_discard or view.players != 2 or not any(a.type == "win" for a in legal):
+        return False
+    seat, tile, kind = view.last_discard
+    if kind != "discard":
+        return False  # robbing a kong is scored as a self-draw already
+    c13 = view.hand
+    now = wait_payoff(view, c13, tile, from_seat=seat)
+    if now <= 0:
+        return False
+    _, waits = improving(c13, len(view.melds), view.jokers, view.unseen)
+    outs = sum(view.unseen[w] for w in waits)
+    unseen = sum(view.unseen)
+    if not outs or not unseen:
+        return False
+    self_draw = sum(view.unseen[w] * wait_payoff(view, c13, w) for w in waits) / outs
+    p = outs / unseen
+    r = 0.5 * p
+    ready = max((th.ready for th in ts), default=0.5)
+    q, d = 0.17 * ready, 0.08 * ready
+    loss = LOSS_ON_THEIR_SELF_DRAW
+    gain = p * self_draw + (1 - p) * (-d * now + (1 - d) * (-q * loss + (1 - q) * r * now))
+    keep = (1 - p) * (1 - d) * (1 - q) * (1 - r)
+    rounds = view.wall_left // 2
+    later = gain * (1 - keep**rounds) / (1 - keep)
+    return later > now
+
+
 def _discard_options(
-    view: PlayerView, hand: bytes, melds: tuple[Meld, ...], tiles: set[Tile], ts: list[Threat]
+    view: PlayerView, hand: bytes, melds: tuple[Meld, ...], tiles: set[Tile], ts: list[Threat], style: Style
 ) -> list[Option]:
     c = bytearray(hand)
     out = []
@@ -195,18 +268,39 @@ def _discard_options(
         if t in view.jokers and len(tiles) > 1:
             continue  # never throw a joker (小相公 forbids the win)
         c[t] -= 1
-        option = _evaluate(view, bytes(c), melds, t)
+        option = _evaluate(view, bytes(c), melds, t, style)
         c[t] += 1
         if ts:
             option = Option(t, option.shanten, option.worth, option.multiplier, risk(view, t, ts))
         out.append(option)
+    if style.look_ahead and out:
+        out = _look_ahead(view, hand, melds, out)
     return out
 
 
-def _evaluate(view: PlayerView, c13: bytes, melds: tuple[Meld, ...], t: Tile | None) -> Option:
+def _look_ahead(view: PlayerView, hand: bytes, melds: tuple[Meld, ...], out: list[Option]) -> list[Option]:
+    """strong: the fastest discards that tie on the best one-step worth are told apart by the
+    shape two draws ahead (shape.two_step); the others keep ahead = 0. Only a tie-break: as the
+    first criterion it finished fewer hands (scripts/bot_solitaire.py, docs/bots.md)."""
+    fastest = min(o.shanten for o in out)
+    if not 1 <= fastest <= LOOK_AHEAD_MAX:
+        return out
+    top = max(o.worth for o in out if o.shanten == fastest)
+    c = bytearray(hand)
+    looked = []
+    for o in out:
+        if o.shanten == fastest and o.worth == top and o.tile is not None:
+            c[o.tile] -= 1
+            o = replace(o, ahead=two_step(bytes(c), len(melds), view.jokers, view.unseen) * o.multiplier)
+            c[o.tile] += 1
+        looked.append(o)
+    return looked
+
+
+def _evaluate(view: PlayerView, c13: bytes, melds: tuple[Meld, ...], t: Tile | None, style: Style) -> Option:
     sh = distance(c13, len(melds), view.jokers)
     count, kinds = improving(c13, len(melds), view.jokers, view.unseen)
-    mult = plan_multiplier(view.variant, c13, melds)
+    mult = plan_multiplier(view.variant, c13, melds, style.plans, view.jokers)
     if sh == 0:
         worth = float(sum(view.unseen[w] * _payoff(view, c13, melds, w) for w in kinds))
     else:
@@ -223,8 +317,11 @@ def _payoff(view: PlayerView, c13: bytes, melds: tuple[Meld, ...], w: Tile) -> i
 def _pick(options: list[Option], fold: bool) -> Option:
     if fold:
         return min(options, key=lambda o: (round(o.risk, 2), o.shanten, -o.worth))
-    # push: the fastest hand, its worth discounted by the danger of the tile it throws
-    fastest = min(options, key=lambda o: (o.shanten, -o.worth * (1 - min(0.9, 0.15 * o.risk))))
+    # push: the fastest hand, the most worth (strong: ties by the shape two draws ahead); the
+    # danger of the tile does not enter (discounting by it cost points: docs/bots.md)
+    best = min(options, key=lambda o: (o.shanten, -o.worth))
+    near = [o for o in options if o.shanten == best.shanten and o.ahead > 0]
+    fastest = max(near, key=lambda o: (o.ahead, o.worth)) if near else best
     # ...unless one step slower heads for a pattern worth several plain wins (Shanghai's
     # 清一色 is ten): early in the hand that trade pays
     if fastest.shanten >= 1:
@@ -235,26 +332,32 @@ def _pick(options: list[Option], fold: bool) -> Option:
             and o.multiplier >= max(DETOUR_FACTOR * fastest.multiplier, DETOUR_MIN)
         ]
         if richer:
-            return max(richer, key=lambda o: o.worth * (1 - min(0.9, 0.15 * o.risk)))
+            return max(richer, key=lambda o: o.worth)
     return fastest
 
 
-def _folding(options: list[Option], ts: list[Threat]) -> bool:
+def _folding(view: PlayerView, options: list[Option], ts: list[Threat], style: Style) -> bool:
     """Fold when somebody is clearly close to a big hand and this hand is far from ready."""
     if not ts:
         return False
-    return _threatened(min(o.shanten for o in options), ts)
+    return _threatened(view, min(o.shanten for o in options), ts, style)
 
 
-def _threatened(shanten: int, ts: list[Threat]) -> bool:
+def _threatened(view: PlayerView, shanten: int, ts: list[Threat], style: Style) -> bool:
     limit = FOLD_AT.get(min(shanten, 2))
-    return bool(ts) and limit is not None and max(th.level for th in ts) >= limit
+    if not ts or limit is None:
+        return False
+    if style.late:
+        # a far hand with few draws left will hardly finish: the same threat weighs more
+        draws = view.wall_left / view.players
+        limit *= min(1.0, draws / LATE_DRAWS[min(shanten, 2)])
+    return max(th.level for th in ts) >= limit
 
 
-def _claim(view: PlayerView, legal: Sequence[Action], ts: list[Threat]) -> Action:
+def _claim(view: PlayerView, legal: Sequence[Action], ts: list[Threat], style: Style) -> Action:
     melds = view.melds
-    now = _evaluate(view, view.hand, melds, None)
-    if _threatened(now.shanten, ts):
+    now = _evaluate(view, view.hand, melds, None, style)
+    if _threatened(view, now.shanten, ts, style):
         return PASS  # folding: a claim would only open the hand and cost a safe tile
     best: tuple[tuple[int, float], Action] | None = None
     for a in legal:
@@ -263,10 +366,10 @@ def _claim(view: PlayerView, legal: Sequence[Action], ts: list[Threat]) -> Actio
         c = _after_claim(view.hand, a)
         new_melds = (*melds, _claimed_meld(view, a))
         if a.type == "kong":
-            after = _evaluate(view, c, new_melds, None)
+            after = _evaluate(view, c, new_melds, None, style)
         else:
             tiles = {t for t in range(KINDS) if c[t]}
-            after = _pick(_discard_options(view, c, new_melds, tiles, ts), False)
+            after = _pick(_discard_options(view, c, new_melds, tiles, ts, style), False)
         faster = after.shanten < now.shanten or (a.type == "kong" and after.shanten <= now.shanten)
         keeps_value = after.multiplier >= 0.6 * now.multiplier
         richer = after.shanten <= now.shanten and after.multiplier >= 1.5 * now.multiplier

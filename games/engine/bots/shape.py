@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from games.engine.hand import shanten
 from games.engine.tiles import HONOR, KINDS, Tile
 
@@ -63,3 +65,40 @@ def isolation(counts: bytes, t: Tile) -> int:
     lo, hi = max(t - r, t - 2), min(t - r + 8, t + 2)
     near = sum(counts[lo : hi + 1]) - counts[t]
     return 4 - min(near, 3) + (1 if r in (0, 8) else 0)
+
+
+def two_step(counts: bytes, melds: int, jokers: tuple[Tile, ...], unseen: bytes) -> int:
+    """Look two draws ahead (the `strong` bot's tile efficiency): Σ over the unseen kinds that
+    lower the shanten of a 13-tile hand of (unseen copies × the most tiles that lower it again
+    after the best discard that keeps the gain). A hand one from ready counts each draw by the
+    waits it would leave; so of two discards with the same ukeire, the one whose next step
+    leaves the better shape (a two-sided wait, not an edge or a closed one) ranks first."""
+    now = distance(counts, melds, jokers)
+    c = bytearray(counts)
+    total = 0
+    for t in range(KINDS):
+        if not unseen[t] or (t not in jokers and not _near(counts, t)):
+            continue
+        c[t] += 1
+        if distance(bytes(c), melds, jokers) < now:
+            best = 0
+            for d in range(KINDS):
+                if not c[d] or d == t or (d in jokers and not _all_jokers(c, jokers)):
+                    continue
+                c[d] -= 1
+                after = bytes(c)
+                c[d] += 1
+                if distance(after, melds, jokers) < now:
+                    best = max(best, _ukeire(after, melds, jokers, unseen))
+            total += unseen[t] * best
+        c[t] -= 1
+    return total
+
+
+def _all_jokers(c: bytearray, jokers: tuple[Tile, ...]) -> bool:
+    return sum(c) == sum(c[j] for j in jokers)
+
+
+@lru_cache(maxsize=16384)
+def _ukeire(counts: bytes, melds: int, jokers: tuple[Tile, ...], unseen: bytes) -> int:
+    return improving(counts, melds, jokers, unseen)[0]

@@ -39,10 +39,19 @@ PLAN_VALUES: dict[str, tuple[float, float, float, float, float]] = {
 # (pungs): steep, so a plan only counts once the hand is really heading there.
 _SUIT_FEASIBLE = (1.0, 0.6, 0.35, 0.15, 0.05)
 _PUNG_FEASIBLE = (1.0, 0.6, 0.3, 0.1)
+# Tianjin's 龙 (1–9 of one suit as three runs) quadruples the hand, the biggest factor there;
+# strong prices it by the ranks of the best suit still missing (jokers fill gaps).
+DRAGON_VALUE = 4.0
+_DRAGON_FEASIBLE = (1.0, 0.55, 0.25, 0.1, 0.03)
 
 
-def plan_multiplier(variant: str, counts: bytes, melds: tuple[Meld, ...]) -> float:
+def plan_multiplier(
+    variant: str, counts: bytes, melds: tuple[Meld, ...], plans: str = "normal", jokers: tuple[Tile, ...] = ()
+) -> float:
     """≥ 1: the value of the best pattern this hand (concealed counts + melds) heads for."""
+    strong = plans == "strong"
+    if strong and variant == "tianjin":
+        return 1 + (DRAGON_VALUE - 1) * _dragon_feasibility(counts, melds, jokers)
     pure, mixed, pungs, mixed_pungs, pure_pungs = PLAN_VALUES[variant]
     if pure == 1.0 and pungs == 1.0:
         return 1.0
@@ -77,12 +86,29 @@ def plan_multiplier(variant: str, counts: bytes, melds: tuple[Meld, ...]) -> flo
     )
 
 
+def _dragon_feasibility(counts: bytes, melds: tuple[Meld, ...], jokers: tuple[Tile, ...]) -> float:
+    """How near the hand is to 1–9 of one suit as three concealed runs: by ranks missing in
+    its best suit, less the jokers it holds; 0 once a meld was laid in that suit (the runs must
+    be in the hand) or two melds are laid (three runs + a pair leave room for one meld)."""
+    if len(melds) > 1:
+        return 0.0
+    held = sum(counts[t] for t in jokers)
+    best = 0.0
+    for suit in range(3):
+        if any(t // 9 == suit for m in melds for t in m.tiles if t < HONOR):
+            continue
+        ranks = sum(1 for r in range(9) if counts[suit * 9 + r] and suit * 9 + r not in jokers)
+        best = max(best, _at(_DRAGON_FEASIBLE, max(0, 9 - ranks - held)))
+    return best
+
+
 def _at(table: tuple[float, ...], i: int) -> float:
     return table[i] if i < len(table) else 0.0
 
 
-def wait_payoff(view: PlayerView, counts13: bytes, win_tile: Tile) -> int:
-    """Points this seat collects if it self-draws `win_tile` onto `counts13` (0: not a win)."""
+def wait_payoff(view: PlayerView, counts13: bytes, win_tile: Tile, from_seat: int | None = None) -> int:
+    """Points this seat collects if it self-draws `win_tile` onto `counts13` (0: not a win);
+    with `from_seat`, if it wins that tile on that seat's discard."""
     return _payoff(
         view.variant,
         counts13,
@@ -95,6 +121,7 @@ def wait_payoff(view: PlayerView, counts13: bytes, win_tile: Tile) -> int:
         view.round_wind,
         view.jokers,
         view.discarded_joker,
+        from_seat,
     )
 
 
@@ -111,6 +138,7 @@ def _payoff(
     round_wind: Tile,
     jokers: tuple[Tile, ...],
     discarded_joker: bool,
+    from_seat: int | None = None,
 ) -> int:
     ctx = WinContext(
         variant=variant,
@@ -121,7 +149,8 @@ def _payoff(
         players=players,
         melds=melds,
         flowers=flowers,
-        by="self_draw",
+        by="self_draw" if from_seat is None else "discard",
+        from_seat=from_seat,
         round_wind=round_wind,
         base=2 if variant == "yihua" else 1,  # yihua's base stake must be even
         jokers=jokers,

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from games.engine.hand import is_complete
+from games.engine.hand import is_complete, waits
 from games.engine.rulesets.options import OptionRange, Value, check_options
 from games.engine.scoring.context import ScoreResult, WinContext, no_win
 from games.engine.state import HandResult, HandState, Meld
@@ -72,6 +72,7 @@ class Ruleset:
     name_zh: ClassVar[str] = ""
     name_en: ClassVar[str] = ""
     players: ClassVar[int] = 4
+    even_stake: ClassVar[bool] = False  # the base stake must be even (yihua: its payments halve it)
     has_flowers: ClassVar[bool] = True
     has_chi: ClassVar[bool] = True
     win_on_discard: ClassVar[bool] = True
@@ -144,13 +145,26 @@ class Ruleset:
 
     def is_ready_hand(self, state: HandState, seat: int, counts: bytes) -> bool:
         """A 13-tile concealed part one tile from winning (for 报听)."""
-        from games.engine.hand import waits
-
         return bool(waits(counts))
 
     def restriction(self, state: HandState, seat: int, action: Action) -> str | None:
         """An error code if the variant forbids this otherwise possible action."""
         return None
+
+    def wait_candidates(self, state: HandState, seat: int, counts: bytes) -> set[Tile]:
+        """Kinds that might complete the concealed part `counts` (3k+1 tiles): every kind
+        `is_winning_shape` would accept with it, and maybe more. The waits help tests only these,
+        because asking the shape test of all 34 kinds, for every seat at every version, was most of
+        a live table's CPU (docs/benchmarks.md). Here the normal shape, jokers standing for any
+        tile: the table-driven `hand.waits`, and the joker kinds themselves. A variant with special
+        shapes adds the kinds those could take (tests/engine/test_waits.py checks the superset)."""
+        jokers = sum(counts[t] for t in state.jokers)
+        if not jokers:
+            return set(waits(counts)) | set(state.jokers)
+        plain = bytearray(counts)
+        for t in state.jokers:
+            plain[t] = 0
+        return set(waits(bytes(plain), jokers)) | set(state.jokers)
 
     def is_winning_shape(self, state: HandState, seat: int, counts: bytes) -> bool:
         """Shape test for the concealed part `counts` (winning tile included).

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from games.engine.hand import is_complete, is_thirteen_orphans
+from games.engine.hand import ORPHANS, is_complete, is_thirteen_orphans
 from games.engine.rulesets.base import Ruleset
 from games.engine.rulesets.options import OptionRange
 from games.engine.scoring import cantonese as scoring
 from games.engine.scoring.context import ScoreResult, WinContext, no_win
 from games.engine.state import HandResult, HandState, Meld, evolve
+from games.engine.tiles import Tile
 
 
 class CantoneseRuleset(Ruleset):
@@ -39,6 +40,13 @@ class CantoneseRuleset(Ruleset):
         if not state.players[seat].melds and is_thirteen_orphans(counts):
             return True
         return is_complete(counts)
+
+    def wait_candidates(self, state: HandState, seat: int, counts: bytes) -> set[Tile]:
+        """十三幺 is completed by a terminal or an honour."""
+        found = super().wait_candidates(state, seat, counts)
+        if not state.players[seat].melds:
+            found |= set(ORPHANS)
+        return found
 
     def win_check(self, state: HandState, seat: int, ctx: WinContext) -> ScoreResult:
         """§4.2 漏和 before scoring: a passed discard win locks that tile."""

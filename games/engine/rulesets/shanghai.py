@@ -22,7 +22,7 @@ from games.engine.rulesets.options import ESCAPE_PENALTY, OptionRange
 from games.engine.scoring import shanghai as scoring
 from games.engine.scoring.context import ScoreResult, WinContext, no_win
 from games.engine.state import HandResult, HandState, PlayerState
-from games.engine.tiles import is_honour, suit_of
+from games.engine.tiles import KINDS, Tile, is_honour, suit_of
 
 if TYPE_CHECKING:
     from games.engine.actions import Action
@@ -89,6 +89,16 @@ class ShanghaiRuleset(Ruleset):
         if _all_honours(counts) and all(is_honour(m.tile) for m in p.melds):
             return True
         return super().is_winning_shape(state, seat, counts)
+
+    def wait_candidates(self, state: HandState, seat: int, counts: bytes) -> set[Tile]:
+        """八花 takes any tile; 乱风向 any honour."""
+        p = state.players[seat]
+        if len(p.flowers) == 8:
+            return set(range(KINDS))
+        found = super().wait_candidates(state, seat, counts)
+        if _all_honours(counts) and all(is_honour(m.tile) for m in p.melds):
+            found |= set(range(27, KINDS))
+        return found
 
     def win_check(self, state: HandState, seat: int, ctx: WinContext) -> ScoreResult:
         p = state.players[seat]

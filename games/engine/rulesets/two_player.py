@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from games.engine.errors import EngineError
+from games.engine.hand import seven_pairs_wait
 from games.engine.rulesets.base import Ruleset
 from games.engine.rulesets.options import BOOL, ESCAPE_PENALTY, OptionRange
 from games.engine.scoring import two_player as scoring
@@ -99,7 +100,7 @@ class TwoPlayerRuleset(Ruleset):
         return len(action.tiles) <= state.wall_left - self.reserve(state)
 
     def apply_choice(self, state: HandState, seat: int, action: Action) -> HandState:
-        from games.engine.actions import _take
+        from games.engine.actions import take_tile
 
         rng = random.Random(f"{state.seed}:exchange:{seat}")
         head, tail = state.head, state.tail - self.reserve(state)
@@ -111,7 +112,7 @@ class TwoPlayerRuleset(Ruleset):
         state = replace(state, wall=wall, head=head + n, tail=state.tail + n)
         state = state.with_player(seat, concealed=done.hand, flowers=p.flowers + flowers)
         for _ in flowers:  # §1.10: drawn flowers are laid open and replaced from the back
-            state, _t = _take(self, state, seat, from_back=True)
+            state, _t = take_tile(self, state, seat, from_back=True)
         state = state.with_player(seat, drawn=None, draw_count=0)
         chosen = dict(state.choices)
         chosen[EXCHANGED] = (*chosen.get(EXCHANGED, ()), seat)
@@ -156,6 +157,14 @@ class TwoPlayerRuleset(Ruleset):
         if sum(counts) + 3 * len(melds) != 14:
             return False
         return scoring.is_complete(counts, melds)
+
+    def wait_candidates(self, state: HandState, seat: int, counts: bytes) -> set[Tile]:
+        """The two-player set is one suit and the honours, so of the official table's shapes
+        only the normal one and 七对 can be made."""
+        found = super().wait_candidates(state, seat, counts)
+        if not state.players[seat].melds:
+            found |= seven_pairs_wait(counts)
+        return found
 
     def is_ready_hand(self, state: HandState, seat: int, counts: bytes) -> bool:
         """§6.2: a 13-tile hand (with the seat's melds) one tile from winning."""

@@ -18,14 +18,14 @@ import random
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from games.engine.hand import is_seven_pairs
+from games.engine.hand import is_seven_pairs, seven_pairs_wait
 from games.engine.rulesets.base import Ruleset
 from games.engine.rulesets.options import ESCAPE_PENALTY, OptionRange
 from games.engine.scoring import shanghai as shanghai_scoring
 from games.engine.scoring import yihua as scoring
 from games.engine.scoring.context import ScoreResult, WinContext, no_win
 from games.engine.state import HandResult, HandState, PlayerState
-from games.engine.tiles import tiles_of
+from games.engine.tiles import Tile, tiles_of
 
 if TYPE_CHECKING:
     from games.engine.actions import Action
@@ -41,6 +41,7 @@ class YihuaRuleset(Ruleset):
     name_zh = "一花起胡"
     name_en = "One-flower"
     players = 4
+    even_stake = True  # §1.2: an even base stake
     has_flowers = True
     has_chi = True
     win_on_discard = True
@@ -86,6 +87,13 @@ class YihuaRuleset(Ruleset):
             return True
         return super().is_winning_shape(state, seat, counts)
 
+    def wait_candidates(self, state: HandState, seat: int, counts: bytes) -> set[Tile]:
+        """七对 is completed by the one kind held an odd number of times."""
+        found = super().wait_candidates(state, seat, counts)
+        if not state.players[seat].melds:
+            found |= seven_pairs_wait(counts)
+        return found
+
     def win_check(self, state: HandState, seat: int, ctx: WinContext) -> ScoreResult:
         """Score, then the locks on a win on a discard: Y1 (unless the win is a
         single wait) and Y2 (unless the win adds 番 that raise its score, 加番).
@@ -114,10 +122,10 @@ class YihuaRuleset(Ruleset):
         paid the cap by each other player, winning or not."""
         if len(state.players[seat].flowers) < 8 or state.phase == "over":
             return state
-        from games.engine.actions import _end  # the machine imports the rulesets
+        from games.engine.actions import end_hand  # the machine imports the rulesets
 
         score = scoring.eight_flowers_result(seat, state.base, state.num_players)
-        return _end(self, state, HandResult(winners=(seat,), by=EIGHT_FLOWERS, scores=(score,)))
+        return end_hand(self, state, HandResult(winners=(seat,), by=EIGHT_FLOWERS, scores=(score,)))
 
     def next_dealer(self, state: HandState, result: HandResult) -> int:
         """§3.1 decision: the dealer stays after a drawn hand or when the dealer

@@ -99,13 +99,13 @@ class Fan:
 FANS: tuple[Fan, ...] = tuple(
     Fan(name, pid, catalogue.value("two_player", pid)) for name, pid in catalogue_tp.LIBRARY_NAMES.items()
 )
-_BY_NAME: dict[str, Fan] = {f.name_zh: f for f in FANS}
+FANS_BY_NAME: dict[str, Fan] = {f.name_zh: f for f in FANS}
 
 
 def fan_id(name_zh: str, name_en: str) -> str:
     """Our id for a fan the library names; a fan missing from FANS (a newer
     library) still gets a stable id from its English name rather than failing."""
-    fan = _BY_NAME.get(name_zh)
+    fan = FANS_BY_NAME.get(name_zh)
     if fan is not None:
         return fan.id
     return "gb_" + re.sub(r"[^a-z0-9]+", "_", name_en.lower()).strip("_")
@@ -157,7 +157,7 @@ def is_fourth_tile(ctx: WinContext) -> bool:
     return ctx.fourth_tile or shown >= 3
 
 
-def _calculate(
+def calculate_fans(
     melds: Sequence[Meld],
     rest: Sequence[int],
     win: Tile,
@@ -194,7 +194,7 @@ def _calculate(
 def gb_fans(ctx: WinContext) -> tuple[tuple[str, int], ...] | None:
     """(id, fan) for every fan the official table gives this win; None if it is no win."""
     self_drawn = ctx.by == "self_draw"
-    fans = _calculate(
+    fans = calculate_fans(
         ctx.melds,
         counts_of(ctx.concealed),
         ctx.win_tile,
@@ -262,7 +262,7 @@ def is_complete(counts: Sequence[int], melds: Sequence[Meld] = ()) -> bool:
     win = next(t for t in range(KINDS) if counts[t])  # the shape does not depend on which tile came last
     rest = bytearray(counts[:KINDS])
     rest[win] -= 1
-    return _calculate(melds, rest, win) is not None
+    return calculate_fans(melds, rest, win) is not None
 
 
 def waits(counts: Sequence[int], melds: Sequence[Meld] = ()) -> tuple[Tile, ...]:

@@ -3,7 +3,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from games import broadcaster, clock
+from common import broadcaster
+from games import clock
 from games.penalties import record_server_start
 
 

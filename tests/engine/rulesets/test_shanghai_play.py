@@ -10,9 +10,9 @@ import pytest
 
 from games.engine.actions import (
     Action,
-    _claim_options,
-    _Unrestricted,
+    Unrestricted,
     apply,
+    claim_options,
     legal_actions,
     new_hand,
 )
@@ -40,7 +40,7 @@ def refusal(state: HandState, seat: int, text: str) -> str:
 def raw_claims(state: HandState, seat: int) -> tuple[Action, ...]:
     """The seat's claim options with the variant's restrictions lifted (the control)."""
     assert state.window is not None
-    return _claim_options(_Unrestricted(RULES), state, seat, state.window.seat, state.window.tile)
+    return claim_options(Unrestricted(RULES), state, seat, state.window.seat, state.window.tile)
 
 
 def legal(state: HandState, seat: int) -> list[Action]:

@@ -351,7 +351,7 @@ def test_dragon_codes_follow_the_library() -> None:
 
 
 def _lib(concealed: str, win: str) -> set[str]:
-    fans = tp._calculate((), tp.counts_of(parse(concealed)), tile(win))
+    fans = tp.calculate_fans((), tp.counts_of(parse(concealed)), tile(win))
     assert fans is not None
     return {zh for _, _, zh, _ in fans}
 
@@ -418,10 +418,10 @@ def test_fan_values_match_the_library() -> None:
     ]
     seen = 0
     for concealed, win in hands:
-        fans = tp._calculate((), tp.counts_of(parse(concealed)), tile(win), flowers=1)
+        fans = tp.calculate_fans((), tp.counts_of(parse(concealed)), tile(win), flowers=1)
         assert fans is not None, concealed
         for point, _count, zh, _en in fans:
-            assert tp._BY_NAME[zh].value == point, zh
+            assert tp.FANS_BY_NAME[zh].value == point, zh
             seen += 1
     assert seen > 20
 

@@ -11,11 +11,11 @@ import pytest
 
 from games.engine.actions import (
     Action,
-    _claim_options,
-    _refused_win_reason,
-    _Unrestricted,
+    Unrestricted,
     apply,
+    claim_options,
     legal_actions,
+    refused_win_reason,
     seats_to_act,
 )
 from games.engine.errors import IllegalAction
@@ -43,7 +43,7 @@ def refusal(state: HandState, seat: int, text: str) -> str:
 
 def why_no_win(state: HandState, seat: int) -> str | None:
     """The code a win the shape allows is refused with (a lock, the minimum)."""
-    return _refused_win_reason(RULES, state, seat)
+    return refused_win_reason(RULES, state, seat)
 
 
 def false_win(state: HandState, seat: int, text: str) -> HandState:
@@ -417,7 +417,7 @@ def test_y3_a_chi_that_would_leave_nothing_to_do_is_not_offered() -> None:
     )
     state = run(state, "0: discard 1z", "1: pong 1z", "1: discard 9p", "2: discard 2z", "1: pong 2z")
     state = run(state, "1: discard 9s", "2: discard 5z", "3: discard 6p", "0: discard 4m")
-    raw = _claim_options(_Unrestricted(RULES), state, 1, 0, T("4m"))
+    raw = claim_options(Unrestricted(RULES), state, 1, 0, T("4m"))
     assert act("chi 4m 456m") in raw and act("chi 4m 456m") not in legal(state, 1)
     assert refusal(state, 1, "chi 4m 456m") == "discard_after_chi"
 

@@ -1,4 +1,4 @@
-"""games/rows.py: the hot path's statements read and write what the ORM would."""
+"""common/rows.py: the hot path's statements read and write what the ORM would."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
+from common.rows import RowSql
 from games import services
 from games.models import Hand, HandAction, Seat, Table
-from games.rows import RowSql
 from tests.games.conftest import bot_table
 
 pytestmark = pytest.mark.django_db

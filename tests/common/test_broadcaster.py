@@ -1,4 +1,4 @@
-"""games/broadcaster.py: group messages from synchronous code, sent without waiting when a loop
+"""common/broadcaster.py: group messages from synchronous code, sent without waiting when a loop
 is there to send them, synchronously otherwise."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from games import broadcaster
+from common import broadcaster
 
 
 class RecordingLayer:

@@ -11,8 +11,11 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from django.apps import apps
 from django.conf import settings
 from django.db import DatabaseError
+
+from common import caches
 
 
 @dataclass(frozen=True)
@@ -42,10 +45,9 @@ def defaults() -> Current:
 
 def current() -> Current:
     """The settings in force now: the admin's row if there is one, else the Django settings."""
-    from games.models import SiteSettings
-
+    site_settings = apps.get_model("games", "SiteSettings")  # (by name: common imports no app)
     try:
-        row = SiteSettings.objects.filter(pk=1).first()
+        row = site_settings.objects.filter(pk=1).first()
     except DatabaseError:  # e.g. before the first migrate
         row = None
     if row is None:
@@ -64,14 +66,24 @@ def current() -> Current:
 
 def escape_multiplier(variant: str) -> int:
     """RULES §1.8: 50 × base, 13 × base for two_player (both editable in the admin)."""
-    now = current()
-    return now.two_player_escape_multiplier if variant == "two_player" else now.escape_multiplier
+    return _multiplier(current(), variant)
+
+
+def _multiplier(site: Current, variant: str) -> int:
+    return site.two_player_escape_multiplier if variant == "two_player" else site.escape_multiplier
 
 
 # --- for renders that may run on a socket's event loop ------------------------------------------
 
 RENDER_CACHE_SECONDS = 30.0
 _render_cache: tuple[float, Current] | None = None
+
+
+@caches.on_clear
+def forget_for_render() -> None:
+    """Read the settings afresh at the next render (tests: the admin changed them)."""
+    global _render_cache
+    _render_cache = None
 
 
 def _on_event_loop() -> bool:
@@ -97,7 +109,5 @@ def current_for_render() -> Current:
 
 
 def escape_penalty_for_render(table: Any) -> int:
-    """The table's escape penalty as `Table.escape_penalty` computes it, safe on the event loop."""
-    now = current_for_render()
-    site = now.two_player_escape_multiplier if table.variant == "two_player" else now.escape_multiplier
-    return (table.escape_multiplier or site) * (table.base or 0)
+    """`Table.escape_penalty`, safe on the event loop (the site's multiplier as last read)."""
+    return table.escape_penalty_at(_multiplier(current_for_render(), table.variant))

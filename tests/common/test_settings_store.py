@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from games import settings_store
+from common import settings_store
 from games.models import SiteSettings, Table
 
 pytestmark = pytest.mark.django_db
@@ -26,3 +26,13 @@ def test_on_the_event_loop_no_query_is_made_and_the_last_read_is_used() -> None:
     assert (
         settings_store.escape_penalty_for_render(Table(variant="shanghai", base=2, escape_multiplier=5)) == 10
     )
+
+
+def test_the_escape_penalty_house_rule_is_charged_and_shown_alike(db: None) -> None:
+    """Issue 16: the creator's `escape_penalty` option sets the penalty; the board (a render on
+    the event loop) shows the same number the ledger charges."""
+    table = Table(variant="shanghai", base=2, options={"escape_penalty": 20})
+    assert table.escape_penalty == 40
+    assert settings_store.escape_penalty_for_render(table) == 40
+    plain = Table(variant="shanghai", base=2)
+    assert plain.escape_penalty == settings_store.escape_penalty_for_render(plain) == 100

@@ -1,8 +1,8 @@
-"""games/caches.py: a full cache drops its older half, never the entry just stored."""
+"""common/caches.py: a full cache drops its older half, never the entry just stored."""
 
 from __future__ import annotations
 
-from games import caches
+from common import caches
 
 
 def test_a_full_cache_keeps_its_newer_half() -> None:

@@ -1,0 +1,133 @@
+"""Names a board shows: tiles (zh, en, the SVG to draw), variants, settlement lines."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from games.engine import patterns
+
+# --- tiles --------------------------------------------------------------------------------
+
+NUMERALS_ZH = "一二三四五六七八九"
+SUITS = {"m": ("万", "Characters"), "p": ("筒", "Dots"), "s": ("条", "Bamboo")}
+HONOURS = {
+    1: ("东风", "East wind"),
+    2: ("南风", "South wind"),
+    3: ("西风", "West wind"),
+    4: ("北风", "North wind"),
+    5: ("白板", "White dragon"),
+    6: ("发财", "Green dragon"),
+    7: ("红中", "Red dragon"),
+}
+FLOWERS = {
+    1: ("春", "Spring"),
+    2: ("夏", "Summer"),
+    3: ("秋", "Autumn"),
+    4: ("冬", "Winter"),
+    5: ("梅", "Plum"),
+    6: ("兰", "Orchid"),
+    7: ("竹", "Bamboo flower"),
+    8: ("菊", "Chrysanthemum"),
+}
+
+
+def _split(name: str) -> tuple[int, str]:
+    if len(name) != 2 or not name[0].isdigit() or name[1] not in "mpszf":
+        raise ValueError(f"not a tile name: {name!r}")
+    return int(name[0]), name[1]
+
+
+def tile_zh(name: str) -> str:
+    n, suit = _split(name)
+    if suit in SUITS:
+        return NUMERALS_ZH[n - 1] + SUITS[suit][0]
+    if suit == "z":
+        return HONOURS[n][0]
+    return FLOWERS[n][0]
+
+
+def tile_en(name: str) -> str:
+    n, suit = _split(name)
+    if suit in SUITS:
+        return f"{n} {SUITS[suit][1]}"
+    if suit == "z":
+        return HONOURS[n][1]
+    return f"{FLOWERS[n][1]} (flower {n})"
+
+
+def tile_label(name: str) -> str:
+    """Chinese and English name, e.g. '五万 5 Characters'."""
+    return f"{tile_zh(name)} {tile_en(name)}"
+
+
+def split_tiles(text: str | None) -> list[str]:
+    """'718f' → ['7f', '1f', '8f']; '345m' → ['3m', '4m', '5m'] (the engine's compact notation)."""
+    out: list[str] = []
+    digits = ""
+    for ch in text or "":
+        if ch.isdigit():
+            digits += ch
+        elif ch in "mpszf":
+            out.extend(d + ch for d in digits)
+            digits = ""
+    return out
+
+
+def tile(name: str, *, joker: bool = False, **flags: Any) -> dict[str, Any]:
+    """What a template needs to draw one face-up tile."""
+    label = tile_label(name)
+    if joker:
+        label = f"{label} · {_('joker')} 混"
+    return {"name": name, "src": static(f"games/tiles/{name}.svg"), "label": label, "joker": joker, **flags}
+
+
+def back_tile() -> dict[str, Any]:
+    return {"name": None, "src": static("games/tiles/back.svg"), "label": _("hidden tile"), "joker": False}
+
+
+# --- names --------------------------------------------------------------------------------
+
+VARIANT_NAMES = {
+    "shanghai": ("上海麻将", "Shanghai"),
+    "yihua": ("一花起胡", "One-flower"),
+    "cantonese": ("广东鸡平和", "Cantonese"),
+    "tianjin": ("天津麻将", "Tianjin"),
+    "two_player": ("二人麻将", "Two-player"),
+}
+
+EXTRA_NAMES: dict[str, tuple[str, str]] = {
+    "kong": ("杠钱", "Kong payment"),
+    "chan": ("铲", "Chan (four equal first discards)"),
+    "false_win": ("诈胡", "False win"),
+    "escape": ("逃跑", "Escape penalty"),
+}
+
+
+def pattern_name(pattern_id: str, variant: str = "") -> dict[str, str]:
+    """A settlement line's names, from the variant's pattern catalogue (games/engine/patterns),
+    with `href` to the pattern's entry on the rules page; a bookkeeping line (底花, 荒番, 花)
+    has names but no link. The same id may be named differently per variant (对对胡 in
+    yihua, 碰碰和 in cantonese), which is why the variant is asked for."""
+    entry = patterns.pattern(variant, pattern_id)
+    if entry is None and variant not in patterns.VARIANTS:
+        # no variant given (an older caller): the first catalogue naming the id, without a link
+        found = next((p for v in patterns.VARIANTS if (p := patterns.pattern(v, pattern_id))), None)
+        if found is not None:
+            return {"id": pattern_id, "zh": found.name_zh, "en": found.name_en}
+    if entry is not None:
+        href = reverse("rules:variant", args=[variant]) + f"#pattern-{pattern_id}"
+        return {"id": pattern_id, "zh": entry.name_zh, "en": entry.name_en, "href": href}
+    term = patterns.term(pattern_id)
+    if term is not None:
+        return {"id": pattern_id, "zh": term.name_zh, "en": term.name_en}
+    return {"id": pattern_id, "zh": pattern_id, "en": pattern_id.replace("_", " ")}
+
+
+def extra_name(reason: str) -> dict[str, str]:
+    key = "kong" if reason.startswith("kong") else reason
+    zh, en = EXTRA_NAMES.get(key, (reason, reason.replace("_", " ")))
+    return {"id": reason, "zh": zh, "en": en}

@@ -1,0 +1,82 @@
+"""The settlement panel: patterns with values, payments, balances, extras and penalties."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import pgettext
+
+from games.rendering.labels import extra_name, pattern_name, tile
+from games.settlement_lines import settlement_line
+
+
+def settlement_model(
+    table: dict[str, Any], view: dict[str, Any] | None, seats: list[dict[str, Any]], jokers: set[str]
+) -> dict[str, Any] | None:
+    """The settlement panel: patterns with values, payments, balances; None while no result."""
+    last = table.get("last_result") or None
+    result = (last or {}).get("result") or (view or {}).get("result")
+    if not result:
+        return None
+    n = len(seats)
+    names = [s.get("name") or pgettext("empty seat", "—") for s in seats]
+    variant = table.get("variant", "")
+    base = (last or {}).get("base") or table.get("base") or 0
+    scores = []
+    for score in result.get("scores", []):
+        breakdown = score.get("breakdown") or [[p, None] for p in score.get("patterns", [])]
+        scores.append(
+            {
+                "seat": score["seat"],
+                "name": names[score["seat"]] if score["seat"] < n else "",
+                "value": score.get("value"),
+                "win": score.get("win", True),
+                "patterns": [{**pattern_name(p, variant), "value": v} for p, v in breakdown],
+                "line": settlement_line(variant, score, base, names).text,
+            }
+        )
+    payments = (last or {}).get("payments") or result.get("payments") or [0] * n
+    balances = (last or {}).get("balances") or [s.get("balance") for s in seats]
+    practice = (last or {}).get("practice") or [0] * n  # payments with a bot: shown, not applied
+    hands = (last or {}).get("hands") or [None] * n
+    rows = []
+    for s in seats:
+        i = s["index"]
+        hand_names = hands[i] if i < len(hands) and hands[i] is not None else None
+        if hand_names is None and view and i < len(view.get("seats", [])):
+            hand_names = view["seats"][i].get("hand")
+        rows.append(
+            {
+                "seat": s,
+                "payment": payments[i] if i < len(payments) else 0,
+                "practice": practice[i] if i < len(practice) else 0,
+                "balance": balances[i] if i < len(balances) else None,
+                "hand": [tile(t, joker=t in jokers) for t in hand_names or []],
+                "melds": s.get("melds", []),
+                "winner": i in result.get("winners", []),
+            }
+        )
+    extras = [
+        {**extra_name(e.get("reason", "")), "payments": e.get("payments", [])}
+        for e in result.get("extras", [])
+    ]
+    penalties = [
+        {
+            **p,
+            "name": names[p["seat"]] if p.get("seat") is not None and p["seat"] < n else "",
+            "label": extra_name(p.get("reason", "escape")),
+        }
+        for p in (last or {}).get("penalties", [])
+    ]
+    return {
+        "drawn": result.get("drawn") or not result.get("winners"),
+        "by": result.get("by"),
+        "from": result.get("from"),
+        "from_name": names[result["from"]] if result.get("from") is not None and result["from"] < n else "",
+        "win_tile": tile(result["win_tile"]) if result.get("win_tile") else None,
+        "scores": scores,
+        "rows": rows,
+        "extras": extras,
+        "penalties": penalties,
+        "hand": (last or {}).get("hand"),
+    }

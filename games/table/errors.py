@@ -1,0 +1,14 @@
+"""The one error a table command raises: a code clients act on and a message people read."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass
+class ServiceError(Exception):
+    code: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"

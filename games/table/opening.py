@@ -1,0 +1,62 @@
+"""Opening a table: its variant, house rules and timers, checked; its seats empty."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+
+from common import settings_store
+from games.engine.errors import EngineError
+from games.engine.rulesets import VARIANT_IDS, get_ruleset
+from games.models import Table
+from games.table import store
+from games.table.errors import ServiceError
+
+
+def validate_options(variant: str, options: Any) -> dict[str, Any]:
+    """The house rules if the variant's `Ruleset` admits each one (its declared ranges)."""
+    if options in (None, ""):
+        return {}
+    try:
+        return get_ruleset(variant).check_options(options)
+    except EngineError as e:  # OptionError: the message names the option
+        raise ServiceError("bad_option", e.message) from None
+
+
+def create_table(
+    owner: AbstractBaseUser,
+    variant: str,
+    *,
+    public: bool = True,
+    options: dict[str, Any] | None = None,
+    turn_seconds: int | None = None,
+    claim_seconds: int | None = None,
+    min_pause_ms: int = 1000,
+    undo_ms: int = 1500,
+    grace_seconds: int | None = None,
+) -> Table:
+    site = settings_store.current()  # timer defaults the admin may change without a deploy
+    turn_seconds = site.turn_seconds if turn_seconds is None else turn_seconds
+    claim_seconds = site.claim_seconds if claim_seconds is None else claim_seconds
+    grace_seconds = site.grace_seconds if grace_seconds is None else grace_seconds
+    if variant not in VARIANT_IDS:
+        raise ServiceError("unknown_variant", f"variant must be one of {', '.join(VARIANT_IDS)}")
+    untimed = turn_seconds == 0 and claim_seconds == 0
+    if untimed and public:
+        raise ServiceError("bad_timer", "only a private table may play without a timer")
+    if not untimed and not (3 <= turn_seconds <= 120 and 2 <= claim_seconds <= 60):
+        raise ServiceError("bad_timer", "turn timer 3–120 s, claim timer 2–60 s (or both 0: no timer)")
+    if not (0 <= min_pause_ms <= 5000 and 0 <= undo_ms <= 5000 and 10 <= grace_seconds <= 3600):
+        raise ServiceError("bad_timer", "pause and undo 0–5000 ms, grace 10–3600 s")
+    return store.create(
+        variant=variant,
+        owner=owner,
+        public=public,
+        options=validate_options(variant, options),
+        turn_seconds=turn_seconds,
+        claim_seconds=claim_seconds,
+        min_pause_ms=min_pause_ms,
+        undo_ms=undo_ms,
+        grace_seconds=grace_seconds,
+    )

@@ -1,0 +1,257 @@
+"""Playing a hand: starting it, the players' actions (a claim held for its undo window, undo,
+托管), continuing after a settlement, and leaving — between hands or, mid-hand, an escape."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+
+from games.engine.actions import Action, legal_actions, new_hand
+from games.engine.errors import EngineError
+from games.engine.state import HandState
+from games.engine.wall import new_salt
+from games.models import EAST, Hand, HandAction, Match, Penalty, Seat, Table
+from games.penalties import charge_escape
+from games.table import hand_log, settlement, timing
+from games.table.errors import ServiceError
+from games.table.loaded import Loaded
+from games.table.seating import (
+    INSUFFICIENT_POINTS,
+    after_seat_change,
+    free_seat,
+    humans,
+    quick_match_exit,
+    require_manager,
+    require_seat,
+)
+from games.table.stake import short_of_points
+from games.table.store import Change
+
+SHORT_OF_POINTS = "every seated player needs at least %d points (50 × the base stake)"
+CLAIM_TYPES = frozenset({"chi", "pong", "kong", "win"})
+START_ERRORS = {
+    "table_closed": "the table is closed",
+    "hand_running": "a hand is being played",
+    "seats_empty": "every seat must be filled (people or bots)",
+    "stake_not_accepted": "everyone must accept the base stake first",
+}
+
+
+# --- the players' actions ----------------------------------------------------------------------
+
+
+def act(t: Change, user: AbstractBaseUser, action_json: Any) -> None:
+    """A seated person's hand action. A claim is held for the undo window first."""
+    try:
+        action = Action.from_json(action_json)
+    except EngineError as e:
+        raise ServiceError(e.code, e.message) from None
+    seat = require_seat(t, user)
+    if not t.hand_running:
+        raise ServiceError("no_hand", "no hand is being played")
+    if seat.left:
+        raise ServiceError("left", "you left this hand")
+    if seat.pending is not None:
+        raise ServiceError("claim_pending", "your claim is pending; undo it first")
+    state = t.state
+    assert state is not None
+    if timing.veiled(t, seat.index):
+        # The pause after a discard, and for every seat outside a claim window the window
+        # too: the same answer whether or not anybody may claim (issue 23).
+        raise ServiceError("paused", "wait for the pause after the discard")
+    if state.phase == "claim" and action.type in CLAIM_TYPES and t.table.undo_ms:
+        if action not in legal_actions(state, seat.index):
+            append(t, seat.index, action, HandAction.Actor.HUMAN)  # raises the engine's error
+        seat.pending = action.to_json()
+        seat.pending_until = t.now + timedelta(milliseconds=t.table.undo_ms)
+    else:
+        append(t, seat.index, action, HandAction.Actor.HUMAN)
+
+
+def undo(t: Change, user: AbstractBaseUser) -> None:
+    seat = require_seat(t, user)
+    if seat.pending is None:
+        raise ServiceError("nothing_to_undo", "there is no claim to undo (it may have gone through)")
+    seat.pending = seat.pending_until = None
+
+
+def set_auto(t: Change, user: AbstractBaseUser, on: Any) -> None:
+    """托管: the player asks the server to play for them (or stops it)."""
+    seat = require_seat(t, user)
+    if not isinstance(on, bool):
+        raise ServiceError("bad_action", "'on' must be true or false")
+    if seat.left:
+        raise ServiceError("left", "you left this hand")
+    seat.auto = on
+
+
+def append(t: Change, seat: int, action: Action, actor: str) -> None:
+    """Log one hand action (`store.Change.append`) and what follows from it: the hand's end,
+    the pause after a discard, a new decision."""
+    before = t.append(seat, action, actor)
+    after = t.state
+    assert after is not None
+    seat_row = t.seats[seat]
+    seat_row.pending = None
+    seat_row.pending_until = None
+    if after.phase == "over":
+        settlement.finish_hand(t)
+        return
+    table = t.table
+    if action.type == "discard" or (action.type == "kong" and action.kind == "added"):
+        # After EVERY discard and every added kong play pauses for the same minimum, claimable
+        # (robbable) or not: timing reveals nothing. Only the action that may open a window pauses:
+        # an answer within one (a pass, a claim) neither restarts the pause nor begins a new
+        # decision (issue 23).
+        table.pause_until = t.now + timedelta(milliseconds=table.min_pause_ms)
+        table.act_since = table.pause_until
+        t.new_decision(pause=True)
+    elif _decision(before) != _decision(after):
+        # a window resolved (or a turn began): its timer starts when the pause is over
+        table.act_since = max(t.now, table.pause_until) if table.pause_until else t.now
+        t.new_decision()
+
+
+def _decision(state: HandState) -> tuple[Any, ...]:
+    """What the hand waits for; a new decision restarts the timers."""
+    w = state.window
+    return (state.phase, state.turn, w.seat if w else None, w.tile if w else None, w.kind if w else None)
+
+
+# --- starting and continuing -------------------------------------------------------------------
+
+
+def ready_to_start(t: Loaded) -> str | None:
+    """None when a hand may start, else the error code why not (START_ERRORS)."""
+    if t.table.status == Table.Status.CLOSED:
+        return "table_closed"
+    if t.hand_running:
+        return "hand_running"
+    if any(s.empty for s in t.seats):
+        return "seats_empty"
+    if t.table.stake_state != Table.Stake.FIXED or not all(s.accepted for s in t.seats):
+        return "stake_not_accepted"
+    return None
+
+
+def start_hand(t: Change, user: AbstractBaseUser | None) -> None:
+    """`user` None: the server starts it (a quick match)."""
+    if user is not None:
+        require_manager(t, user)
+    if t.in_settlement:
+        raise ServiceError("hand_over", "choose continue or leave")
+    problem = ready_to_start(t)
+    if problem:
+        raise ServiceError(problem, START_ERRORS[problem])
+    if short_of_points(t):
+        raise ServiceError("insufficient_points", SHORT_OF_POINTS % t.table.minimum_balance)
+    begin_hand(t)
+
+
+def continue_play(t: Change, user: AbstractBaseUser) -> None:
+    seat = require_seat(t, user)
+    if not t.in_settlement:
+        raise ServiceError("no_hand_over", "there is no finished hand to continue from")
+    if seat.continue_choice:
+        raise ServiceError("already_continued", "you already chose to continue")
+    seat.continue_choice = True
+    if timing.everyone_continues(t) and ready_to_start(t) is None:
+        begin_hand(t)
+
+
+def _stand_up_short(t: Change) -> bool:
+    """Before a hand the server starts by itself (everyone continued): stand up whoever fell
+    below the floor since the last settlement, with the §1.6 message. True if anyone was."""
+    short = short_of_points(t)
+    for seat in short:
+        t.table.notices[str(seat.user_id)] = INSUFFICIENT_POINTS
+        free_seat(t, seat)
+    if short:
+        after_seat_change(t)
+    return bool(short)
+
+
+def begin_hand(t: Change) -> None:
+    if _stand_up_short(t):  # a next hand after Continue: nobody plays below the floor
+        return
+    table = t.table
+    players = [s.user_id for s in t.seats]
+    match = Match.objects.filter(pk=table.match_id).first() if table.match_id else None
+    if match is None or match.ended is not None or match.players != players:
+        if match is not None and match.ended is None:
+            match.ended = t.now
+            match.save(update_fields=["ended"])
+        match = Match.objects.create(table=table, players=players)
+        table.match = match
+        # RULES §1.3: the first dealer is chosen at random; the round starts with East.
+        table.dealer = secrets.randbelow(table.players)
+        table.round_wind = EAST
+        table.counters = {}
+    number = match.hands.count() + 1
+    setup = {
+        "dealer": table.dealer,
+        "round_wind": table.round_wind,
+        "base": table.base or 1,
+        "options": table.options or {},
+        "counters": table.counters or {},
+        "salt": new_salt(),  # every chance of the hand; committed to before the deal (docs/fairness.md)
+    }
+    seed = secrets.randbits(62)
+    try:
+        state = new_hand(table.variant, seed, **setup)
+    except EngineError as e:
+        raise ServiceError(e.code, e.message) from None
+    hand = Hand.objects.create(
+        table=table,
+        match=match,
+        number=number,
+        seed=seed,
+        dealer=table.dealer,
+        round_wind=table.round_wind,
+        setup=setup,
+    )
+    hand_log.remember_state((hand.pk, 0), state)
+    table.hand = hand
+    table.status = Table.Status.PLAYING
+    table.act_since = t.now
+    table.pause_until = None
+    t.hand, t.state = hand, state
+    t.new_decision()
+    for s in t.seats:
+        s.continue_choice = True if s.is_bot else None
+        s.pending = s.pending_until = None
+    if state.phase == "over":  # a hand can end at the deal (eight flowers)
+        settlement.finish_hand(t)
+
+
+# --- leaving -------------------------------------------------------------------------------------
+
+
+def leave(t: Change, user: AbstractBaseUser) -> None:
+    """Leave the seat: between hands it is freed; mid-hand it is an escape (RULES §1.8)."""
+    seat = require_seat(t, user)
+    if seat.left:
+        raise ServiceError("already_left", "you already left; a bot finishes this hand")
+    if t.hand_running:
+        escape(t, seat, Penalty.Reason.ESCAPE)
+    else:
+        quick_match_exit(t, seat)
+        free_seat(t, seat)
+        after_seat_change(t)
+
+
+def escape(t: Change, seat: Seat, reason: str) -> None:
+    """The escape penalty, once per hand: shared equally among the other seated people."""
+    table, hand = t.table, t.hand
+    assert hand is not None and seat.user is not None
+    seat.left = True
+    seat.pending = seat.pending_until = None
+    t.balances_changed()
+    others = [s.user for s in humans(t) if s is not seat and not s.left]
+    if reason == Penalty.Reason.DISCONNECT and seat.server_cut:
+        return  # its server process died under it (games.presence): nobody's fault
+    # Once per hand, shared, in the ledger, with the ban policy; nobody's fault after a restart.
+    charge_escape(table, hand, seat.user, reason, others, seat.disconnected_at, t.now)

@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Tile efficiency alone: one hand, no opponents, no claims — how often each discard rule
+completes a hand within N draws (docs/bots.md, issue 22 third round).
+
+    .venv/bin/python scripts/bot_solitaire.py --deals 1500 --draws 18 --modes one,tie,two
+
+Every deal is a shuffled 136-tile wall without flowers; the hand is the first 13 tiles and
+draws the next N, discarding by the rule; `unseen` is 4 minus what the hand has held or
+thrown. Rules (the fastest shanten first in all):
+  one  the most improving tiles (ukeire), ties by the most isolated tile (normal's count);
+  tie  as one, ties of the count broken by `two_step` (strong's look-ahead, 1–2 from ready);
+  two  `two_step` first among the 4 best by count, 1–2 from ready (the first try, not kept);
+  all  `two_step` first among the 4 best, at every distance;
+  band `two_step` first among those within 85 % of the best count, 1–2 from ready.
+The same deals for every rule, so the rules' rates are paired.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from games.engine.bots.shape import distance, improving, isolation, two_step
+from games.engine.tiles import KINDS
+
+
+def _pick(c: bytearray, unseen: bytes, mode: str) -> int:
+    opts = []
+    for t in range(KINDS):
+        if c[t]:
+            c[t] -= 1
+            b = bytes(c)
+            opts.append((distance(b, 0, ()), improving(b, 0, (), unseen)[0], t, b))
+            c[t] += 1
+    fastest = min(o[0] for o in opts)
+    best = [o for o in opts if o[0] == fastest]
+    near = 1 <= fastest <= 2 or (mode == "all" and fastest >= 1)
+    if mode in ("two", "all") and near:
+        top = sorted(best, key=lambda o: -o[1])[:4]
+        return max(top, key=lambda o: (two_step(o[3], 0, (), unseen), o[1]))[2]
+    if mode == "band" and near:
+        most = max(o[1] for o in best)
+        within = [o for o in best if o[1] >= 0.85 * most]
+        return max(within, key=lambda o: (two_step(o[3], 0, (), unseen), o[1]))[2]
+    if mode == "tie" and near:
+        most = max(o[1] for o in best)
+        tied = [o for o in best if o[1] == most]
+        return max(tied, key=lambda o: (two_step(o[3], 0, (), unseen), isolation(c, o[2])))[2]
+    return max(best, key=lambda o: (o[1], isolation(c, o[2])))[2]
+
+
+def deal(seed: int, mode: str, draws: int) -> int | None:
+    """Draws needed to complete the hand, or None."""
+    rng = random.Random(seed)
+    wall = [t for t in range(KINDS) for _ in range(4)]
+    rng.shuffle(wall)
+    c = bytearray(KINDS)
+    for t in wall[:13]:
+        c[t] += 1
+    seen = bytearray(c)
+    for i, t in enumerate(wall[13 : 13 + draws]):
+        c[t] += 1
+        seen[t] += 1
+        if distance(bytes(c), 0, ()) < 0:
+            return i + 1
+        c[_pick(c, bytes(max(0, 4 - x) for x in seen), mode)] -= 1
+    return None
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=1500)
+    parser.add_argument("--draws", type=int, default=18)
+    parser.add_argument("--modes", default="one,tie")
+    args = parser.parse_args()
+    for mode in args.modes.split(","):
+        done = [deal(s, mode, args.draws) for s in range(args.deals)]
+        won = [d for d in done if d]
+        mean = round(statistics.fmean(won), 2) if won else None
+        print(f"{mode}: completed {len(won) / len(done):.1%} within {args.draws} draws, mean draws {mean}")
+
+
+if __name__ == "__main__":
+    main()

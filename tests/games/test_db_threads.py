@@ -1,0 +1,45 @@
+"""games.db_threads: the play lane and the arrivals' lane of a socket process's database threads."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+from django.test import override_settings
+
+from games.db_threads import db, db_arrivals
+
+# Each call tidies its thread's database connection (channels' DatabaseSyncToAsync), and these
+# threads outlive a test: one that held a connection in an earlier test touches it here.
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def thread_name() -> str:
+    return threading.current_thread().name
+
+
+@override_settings(DB_THREADS=4, ARRIVAL_DB_THREADS=2)
+async def test_arrivals_run_on_threads_of_their_own() -> None:
+    assert (await db(thread_name)()).startswith("db_")
+    assert (await db_arrivals(thread_name)()).startswith("db_arrivals")
+
+
+@override_settings(DB_THREADS=4, ARRIVAL_DB_THREADS=2)
+async def test_a_storm_of_arrivals_does_not_hold_up_play() -> None:
+    """Every arrivals' thread busy (a handshake storm): a hand action still runs at once."""
+    release = threading.Event()
+    stuck = [asyncio.ensure_future(db_arrivals(release.wait)(10)) for _ in range(6)]
+    await asyncio.sleep(0.05)
+    try:
+        assert await asyncio.wait_for(db(thread_name)(), timeout=5)  # not queued behind them
+        assert not any(task.done() for task in stuck)
+    finally:
+        release.set()
+        await asyncio.gather(*stuck)
+
+
+@pytest.mark.parametrize(("play", "arrivals"), [(4, 0), (1, 2)])
+async def test_without_a_lane_of_their_own_arrivals_share_the_play_threads(play: int, arrivals: int) -> None:
+    with override_settings(DB_THREADS=play, ARRIVAL_DB_THREADS=arrivals):
+        assert not (await db_arrivals(thread_name)()).startswith("db_arrivals")

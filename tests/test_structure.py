@@ -1,0 +1,100 @@
+"""Issue 16's structural rules, kept true: one source per fact, imports one way, no module
+reaching into another's private names, a live side of small modules of one concern."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("accounts", "common", "games", "mahjong_site", "scripts", "tests")
+
+
+def _sources(*packages: str) -> list[Path]:
+    return [
+        p
+        for package in packages
+        for p in sorted((ROOT / package).rglob("*.py"))
+        if "migrations" not in p.parts
+    ]
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def test_no_module_uses_another_modules_underscored_names() -> None:
+    found = []
+    for path in _sources(*PACKAGES):
+        tree = ast.parse(path.read_text(), str(path))
+        modules = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                found += [f"{path}:{node.lineno} {a.name}" for a in node.names if _private(a.name)]
+                modules |= {a.asname or a.name for a in node.names}
+            elif isinstance(node, ast.Import):
+                modules |= {(a.asname or a.name).split(".")[0] for a in node.names}
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)):
+                continue
+            if _private(node.attr) and node.value.id in modules and node.attr != "_meta":  # (Django API)
+                found.append(f"{path}:{node.lineno} {node.value.id}.{node.attr}")
+    assert found == []
+
+
+def _imports(path: Path) -> set[str]:
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            out.add(node.module.split(".")[0])
+        elif isinstance(node, ast.Import):
+            out |= {a.name.split(".")[0] for a in node.names}
+    return out
+
+
+def test_imports_run_one_way_common_then_accounts_then_games() -> None:
+    backwards = [str(p) for p in _sources("common") if _imports(p) & {"accounts", "games", "mahjong_site"}]
+    backwards += [str(p) for p in _sources("accounts") if "games" in _imports(p)]
+    assert backwards == []
+
+
+def test_the_live_table_is_small_modules_and_only_the_store_knows_sql() -> None:
+    modules = sorted((ROOT / "games" / "table").glob("*.py"))
+    assert [m.name for m in modules if len(m.read_text().splitlines()) > 420] == []
+    sql = [m.name for m in modules if re.search(r"\bRowSql\b|_ROWS\b|on_commit", m.read_text())]
+    assert sql == ["store.py"]
+    assert len((ROOT / "games" / "services.py").read_text().splitlines()) < 120  # re-exports only
+
+
+def test_the_live_side_is_modules_of_at_most_about_400_lines() -> None:
+    """Every module of `games` but the pure engine (docs/engine.md) and the migrations: the
+    sockets, rendering, the table, the admin, matchmaking… A module that grows past this is
+    split by concern, as services, consumers, rendering, the moderation admin and matchmaking were."""
+    prose = {"rules_content.py"}  # the rules pages' bilingual text, not code
+    live = [p for p in _sources("games") if "engine" not in p.parts and p.name not in prose]
+    assert len(live) > 80 and ROOT / "games" / "sockets" / "table.py" in live
+    assert [str(p) for p in live if len(p.read_text().splitlines()) > 420] == []
+
+
+def test_each_fact_is_defined_once() -> None:
+    definitions = {
+        r"^WIND_ZH\s*[:=]": 1,  # the engine's tiles
+        r"东 East|\"东南西北\"|\(\"East\", \"South\"": 0,  # (spelled out again elsewhere)
+        r"^MAX_BASE\s*[:=]": 1,  # the rule sets' base
+        r"^def may_watch\b": 1,  # games.access
+        r"^LOBBY_GROUP\b|lobby\.changed": 0,  # nobody joined the lobby's group: it polls
+        r"^def after\b": 0,  # clock.after, unused
+        r"except ImportError": 0,  # the consumers' renderers are always there
+    }
+    text = {path: path.read_text() for path in _sources("games", "common")}
+    for pattern, count in definitions.items():
+        hits = [str(p) for p, t in text.items() for _ in re.finditer(pattern, t, re.M)]
+        assert len(hits) == count, (pattern, hits)
+
+
+def test_the_even_stake_rule_is_the_rule_sets() -> None:
+    """Yihua's even base stake is a fact of its `Ruleset`, not a variant name tested in the live code."""
+    prose = {"rules_content.py", "rules_pages.py"}
+    live = [p for p in _sources("games", "common") if "engine" not in p.parts and p.name not in prose]
+    assert [str(p) for p in live if re.search(r"==\s*\"yihua\"\s*and\s*base", p.read_text())] == []
