@@ -53,6 +53,27 @@ def _fresh_process_caches() -> Iterator[None]:
     yield
 
 
+@pytest.fixture(autouse=True)
+def _reproducible_deals(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every hand a test deals takes its salt from the test's name and a counter, so a test that
+    passes once passes every time, and a failure replays exactly. The salt still differs hand by
+    hand and test by test. MAHJONG_TEST_RANDOM_DEALS=1 deals from the CSPRNG instead, to explore.
+    (Browser tests run the site in its own process and deal at random.)"""
+    if os.environ.get("MAHJONG_TEST_RANDOM_DEALS"):
+        return
+    import hashlib
+    import itertools
+
+    from games.table import play
+
+    counter = itertools.count()
+    monkeypatch.setattr(
+        play,
+        "new_salt",
+        lambda: hashlib.sha256(f"{request.node.nodeid}:{next(counter)}".encode()).hexdigest(),
+    )
+
+
 def make_user(username: str) -> User:
     return User.objects.create_user(username=username, password=PASSWORD)
 

@@ -19,6 +19,18 @@ def finished_hand(owner: User, variant: str = "two_player", public: bool = True)
     return Table.objects.get(pk=table.pk).hand
 
 
+def won_hand(owner: User, variant: str = "two_player", public: bool = True) -> Hand:
+    """A finished hand somebody won: the deal is random, and bots draw some hands out.
+
+    Ten drawn hands in a row is about one chance in ten million at the bots' draw rate.
+    """
+    for _ in range(10):
+        hand = finished_hand(owner, variant, public)
+        if (hand.result or {}).get("winners"):
+            return hand
+    raise AssertionError("ten hands in a row were drawn")
+
+
 def running_hand(owner: User, variant: str = "two_player") -> Hand:
     table = bot_table(owner, variant, base=1)
     services.start_hand(table.pk, owner)

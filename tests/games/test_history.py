@@ -10,7 +10,7 @@ from django.urls import reverse
 from games.history import chart, leaderboard
 from games.models import ScoreEntry, SiteSettings
 from tests.conftest import logged_in_client
-from tests.games.history_helpers import finished_hand, running_hand
+from tests.games.history_helpers import finished_hand, running_hand, won_hand
 
 pytestmark = pytest.mark.django_db
 
@@ -103,11 +103,10 @@ def test_leaderboard_speaks_chinese(anon_client: Client) -> None:
 def test_history_names_patterns_as_the_variant_does_and_links_them_to_the_rules(
     alice: User, anon_client: Client
 ) -> None:
-    hand = finished_hand(alice, "two_player")
+    hand = won_hand(alice, "two_player")
     html = anon_client.get(reverse("history:user", args=["alice"])).content.decode()
     scores = (hand.result or {}).get("scores", [])
     winning = [s for s in scores if s.get("breakdown")]
-    if not winning:  # a drawn hand names no pattern
-        pytest.skip("the helper's hand was drawn")
+    assert winning, "a won hand has a pattern breakdown"
     for pid, _value in winning[0]["breakdown"]:
         assert f'href="/rules/two_player/#pattern-{pid}"' in html

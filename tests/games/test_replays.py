@@ -16,7 +16,7 @@ from games.engine.actions import Action, replay
 from games.models import HandAction
 from games.replays import build
 from tests.conftest import logged_in_client
-from tests.games.history_helpers import finished_hand, running_hand
+from tests.games.history_helpers import finished_hand, running_hand, won_hand
 
 pytestmark = pytest.mark.django_db
 
@@ -88,7 +88,7 @@ def test_a_private_tables_replay_is_for_its_players(alice: User, bob: User, anon
 def test_the_replay_names_each_pattern_as_its_variant_does(alice: User, anon_client: Client) -> None:
     from games.engine import patterns
 
-    hand = finished_hand(alice)
+    hand = won_hand(alice)
     data = anon_client.get(f"/api/hands/{hand.pk}/replay").json()
     named = {pid for score in (hand.result or {}).get("scores", []) for pid in score.get("patterns", [])}
     assert named, "the helper hand is a won hand"
@@ -111,7 +111,7 @@ def _page_data(client: Client, hand_id: int, language: str) -> tuple[str, dict]:
 
 
 def test_the_replay_reads_in_the_viewers_language_with_the_tables_names(alice: User) -> None:
-    hand = finished_hand(alice)  # alice and a bot at a two_player table
+    hand = won_hand(alice)  # alice and a bot at a two_player table
     client = logged_in_client(alice)
     html, data = _page_data(client, hand.pk, "en")
     assert data["players"] == ["alice", "机器人 2"]  # the bot as the table named it
@@ -123,9 +123,8 @@ def test_the_replay_reads_in_the_viewers_language_with_the_tables_names(alice: U
     assert data["text"]["info"][0].startswith("Wall ")
     assert "⏮" not in html and "⏭" not in html and html.count('<svg class="icon"') == 4
     scores = data["text"]["scores"]
-    if hand.result.get("winners"):
-        assert scores and all("_" not in p for s in scores for p in s["patterns"])  # names, not ids
-        assert all(s["line"] for s in scores)
+    assert scores and all("_" not in p for s in scores for p in s["patterns"])  # names, not ids
+    assert all(s["line"] for s in scores)
     _html, chinese = _page_data(client, hand.pk, "zh-hans")
     assert any(" 打出 " in t for t in chinese["text"]["steps"]) and chinese["text"]["info"][0].startswith(
         "牌墙 "
