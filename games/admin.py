@@ -32,7 +32,7 @@ class MatchAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Hand)
-class HandAdmin(admin.ModelAdmin):
+class HandAdmin(ReadOnlyAdmin):
     """Read-only: a hand changes only through the services (under its table's lock, bumping
     the version that processes' snapshots rely on); a table is closed from the table admin."""
 
@@ -43,15 +43,6 @@ class HandAdmin(admin.ModelAdmin):
         """The seed and the setup (which holds the salt) fix the wall: not even staff see them
         while the hand is played (docs/fairness.md); the replay reveals them afterwards."""
         return ["seed", "setup"] if obj is not None and obj.status == Hand.Status.PLAYING else []
-
-    def has_add_permission(self, request: object) -> bool:
-        return False
-
-    def has_change_permission(self, request: object, obj: object = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: object, obj: object = None) -> bool:
-        return False
 
 
 @admin.register(HandAction)
