@@ -19,7 +19,7 @@ def settlement_model(
     if not result:
         return None
     n = len(seats)
-    names = [s.get("name") or pgettext("empty seat", "—") for s in seats]
+    names = _names(seats, (last or {}).get("names") or [])
     variant = table.get("variant", "")
     base = (last or {}).get("base") or table.get("base") or 0
     scores = []
@@ -48,6 +48,7 @@ def settlement_model(
         rows.append(
             {
                 "seat": s,
+                "name": names[i] if i < n else "",
                 "payment": payments[i] if i < len(payments) else 0,
                 "practice": practice[i] if i < len(practice) else 0,
                 "balance": balances[i] if i < len(balances) else None,
@@ -80,3 +81,14 @@ def settlement_model(
         "penalties": penalties,
         "hand": (last or {}).get("hand"),
     }
+
+
+def _names(seats: list[dict[str, Any]], played: list[str | None]) -> list[str]:
+    """Who played each seat in the hand settled: the person recorded at settlement (their seat
+    may be empty or taken since), else the seat's occupant now (a bot), else a dash."""
+    names = []
+    for s in seats:
+        i = s["index"]
+        recorded = played[i] if i < len(played) else None
+        names.append(recorded or s.get("name") or pgettext("empty seat", "—"))
+    return names

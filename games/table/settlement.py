@@ -62,6 +62,9 @@ def finish_hand(t: Change) -> None:
             for p in Penalty.objects.filter(hand=hand)
         ],
         "hands": [s.get("hand", []) for s in public["seats"]],
+        # who played each seat: an escaped player's seat is freed just below, and the settlement
+        # still names who paid (None: a bot, named in the viewer's language when shown)
+        "names": [s.user.get_username() if s.user_id else None for s in t.seats],
     }
     rank_changes = record_hand_ranks(hand, table.variant)  # ranked quick matches only (issue 18)
     if rank_changes:

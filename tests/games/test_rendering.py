@@ -570,3 +570,33 @@ def test_the_waits_strip_says_when_a_rule_set_wins_by_self_draw_only() -> None:
     waits = [{"tile": "1p", "unseen": 2}]
     assert board.waits_model(waits, set(), "tianjin")["why_not"] == board.win_refusal("self_draw_only")
     assert board.waits_model(waits, set(), "shanghai")["why_not"] == ""
+
+
+def test_settlement_names_who_played_a_seat_freed_since() -> None:
+    """An escaped player's seat is freed at settlement: the panel still names who paid."""
+    from django.utils import translation
+
+    state, _, _ = play_hand("shanghai", 5)  # seat 0 wins on seat 3's discard
+    table = table_info(
+        4,
+        1,
+        phase="hand_over",
+        last_result={
+            "hand": 1,
+            "result": view_for(state, None)["result"],
+            "payments": [12, 0, 0, -12],
+            "balances": [1012, 1001, 1002, 0],
+            "penalties": [],
+            "hands": None,
+            "names": ["alice", "bob", "carol", "dora"],
+        },
+    )
+    table["seats"][3].update(name=None, is_bot=False)  # dora left; her seat is empty now
+    with translation.override("en"):
+        html = render_table_html(
+            {"table": table, "view": view_for(state, 1), "legal": [], "viewer": {"user": "bob", "seat": 1}}
+        )
+    settlement = html.split('id="settlement"')[1].split("</section>")[0]
+    assert "won on dora's discard" in settlement
+    row = re.search(r'<tr class="[^"]*">\s*<td><span class="wind">北</span> ([^<]*)<', settlement)
+    assert row and row.group(1).strip() == "dora"

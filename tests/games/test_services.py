@@ -250,6 +250,8 @@ def test_escape_penalty_once_shared_and_seat_freed_after_the_hand(alice: User, b
     entry = ScoreEntry.objects.get(hand=Table.objects.get(pk=table.pk).hand, seat=0)
     assert entry.user == alice  # she still takes that hand's result
     assert balance(alice) == a0 - 100 + entry.delta
+    # ...and the settlement still names her, though her seat is empty now
+    assert entry.hand.settlement["names"] == ["alice", "bob", None, None]
 
 
 def test_disconnect_past_grace_is_an_escape(alice: User, bob: User) -> None:
