@@ -13,6 +13,7 @@ from games import history, ranks, replays
 from games.engine.record import MAX_BYTES, RecordError
 from games.engine.rulesets import VARIANT_IDS
 from games.penalties import active_ban
+from games.rendering.board import bot_name
 from games.rendering.labels import VARIANT_NAMES
 from games.replay_text import replay_text
 
@@ -52,7 +53,12 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
     seats = hand.match.players or []
     # the board from the viewer's seat when they played this hand (as the live board), else seat 0
     bottom = seats.index(viewer.pk) if viewer is not None and viewer.pk in seats else 0
-    page_data = {**data, "text": replay_text(data), "bottom": bottom}
+    # bots by name in the viewer's language, as the live board names them (the data keeps 机器人 N)
+    names = [
+        bot_name(i) if i < len(seats) and seats[i] is None else name for i, name in enumerate(data["players"])
+    ]
+    page_data = {**data, "players": names}
+    page_data = {**page_data, "text": replay_text(page_data), "bottom": bottom}
     return render(
         request,
         "games/history/replay.html",

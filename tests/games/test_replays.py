@@ -114,11 +114,12 @@ def test_the_replay_reads_in_the_viewers_language_with_the_tables_names(alice: U
     hand = won_hand(alice)  # alice and a bot at a two_player table
     client = logged_in_client(alice)
     html, data = _page_data(client, hand.pk, "en")
-    assert data["players"] == ["alice", "机器人 2"]  # the bot as the table named it
+    assert data["players"] == ["alice", "Bot 2"]  # the bot as the live board names it in English
     steps = data["text"]["steps"]
     assert len(steps) == len(data["steps"]) and steps[0] == "The deal"
     discards = [t for t in steps if " discards " in t]
-    assert discards and all(t.startswith(("alice ", "机器人 2 ")) for t in discards)
+    assert discards and all(t.startswith(("alice ", "Bot 2 ")) for t in discards)
+    assert "机器人" not in html
     assert not any(re.search(r"\b\d[mpsz]\b", t) for t in steps)  # no engine notation ("6s")
     assert data["text"]["info"][0].startswith("Wall ")
     assert "⏮" not in html and "⏭" not in html and html.count('<svg class="icon"') == 4
@@ -126,6 +127,7 @@ def test_the_replay_reads_in_the_viewers_language_with_the_tables_names(alice: U
     assert scores and all("_" not in p for s in scores for p in s["patterns"])  # names, not ids
     assert all(s["line"] for s in scores)
     _html, chinese = _page_data(client, hand.pk, "zh-hans")
+    assert chinese["players"] == ["alice", "机器人 2"]
     assert any(" 打出 " in t for t in chinese["text"]["steps"]) and chinese["text"]["info"][0].startswith(
         "牌墙 "
     )
