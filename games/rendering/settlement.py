@@ -39,6 +39,7 @@ def settlement_model(
     balances = (last or {}).get("balances") or [s.get("balance") for s in seats]
     practice = (last or {}).get("practice") or [0] * n  # payments with a bot: shown, not applied
     hands = (last or {}).get("hands") or [None] * n
+    due = result.get("payments") or []  # what the hand asked of each seat, before the balance floor
     rows = []
     for s in seats:
         i = s["index"]
@@ -51,6 +52,7 @@ def settlement_model(
                 "name": names[i] if i < n else "",
                 "payment": payments[i] if i < len(payments) else 0,
                 "practice": practice[i] if i < len(practice) else 0,
+                "due": _floored(i, payments, practice, due),
                 "balance": balances[i] if i < len(balances) else None,
                 "hand": [tile(t, joker=t in jokers) for t in hand_names or []],
                 "melds": s.get("melds", []),
@@ -92,3 +94,12 @@ def _names(seats: list[dict[str, Any]], played: list[str | None]) -> list[str]:
         recorded = played[i] if i < len(played) else None
         names.append(recorded or s.get("name") or pgettext("empty seat", "—"))
     return names
+
+
+def _floored(i: int, payments: list[int], practice: list[int], due: list[int]) -> int | None:
+    """What seat i was due when the balance floor changed it (a loser ran out of points, so
+    they paid, or a winner got, less than the hand asked), else None."""
+    if i >= len(due) or i >= len(payments):
+        return None
+    moved = payments[i] + (practice[i] if i < len(practice) else 0)
+    return due[i] if moved != due[i] else None

@@ -600,3 +600,33 @@ def test_settlement_names_who_played_a_seat_freed_since() -> None:
     assert "won on dora's discard" in settlement
     row = re.search(r'<tr class="[^"]*">\s*<td><span class="wind">北</span> ([^<]*)<', settlement)
     assert row and row.group(1).strip() == "dora"
+
+
+def test_a_payment_the_balance_floor_cut_shows_what_was_due() -> None:
+    """Seat 3 had too few points: the row shows what moved and, beside it, what was due."""
+    from django.utils import translation
+
+    state, _, _ = play_hand("shanghai", 5)  # seat 0 wins on seat 3's discard
+    result = view_for(state, None)["result"]
+    due = result["payments"]
+    assert due[0] > 0 > due[3]
+    moved = [due[0] - 1, 0, 0, due[3] + 1]  # seat 3 was one point short
+    table = table_info(
+        4,
+        1,
+        phase="hand_over",
+        last_result={"hand": 1, "result": result, "payments": moved, "balances": [1, 1, 1, 0], "hands": None},
+    )
+    for language, shown in (("en", "(due {})"), ("zh-hans", "（应为 {}）")):
+        with translation.override(language):
+            html = render_table_html(
+                {
+                    "table": table,
+                    "view": view_for(state, 1),
+                    "legal": [],
+                    "viewer": {"user": "bob", "seat": 1},
+                }
+            )
+        settlement = html.split('id="settlement"')[1].split("</section>")[0]
+        assert shown.format(due[3]) in settlement and shown.format(due[0]) in settlement
+        assert settlement.count('class="due"') == 2  # the two seats the floor changed, no others
