@@ -57,8 +57,8 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
     names = [
         bot_name(i) if i < len(seats) and seats[i] is None else name for i, name in enumerate(data["players"])
     ]
-    page_data = {**data, "players": names}
-    page_data = {**page_data, "text": replay_text(page_data), "bottom": bottom}
+    page_data = {**data, "players": names, "bottom": bottom}
+    page_data["text"] = replay_text(page_data)
     return render(
         request,
         "games/history/replay.html",
