@@ -47,6 +47,14 @@ def test_lobby_seats_carry_the_boards_winds_and_bot_names(alice: User, anon_clie
     assert row["seats"][1]["name"] == "机器人 2"
 
 
+def test_lobby_seat_tooltips_name_bots_in_the_viewers_language(alice: User, anon_client: Client) -> None:
+    bot_table(alice, "shanghai")
+    english = anon_client.get("/lobby/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    chinese = anon_client.get("/lobby/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert 'title="南 Bot 2"' in english and "机器人" not in english
+    assert 'title="南 机器人 2"' in chinese
+
+
 def test_the_create_form_does_not_promise_east(alice_client: Client) -> None:
     html = alice_client.get("/tables/new/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "East seat" not in html and "The winds follow the dealer" in html
