@@ -365,6 +365,31 @@ def test_two_player_strong_looks_two_draws_ahead_where_normal_does_not() -> None
     assert two_step(left(st), 0, (), view.unseen) > two_step(left(n), 0, (), view.unseen)
 
 
+def test_strong_calls_the_kong_normal_leaves() -> None:
+    # ready on 1z either way: the exposed kong of 5z keeps the hand as close and brings a free
+    # replacement draw; strong calls it, normal (like easy) only calls a kong that brings it closer
+    view = _view("123m456p789s1z555z", phase="claim", last_discard=(3, tile("5z"), "discard"))
+    legal = [Action("kong", tile("5z"), kind="exposed"), Action("pong", tile("5z")), Action("pass")]
+    assert strong(view, legal, random.Random(0)) == legal[0]
+    assert normal(view, legal, random.Random(0)).type == "pass"
+    assert easy(view, legal, random.Random(0)).type == "pass"
+
+
+def test_tianjin_strong_takes_any_kong_because_kongs_are_paid_when_made() -> None:
+    # 3m is in a run and a pung: konging it costs a step, but Tianjin pays a concealed kong 2 from
+    # each player at once; normal keeps the faster hand
+    jokers = (tile("5p"), tile("6p"))
+    view = _view("1233334m67m89p11s3z", variant="tianjin", jokers=jokers)
+    kong = Action("kong", tile("3m"), kind="concealed")
+    legal = [*_discards(view), kong]
+    assert strong(view, legal, random.Random(0)) == kong
+    assert normal(view, legal, random.Random(0)).type == "discard"
+    # the dearest kong first: four jokers (金杠) pay 4 from each player
+    view = _view("3333m5555p12s789s3z", variant="tianjin", jokers=jokers)
+    gold = Action("kong", tile("5p"), kind="concealed")
+    assert strong(view, [*_discards(view), kong, gold], random.Random(0)) == gold
+
+
 def test_a_bot_takes_a_win_when_offered() -> None:
     view = _view("123m456p789s11z234s")
     for level in LEVELS:

@@ -5,9 +5,11 @@ easy:   today's bot — every win at once; discards to the lowest shanten (ties:
 normal: lowest shanten first, then the most unseen tiles that improve the hand, weighted by the
         value of the patterns the hand heads for; a ready hand's waits are scored exactly by the
         variant's own scoring. Claims only when they speed the hand up without giving up most
-        of its value.
-strong: normal, plus a look two draws ahead to break ties between equally fast discards (the
-        shape the next useful draw leaves), and defence (Shanghai, yihua, Cantonese): estimates
+        of its value (a kong too, as easy: only one that brings the hand closer).
+strong: normal, plus the kongs normal leaves (one that keeps the hand as close is a free draw;
+        in Tianjin, where a kong is paid when made, any kong), a look two draws ahead to break
+        ties between equally fast discards (the shape the next useful draw leaves), and
+        defence (Shanghai, yihua, Cantonese): estimates
         each discard's danger from the table and, when an opponent is clearly close to a big
         hand while its own hand is far, folds (throws the safest tile, claims nothing) — more
         readily as the wall runs out; otherwise it pushes, the danger not weighed. In Tianjin,
@@ -164,6 +166,11 @@ class Style:
     late: bool  # fold more readily as the wall runs out (few draws left to finish a far hand)
     hold_out: bool = False  # may pass a discard win to play for the self-draw (two-player)
     look_ahead: bool = False  # rank discards by the shape two draws ahead (shape.two_step)
+    # which kongs it calls on a discard: "faster" only one that brings the hand closer (easy's
+    # rule); "keeping" also one that keeps it as close (the replacement is a free draw, and the
+    # kong scores in most variants); "paid" any kong, its own turn's too (Tianjin pays a kong when
+    # made: an exposed one about a plain win, a concealed one twice that)
+    kongs: str = "faster"
 
 
 NORMAL = Style(defend=False, plans="normal", late=False)
@@ -175,7 +182,8 @@ def _strong_style(variant: str) -> Style:
     # (2,000 duplicate hands, seed 22: strong with defence +0.72 [−0.19, +1.62] against easy,
     # normal without it +1.37 [+0.47, +2.27]); strong plays for the self-draw instead.
     two = variant == "two_player"
-    return Style(defend=not two, plans="strong", late=not two, hold_out=two, look_ahead=True)
+    kongs = "paid" if variant == "tianjin" else "keeping"
+    return Style(defend=not two, plans="strong", late=not two, hold_out=two, look_ahead=True, kongs=kongs)
 
 
 @dataclass(frozen=True)
@@ -206,6 +214,9 @@ def _play(view: PlayerView, legal: Sequence[Action], style: Style) -> Action:
     early = _forced(view, legal)
     if early is not None:
         return early
+    paid = _paid_kong(view, legal) if style.kongs == "paid" else None
+    if paid is not None:
+        return paid
     if view.phase == "claim":
         return _claim(view, legal, ts, style)
     discards = [a for a in legal if a.type == "discard"]
@@ -222,6 +233,17 @@ def _play(view: PlayerView, legal: Sequence[Action], style: Style) -> Action:
     # 报听 whenever the chosen tile allows it, as easy does (two-player): the bot keeps a ready
     # hand as it is anyway, so the lock costs it little
     return max(ready, key=lambda a: a.ready)
+
+
+def _paid_kong(view: PlayerView, legal: Sequence[Action]) -> Action | None:
+    """Tianjin (§5, kongs paid when made): any kong on offer, the dearest first — four jokers
+    (金杠, 4 from each player), a concealed kong (2), an exposed or added one (1). Each pays about
+    what a plain win does, for certain, so it beats the little a kong may cost the hand's speed
+    (2,000 duplicate hands: see docs/bots.md)."""
+    kongs = [a for a in legal if a.type == "kong"]
+    if not kongs:
+        return None
+    return max(kongs, key=lambda a: (a.kind == "concealed", a.tile in view.jokers))
 
 
 def _holding_out(view: PlayerView, legal: Sequence[Action], ts: list[Threat]) -> bool:
@@ -370,7 +392,8 @@ def _claim(view: PlayerView, legal: Sequence[Action], ts: list[Threat], style: S
         else:
             tiles = {t for t in range(KINDS) if c[t]}
             after = _pick(_discard_options(view, c, new_melds, tiles, ts, style), False)
-        faster = after.shanten < now.shanten or (a.type == "kong" and after.shanten <= now.shanten)
+        keeping_kong = a.type == "kong" and style.kongs != "faster" and after.shanten <= now.shanten
+        faster = after.shanten < now.shanten or keeping_kong
         keeps_value = after.multiplier >= 0.6 * now.multiplier
         richer = after.shanten <= now.shanten and after.multiplier >= 1.5 * now.multiplier
         if after.shanten == 0 and after.worth <= 0:
