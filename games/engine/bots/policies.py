@@ -7,7 +7,8 @@ normal: lowest shanten first, then the most unseen tiles that improve the hand, 
         variant's own scoring. Claims only when they speed the hand up without giving up most
         of its value (a kong too, as easy: only one that brings the hand closer).
 strong: normal, plus the kongs normal leaves (one that keeps the hand as close is a free draw;
-        in Tianjin, where a kong is paid when made, any kong), a look two draws ahead to break
+        in Tianjin, where a kong is paid when made, any kong; not in two-player, where they
+        cost), a look two draws ahead to break
         ties between equally fast discards (the shape the next useful draw leaves), and
         defence (Shanghai, yihua, Cantonese): estimates
         each discard's danger from the table and, when an opponent is clearly close to a big
