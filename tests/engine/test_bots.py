@@ -320,6 +320,48 @@ def test_two_player_strong_holds_out_for_the_self_draw_with_a_wide_wait_early() 
     assert normal(offered(44), legal, random.Random(0)).type == "win"  # normal takes every win
 
 
+def _offered_a_discard_win(variant: str, wall_left: int, melds_each: int = 0) -> PlayerView:
+    # 234 567m 8m (waits 2m 5m 8m) 123p 456s, offered 5m by seat 3; each opponent has thrown
+    # six tiles and laid `melds_each` melds
+    melds = (
+        Meld("pong", tuple(parse("9p9p9p")), 2, tile("9p")),
+        Meld("chi", tuple(parse("789s")), 2, tile("7s")),
+    )
+    others = tuple(
+        OtherSeat(s, tuple(parse("1z2z3z1s4p7p")), melds[:melds_each], 0, 0, False) for s in (1, 2, 3)
+    )
+    return _view(
+        "2m3m4m5m6m7m8m1p2p3p4s5s6s",
+        variant=variant,
+        others=others,
+        phase="claim",
+        last_discard=(3, tile("5m"), "discard"),
+        wall_left=wall_left,
+    )
+
+
+def test_cantonese_strong_holds_out_for_the_self_draw_while_the_race_is_worth_it() -> None:
+    # 漏和 locks discard wins only until the next draw, and a self-draw is paid by all three with
+    # the 自摸 fan on top (six times the discarder's payment here): with a wide wait, the wall
+    # long and the others quiet, strong plays on; late in the wall, or against opponents with
+    # two melds laid each (likely ready), it takes the win; normal takes every win
+    legal = [Action("win"), Action("pass")]
+    assert strong(_offered_a_discard_win("cantonese", 60), legal, random.Random(0)).type == "pass"
+    assert normal(_offered_a_discard_win("cantonese", 60), legal, random.Random(0)).type == "win"
+    assert strong(_offered_a_discard_win("cantonese", 8), legal, random.Random(0)).type == "win"
+    assert (
+        strong(_offered_a_discard_win("cantonese", 60, melds_each=2), legal, random.Random(0)).type == "win"
+    )
+
+
+def test_strong_takes_the_win_where_a_self_draw_pays_only_three_shares() -> None:
+    # yihua and Shanghai: a self-draw pays three times the discarder's share; against three
+    # opponents who have each laid a meld that race is not worth the win on the table
+    legal = [Action("win"), Action("pass")]
+    assert strong(_offered_a_discard_win("yihua", 60), legal, random.Random(0)).type == "win"
+    assert strong(_offered_a_discard_win("shanghai", 60, melds_each=1), legal, random.Random(0)).type == "win"
+
+
 def test_two_step_is_draws_times_the_count_after_the_best_next_discard() -> None:
     # one from ready: 234m 67m 123p 567s + 9s 1z; checked against a plain enumeration over
     # every draw and every discard after it
@@ -388,6 +430,32 @@ def test_tianjin_strong_takes_any_kong_because_kongs_are_paid_when_made() -> Non
     view = _view("3333m5555p12s789s3z", variant="tianjin", jokers=jokers)
     gold = Action("kong", tile("5p"), kind="concealed")
     assert strong(view, [*_discards(view), kong, gold], random.Random(0)) == gold
+
+
+def test_strong_calls_into_a_big_hanging_wait_normal_does_not() -> None:
+    # three melds called, ready on 1m/4m; chi-ing the 1m leaves 55p: a single wait on 5p with four
+    # melds called is Shanghai's 大吊车 (50 flowers), worth more by the exact scoring than the
+    # plain two-sided wait; strong makes the call, normal keeps its ready hand
+    melds = (
+        Meld("pong", tuple(parse("1z1z1z")), 2, tile("1z")),
+        Meld("chi", tuple(parse("789s")), 3, tile("7s")),
+        Meld("pong", tuple(parse("9p9p9p")), 1, tile("9p")),
+    )
+    view = _view(
+        "23m55p",
+        others=(
+            OtherSeat(1, (), (), 0, 0, False),
+            OtherSeat(2, (), (), 0, 0, False),
+            OtherSeat(3, (tile("1m"),), (), 0, 0, False),
+        ),
+        melds=melds,
+        phase="claim",
+        last_discard=(3, tile("1m"), "discard"),
+    )
+    chi = Action("chi", tile("1m"), tiles=tuple(parse("123m")))
+    legal = [chi, Action("pass")]
+    assert strong(view, legal, random.Random(0)) == chi
+    assert normal(view, legal, random.Random(0)).type == "pass"
 
 
 def test_a_bot_takes_a_win_when_offered() -> None:

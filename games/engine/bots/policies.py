@@ -20,6 +20,7 @@ strong: normal, plus the kongs normal leaves (one that keeps the hand as close i
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -40,8 +41,6 @@ FOLD_AT = {2: 1.6, 1: 2.4}
 # higher (plan multipliers, value.py).
 DETOUR_FACTOR = 1.5
 DETOUR_MIN = 3.0  # ...and is really on its way there
-# two-player: the opponent's self-draw costs 13 × 3 when their hand reaches the cap, as most do
-LOSS_ON_THEIR_SELF_DRAW = 39.0
 # strong (style.late): below this many own draws left, FOLD_AT shrinks in proportion
 LATE_DRAWS = {2: 16.0, 1: 8.0}
 # strong breaks ties of its fastest discards by looking two draws ahead (_look_ahead) while the
@@ -165,13 +164,16 @@ class Style:
     defend: bool  # read the table's danger and fold (defence.py)
     plans: str  # "strong" adds the plans normal does not price (Tianjin 龙, value.py)
     late: bool  # fold more readily as the wall runs out (few draws left to finish a far hand)
-    hold_out: bool = False  # may pass a discard win to play for the self-draw (two-player)
+    hold_out: bool = False  # may pass a discard win to play for the self-draw (_holding_out)
     look_ahead: bool = False  # rank discards by the shape two draws ahead (shape.two_step)
     # which kongs it calls on a discard: "faster" only one that brings the hand closer (easy's
     # rule); "keeping" also one that keeps it as close (the replacement is a free draw, and the
     # kong scores in most variants); "paid" any kong, its own turn's too (Tianjin pays a kong when
     # made: an exposed one about a plain win, a concealed one twice that)
     kongs: str = "faster"
+    # a call that keeps a ready hand ready is made when the waits it leaves are worth more, by the
+    # variant's exact scoring (Shanghai's 大吊车: four melds called, 50 flowers on a single tile)
+    richer_waits: bool = False
 
 
 NORMAL = Style(defend=False, plans="normal", late=False)
@@ -187,7 +189,15 @@ def _strong_style(variant: str) -> Style:
     # hands, seed 23: strong without those calls +0.21 [−0.22, +0.63] against normal with them,
     # −0.03 with them too) — most wins reach the 13 cap anyway, so the kong's fan adds nothing
     kongs = {"tianjin": "paid", "two_player": "faster"}.get(variant, "keeping")
-    return Style(defend=not two, plans="strong", late=not two, hold_out=two, look_ahead=True, kongs=kongs)
+    return Style(
+        defend=not two,
+        plans="strong",
+        late=not two,
+        hold_out=True,
+        look_ahead=True,
+        kongs=kongs,
+        richer_waits=True,
+    )
 
 
 @dataclass(frozen=True)
@@ -250,15 +260,43 @@ def _paid_kong(view: PlayerView, legal: Sequence[Action]) -> Action | None:
     return max(kongs, key=lambda a: (a.kind == "concealed", a.tile in view.jokers))
 
 
+@dataclass(frozen=True)
+class Race:
+    """What playing on after a passed discard win risks, per round of the table (see
+    _holding_out): the chance an opponent's discard is one of this seat's waits (× the share of
+    unseen tiles that are waits), and, × that opponent's readiness (defence.py), the chance they
+    self-draw and the chance this seat's discard wins for them."""
+
+    throw: float
+    their_self_draw: float
+    deal_in: float
+    # what their self-draw costs this seat; None: about what this seat's win would bring
+    loss_on_their_self_draw: float | None
+
+
+# two-player: the opponent's self-draw costs 13 × 3 when their hand reaches the cap, as most do.
+# Four seats: an opponent's ready hand holds ~6 of the ~70 unseen tiles, and the easy and normal
+# bots (and most people) do not hold back a tile that is somebody's wait.
+RACES = {
+    2: Race(throw=0.5, their_self_draw=0.17, deal_in=0.08, loss_on_their_self_draw=39.0),
+    4: Race(throw=0.7, their_self_draw=0.09, deal_in=0.09, loss_on_their_self_draw=None),
+}
+
+
 def _holding_out(view: PlayerView, legal: Sequence[Action], ts: list[Threat]) -> bool:
-    """Two-player (RULES two_player §2): a passed discard win locks nothing and a self-draw pays
-    three times as much (the default `self_draw_multiplier`; the view carries no table options).
-    Pass the win on the opponent's discard when playing on — self-draw or a later discard win,
-    against the opponent winning first — is worth more than taking it now: a finite race over
-    this seat's remaining draws, per round p = the chance to draw a wait, r = the opponent
-    throwing one, q = the opponent self-drawing, d = this seat dealing in (the threat's
-    readiness, defence.py)."""
-    if not view.last_discard or view.players != 2 or not any(a.type == "win" for a in legal):
+    """Pass the win on a discard when playing on — for a self-draw, paid by every other player,
+    or a later discard win — is worth more than taking it now. Only where passing costs little:
+    two-player locks nothing (RULES two_player §2); Shanghai (R2), yihua (Y2) and Cantonese
+    (漏和) lock discard wins only until this seat's next draw. A finite race over this seat's
+    remaining draws: per round p = its outs / unseen tiles, r = an opponent throwing a wait,
+    q = an opponent self-drawing, d = this seat dealing in, o = an opponent winning on another's
+    discard (the hand ends, this seat pays nothing). It fires where a self-draw pays far more
+    than a discard win: Cantonese (its 自摸 fan doubles the three payments) and two-player (×3,
+    `self_draw_multiplier`; the view carries no table options, so the default is assumed); in
+    Shanghai and yihua a self-draw pays only three times one discarder's share, too little for
+    the race against three opponents."""
+    race = RACES.get(view.players)
+    if race is None or not view.last_discard or not any(a.type == "win" for a in legal):
         return False
     seat, tile, kind = view.last_discard
     if kind != "discard":
@@ -274,13 +312,15 @@ def _holding_out(view: PlayerView, legal: Sequence[Action], ts: list[Threat]) ->
         return False
     self_draw = sum(view.unseen[w] * wait_payoff(view, c13, w) for w in waits) / outs
     p = outs / unseen
-    r = 0.5 * p
-    ready = max((th.ready for th in ts), default=0.5)
-    q, d = 0.17 * ready, 0.08 * ready
-    loss = LOSS_ON_THEIR_SELF_DRAW
+    readiness = [th.ready for th in ts] or [0.5]
+    r = 1 - (1 - race.throw * p) ** len(readiness)
+    q = 1 - math.prod(1 - race.their_self_draw * x for x in readiness)
+    d = 1 - math.prod(1 - race.deal_in * x for x in readiness)
+    o = 1 - math.prod(1 - (view.players - 2) * race.deal_in * x for x in readiness)
+    loss = race.loss_on_their_self_draw or now
     gain = p * self_draw + (1 - p) * (-d * now + (1 - d) * (-q * loss + (1 - q) * r * now))
-    keep = (1 - p) * (1 - d) * (1 - q) * (1 - r)
-    rounds = view.wall_left // 2
+    keep = (1 - p) * (1 - d) * (1 - q) * (1 - r) * (1 - o)
+    rounds = view.wall_left // view.players
     later = gain * (1 - keep**rounds) / (1 - keep)
     return later > now
 
@@ -400,6 +440,8 @@ def _claim(view: PlayerView, legal: Sequence[Action], ts: list[Threat], style: S
         faster = after.shanten < now.shanten or keeping_kong
         keeps_value = after.multiplier >= 0.6 * now.multiplier
         richer = after.shanten <= now.shanten and after.multiplier >= 1.5 * now.multiplier
+        if style.richer_waits and now.shanten == after.shanten == 0:
+            richer = richer or after.worth > now.worth
         if after.shanten == 0 and after.worth <= 0:
             continue  # ready on waits that score nothing (or are all gone)
         if (faster and keeps_value) or richer:
