@@ -320,6 +320,20 @@ def test_two_player_strong_holds_out_for_the_self_draw_with_a_wide_wait_early() 
     assert normal(offered(44), legal, random.Random(0)).type == "win"  # normal takes every win
 
 
+def test_two_player_strong_keeps_its_ready_hand_free_of_the_declaration() -> None:
+    # 报听 scores nothing by default and locks the hand (no better wait later, no kong): normal
+    # declares whenever its discard allows, as easy does; strong throws the same tile undeclared
+    view = _view(
+        "1m2m3m4m5m6m7m8m9m1z1z5z5z7z",
+        variant="two_player",
+        players=2,
+        others=(OtherSeat(1, (), (), 0, 0, False),),
+    )
+    legal = [*_discards(view), Action("discard", tile("7z"), ready=True)]
+    assert normal(view, legal, random.Random(0)) == Action("discard", tile("7z"), ready=True)
+    assert strong(view, legal, random.Random(0)) == Action("discard", tile("7z"))
+
+
 def _offered_a_discard_win(variant: str, wall_left: int, melds_each: int = 0) -> PlayerView:
     # 234 567m 8m (waits 2m 5m 8m) 123p 456s, offered 5m by seat 3; each opponent has thrown
     # six tiles and laid `melds_each` melds

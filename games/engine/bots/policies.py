@@ -174,6 +174,9 @@ class Style:
     # a call that keeps a ready hand ready is made when the waits it leaves are worth more, by the
     # variant's exact scoring (Shanghai's 大吊车: four melds called, 50 flowers on a single tile)
     richer_waits: bool = False
+    # two-player 报听: declare whenever the chosen discard allows (False: never — the declaration
+    # scores nothing by default and locks the hand: no better wait later, no kong)
+    declare: bool = True
 
 
 NORMAL = Style(defend=False, plans="normal", late=False)
@@ -197,6 +200,10 @@ def _strong_style(variant: str) -> Style:
         look_ahead=True,
         kongs=kongs,
         richer_waits=True,
+        # 报听 scores nothing by default and locks the hand: strong stays free to move to a better
+        # wait or call a kong (4,000 duplicate hands, seed 22: strong − normal +1.84 [+0.73,
+        # +2.95] without declaring, −0.06 [−0.59, +0.46] declaring as normal does)
+        declare=False,
     )
 
 
@@ -243,10 +250,10 @@ def _play(view: PlayerView, legal: Sequence[Action], style: Style) -> Action:
     kong = None if fold else _keeping_kong(view, legal, best.shanten)
     if kong is not None:
         return kong
-    ready = [a for a in discards if a.tile == best.tile]
-    # 报听 whenever the chosen tile allows it, as easy does (two-player): the bot keeps a ready
-    # hand as it is anyway, so the lock costs it little
-    return max(ready, key=lambda a: a.ready)
+    same = [a for a in discards if a.tile == best.tile]
+    # 报听 (two-player) whenever the chosen tile allows it, as easy does — unless the style keeps
+    # the hand free
+    return max(same, key=lambda a: a.ready == style.declare)
 
 
 def _paid_kong(view: PlayerView, legal: Sequence[Action]) -> Action | None:
