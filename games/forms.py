@@ -111,7 +111,10 @@ class CreateTableForm(forms.Form):
         choices=[("easy", _("Easy")), ("normal", _("Normal")), ("strong", _("Strong"))],
         initial="normal",
         required=False,  # left out: the default level (normal)
-        help_text=_("Easy takes any win; normal also plays for valuable hands; strong also defends."),
+        help_text=_(
+            "Easy takes any win; normal also plays for valuable hands; "
+            "strong also defends and passes a small win for a self-draw when that pays."
+        ),
     )
     public = forms.BooleanField(
         label=_("Public table (listed in the lobby)"),
