@@ -8,14 +8,16 @@ normal: lowest shanten first, then the most unseen tiles that improve the hand, 
         of its value (a kong too, as easy: only one that brings the hand closer).
 strong: normal, plus the kongs normal leaves (one that keeps the hand as close is a free draw;
         in Tianjin, where a kong is paid when made, any kong; not in two-player, where they
-        cost), a look two draws ahead to break
-        ties between equally fast discards (the shape the next useful draw leaves), and
-        defence (Shanghai, yihua, Cantonese): estimates
-        each discard's danger from the table and, when an opponent is clearly close to a big
-        hand while its own hand is far, folds (throws the safest tile, claims nothing) — more
-        readily as the wall runs out; otherwise it pushes, the danger not weighed. In Tianjin,
-        where nothing can be defended, it prices the 龙 (×4) normal ignores; in two-player,
-        where defence costs, it may pass a discard win for the 3× self-draw.
+        cost); a call that keeps a ready hand ready when its waits are worth more (大吊车); a
+        look two draws ahead to break ties between equally fast discards (the shape the next
+        useful draw leaves); passing a discard win for the self-draw when a race over its
+        remaining draws says so (Cantonese and two-player in practice, _holding_out); never
+        declaring 报听 (two-player: it scores nothing and locks the hand); and defence
+        (Shanghai, yihua, Cantonese): estimates each discard's danger from the table and, when
+        an opponent is clearly close to a big hand while its own hand is far, folds (throws the
+        safest tile, claims nothing) — more readily as the wall runs out; otherwise it pushes,
+        the danger not weighed. In Tianjin, where nothing can be defended, it prices the 龙 (×4)
+        normal ignores.
 """
 
 from __future__ import annotations
