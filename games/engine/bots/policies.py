@@ -231,9 +231,11 @@ def strong(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Act
 
 def _play(view: PlayerView, legal: Sequence[Action], style: Style) -> Action:
     offered = view.phase == "claim" and PASS in legal
-    if style.hold_out and offered and _holding_out(view, legal, threats(view)):
+    # read the table once: the hold-out weighs every opponent's readiness, defence their danger
+    seen = threats(view) if style.defend or (style.hold_out and offered) else []
+    if style.hold_out and offered and _holding_out(view, legal, seen):
         return PASS
-    ts = threats(view) if style.defend else []
+    ts = seen if style.defend else []
     early = _forced(view, legal)
     if early is not None:
         return early
@@ -326,7 +328,7 @@ def _holding_out(view: PlayerView, legal: Sequence[Action], ts: list[Threat]) ->
     q = 1 - math.prod(1 - race.their_self_draw * x for x in readiness)
     d = 1 - math.prod(1 - race.deal_in * x for x in readiness)
     o = 1 - math.prod(1 - (view.players - 2) * race.deal_in * x for x in readiness)
-    loss = race.loss_on_their_self_draw or now
+    loss = now if race.loss_on_their_self_draw is None else race.loss_on_their_self_draw
     gain = p * self_draw + (1 - p) * (-d * now + (1 - d) * (-q * loss + (1 - q) * r * now))
     keep = (1 - p) * (1 - d) * (1 - q) * (1 - r) * (1 - o)
     rounds = view.wall_left // view.players
