@@ -679,15 +679,20 @@ def _maybe_resolve(rules: Ruleset, state: HandState) -> HandState:
 
 
 def _lock_passers(rules: Ruleset, state: HandState, w: ClaimWindow) -> HandState:
-    """Remember passed wins and pongs: the variants' locks (R1, R2, Y2, 漏和) read these."""
+    """Remember passed wins and pongs: the variants' locks (R1, R2, Y2, 漏和) read these.
+
+    Only a passed *discard* locks: every seed words its lock on a tile another player threw
+    (shanghai "假如A打了一个牌,B…没选择胡", yihua "打出一張…可以胡的牌而…放棄不胡"). A kong one
+    lets stand is no discard, so passing a chance to rob it locks nothing."""
+    if w.kind != "discard":
+        return state
     for s, opts in enumerate(w.options):
         answer = w.answers[s]
         if not opts or answer is None:
             continue
         p = state.players[s]
         if any(o.type == "win" for o in opts) and answer.type != "win":
-            by = "discard" if w.kind == "discard" else "robbing_kong"
-            passed = rules.win_check(state, s, win_context(state, s, w.tile, by, w.seat))
+            passed = rules.win_check(state, s, win_context(state, s, w.tile, "discard", w.seat))
             state = state.with_player(
                 s,
                 win_lock=True,
