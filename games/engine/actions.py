@@ -586,7 +586,7 @@ def _discard(rules: Ruleset, state: HandState, seat: int, action: Action) -> tup
     c = bytearray(p.concealed)
     c[t] -= 1
     first = state.first_discards
-    if len(first) < state.num_players and not any(pl.melds for pl in state.players):
+    if len(first) < state.num_players and not _discard_claimed(state):
         first = (*first, t)
     ready_order = (*state.ready_order, seat) if action.ready and not p.ready else state.ready_order
     state = _with(
@@ -610,6 +610,13 @@ def _discard(rules: Ruleset, state: HandState, seat: int, action: Action) -> tup
     )
     events: list[Event] = [{"type": "discard", "seat": seat, "tile": name(t), "ready": action.ready}]
     return _open_window(rules, state, "discard", seat, t), events
+
+
+def _discard_claimed(state: HandState) -> bool:
+    """Has anyone claimed a discard this hand? (铲 counts the go-round of discards: the seed's
+    "三个闲家跟打庄家打出的牌". A claim interrupts it; a concealed kong takes nobody's tile, and an
+    added kong was a pong first.)"""
+    return any(m.kind != "concealed_kong" for pl in state.players for m in pl.melds)
 
 
 def _open_window(rules: Ruleset, state: HandState, kind: str, seat: int, t: Tile) -> HandState:
