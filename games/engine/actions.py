@@ -172,6 +172,8 @@ def new_hand(
             return state
     state = rules.setup(state, rng)
     if any(rules.choice_actions(state, s) for s in range(n)):
+        if rules.dealer_draws_before_choices:
+            state = draw_tile(rules, state, dealer, start="deal")
         return evolve(state, phase="choose")
     return draw_tile(rules, state, dealer, start="deal")
 
@@ -497,7 +499,10 @@ def apply(
         state = rules.apply_choice(state, seat, action)
         events.append({"type": "choose", "seat": seat, **action.to_json()})
         if not any(rules.choice_actions(state, s) for s in range(state.num_players)):
-            state = draw_tile(rules, state, state.dealer, start="deal")
+            if rules.dealer_draws_before_choices:  # the dealer holds 14 already: play begins
+                state = evolve(state, phase="turn", turn=state.dealer, turn_start="deal")
+            else:
+                state = draw_tile(rules, state, state.dealer, start="deal")
     elif state.phase == "claim":
         state, events = _answer(rules, state, seat, action)
     elif action.type == "discard":

@@ -80,6 +80,9 @@ class Ruleset:
     kong_after_claim: ClassVar[bool] = False  # kongs also on a turn begun by chi/pong (yihua)
     robbable_kongs: ClassVar[tuple[str, ...]] = ("added_kong",)
     has_ready: ClassVar[bool] = False  # 报听 (two_player)
+    # The dealer takes the 14th tile before the pre-hand choices (two_player 开局换牌: "莊家發完14張牌、
+    # 閑家發完13張牌后…換掉"), instead of after them (tianjin 坐庄/拉庄 come before any tile is taken).
+    dealer_draws_before_choices: ClassVar[bool] = False
     # House rules a table may set, with defaults (values must be JSON-able).
     default_options: ClassVar[dict[str, Any]] = {}
     # The values each option admits (issue 23): every key of `default_options` has one. A range

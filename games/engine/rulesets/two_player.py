@@ -43,6 +43,7 @@ class TwoPlayerRuleset(Ruleset):
     multiple_winners = False  # one possible winner on any discard
     robbable_kongs = ("added_kong",)  # seed: 抢杠只应用在蓄杠上
     has_ready = True
+    dealer_draws_before_choices = True  # 开局换牌: "莊家發完14張牌、閑家發完13張牌后"
     default_options: ClassVar[dict[str, Any]] = {
         "cap": scoring.DEFAULT_CAP,
         "exchange": False,
@@ -109,11 +110,13 @@ class TwoPlayerRuleset(Ruleset):
         wall = state.wall[:head] + done.drawn + done.wall + state.wall[tail:]
         flowers = tuple(t for t in done.drawn if is_flower(t))
         p = state.players[seat]
+        # the dealer's 14th tile stays the drawn one (shown apart) while it is still held
+        kept = p.drawn if p.drawn is not None and done.hand[p.drawn] else None
         state = replace(state, wall=wall, head=head + n, tail=state.tail + n)
         state = state.with_player(seat, concealed=done.hand, flowers=p.flowers + flowers)
         for _ in flowers:  # §1.10: drawn flowers are laid open and replaced from the back
             state, _t = take_tile(self, state, seat, from_back=True)
-        state = state.with_player(seat, drawn=None, draw_count=0)
+        state = state.with_player(seat, drawn=kept, draw_count=p.draw_count)
         chosen = dict(state.choices)
         chosen[EXCHANGED] = (*chosen.get(EXCHANGED, ()), seat)
         return replace(state, choices=tuple(sorted(chosen.items())))

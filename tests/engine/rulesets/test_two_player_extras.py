@@ -49,6 +49,27 @@ def test_exchange_returns_any_subset_and_draws_as_many():
     assert violations(after) == []
 
 
+def test_the_dealer_exchanges_from_fourteen_tiles():
+    # the seed: "莊家發完14張牌、閑家發完13張牌后,系統允許玩家選擇需要換掉的麻將牌"
+    for seed in range(6):
+        state = new_hand("two_player", seed, options={"exchange": True}, dealer=seed % 2)
+        dealer, other = state.dealer, 1 - state.dealer
+        assert state.phase == "choose"
+        assert state.players[dealer].hand_size == 14 and state.players[other].hand_size == 13
+        assert violations(state) == []
+        fourteenth = state.players[dealer].drawn
+        assert fourteenth is not None
+        assert Action("exchange", tiles=(fourteenth,)) in legal_actions(state, dealer)
+        head = state.head
+        state, _ = apply(state, other, Action("exchange"))
+        state, _ = apply(state, dealer, Action("exchange", tiles=(fourteenth,)))
+        # play starts with the dealer's discard: no further draw from the wall
+        assert state.phase == "turn" and state.turn == dealer and state.head == head + 1
+        assert state.players[dealer].hand_size == 14 and state.players[other].hand_size == 13
+        assert all(a.type in ("discard", "kong", "win") for a in legal_actions(state, dealer))
+        assert violations(state) == []
+
+
 def test_exchange_only_of_tiles_held_and_only_once():
     state = new_hand("two_player", 5, options={"exchange": True})
     missing = next(t for t in range(34) if t in T("123456789m1234567z") and not state.players[1].concealed[t])
