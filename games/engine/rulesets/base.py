@@ -83,6 +83,9 @@ class Ruleset:
     # The dealer takes the 14th tile before the pre-hand choices (two_player 开局换牌: "莊家發完14張牌、
     # 閑家發完13張牌后…換掉"), instead of after them (tianjin 坐庄/拉庄 come before any tile is taken).
     dealer_draws_before_choices: ClassVar[bool] = False
+    # The pre-hand choices are made blind: while they are open no view shows a concealed tile or
+    # the jokers (tianjin 坐庄/拉庄 come "玩家拿牌前", before the players take their tiles).
+    blind_choices: ClassVar[bool] = False
     # House rules a table may set, with defaults (values must be JSON-able).
     default_options: ClassVar[dict[str, Any]] = {}
     # The values each option admits (issue 23): every key of `default_options` has one. A range

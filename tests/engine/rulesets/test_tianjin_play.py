@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from games.engine.actions import Action, apply, legal_actions, new_hand, seats_to_act
@@ -32,7 +34,7 @@ def test_the_indicator_is_turned_up_from_the_tail_and_taken_out_of_play():
         assert dealt.jokers == (dealt.indicator, next_in_cycle(dealt.indicator))
         assert dealt.tail == 136 - 1  # one tile fewer in the live wall: the indicator
         assert violations(dealt) == []
-        assert view_for(dealt, None)["indicator"] is not None
+        assert view_for(choose_all(dealt), None)["indicator"] is not None  # shown once all chose
 
 
 def test_before_the_deal_the_dealer_chooses_zuozhuang_and_the_others_lazhuang():
@@ -48,6 +50,39 @@ def test_before_the_deal_the_dealer_chooses_zuozhuang_and_the_others_lazhuang():
     state = choose_all_rest(state)
     assert state.phase == "turn" and state.turn == 2
     assert view_for(state, 1)["choices"] == {"zuozhuang": True, "lazhuang": [2, 1, 0, 0]}
+
+
+def _hidden_during_the_choice(view, true_hands, indicator):
+    text = json.dumps(view)
+    for entry in view["seats"]:
+        assert "hand" not in entry and "drawn" not in entry, entry
+    assert view["indicator"] is None and view["jokers"] == []
+    assert "waits" not in view and "discard_waits" not in view
+    assert all(json.dumps(hand) not in text for hand in true_hands)
+    assert f'"indicator": "{indicator}"' not in text
+
+
+def test_zuozhuang_and_lazhuang_are_chosen_blind():
+    # the seed: "坐庄:在游戏开始后,玩家拿牌前…", "拉庄:在游戏开始后,玩家拿牌前…": nobody sees a tile or
+    # the joker indicator until every choice is made; then the hands and the 开混 are shown
+    for seed in range(5):
+        state = new_hand("tianjin", seed, dealer=seed % 4)
+        over = evolve(state, phase="over")  # the same deal, every hand open: the true hands
+        true_hands = [view_for(over, s)["seats"][s]["hand"] for s in range(4)]
+        indicator = view_for(over, None)["indicator"]
+        order = [s for s in range(4) if s != state.dealer] + [state.dealer]
+        for chooser in order:
+            for viewer in (None, 0, 1, 2, 3):
+                _hidden_during_the_choice(view_for(state, viewer), true_hands, indicator)
+            kind = "zuozhuang" if chooser == state.dealer else "lazhuang"
+            state, events = apply(state, chooser, Action("choose", kind=kind, value=1))
+        assert state.phase == "turn"
+        for seat in range(4):
+            seen = view_for(state, seat)
+            assert sorted(seen["seats"][seat]["hand"]) == sorted(
+                true_hands[seat] + ([name(state.players[seat].drawn)] if seat == state.dealer else [])
+            )
+            assert seen["indicator"] == indicator and seen["jokers"]
 
 
 def choose_all_rest(state):
