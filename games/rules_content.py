@@ -105,7 +105,10 @@ COMMON_FLOW: tuple[Text, ...] = (
 
 OPTION_TEXT: dict[str, Text] = {
     "escape_penalty": t("逃跑罚分：底分的倍数", "Escape penalty, in base stakes"),
-    "rounds": t("一场打几圈风（1 或 4）", "Wind rounds in a match (1 or 4)"),
+    "rounds": t(
+        "一场打几圈风（4：东南西北；1：只打东风圈）",
+        "Wind rounds in a match (4: East to North; 1: East only)",
+    ),
     "cap": t("封顶分数（番数上限）", "Cap on the value (fan)"),
     "self_draw_multiplier": t(
         "自摸（及抢杠）时对手付 分 × 此倍数 × 底分；1 表示自摸点和一样",
@@ -336,10 +339,13 @@ VARIANTS: dict[str, VariantText] = {
         flow=(
             t(
                 "按抽风定座，东家先坐庄。庄家和牌（包括一炮多响中的一位）或流局，庄家连庄；否则下家坐庄。"
-                "圈风从东开始，庄家轮完四家进一圈。一场打 1 圈（默认）或 4 圈。",
+                "圈风从东开始，庄家轮完四家进一圈，按东、南、西、北的次序。一场打 4 圈（默认），也可以设为只打东风 1 圈。"
+                "只在一场开始时（或换人时）随机定庄，之后庄家交给下家。",
                 "Seats by drawn winds; East deals first. If the dealer wins (also as one of several winners) or the "
                 "hand is drawn, the dealer stays; otherwise the next seat deals. The prevailing wind starts East and "
-                "advances each time the deal has passed all four seats. A match is 1 wind round (default) or 4.",
+                "advances East → South → West → North each time the deal has passed all four seats. A match is "
+                "four wind rounds (default), or the East round alone as a house option. The dealer is drawn at "
+                "random only when a match starts (or its players change); then the deal passes to the next seat.",
             ),
             t(
                 "吃只能吃上家；碰、明杠任何人；加杠、暗杠在自己的回合。只有加杠可以被抢，暗杠不能抢。",

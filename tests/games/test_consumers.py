@@ -586,3 +586,50 @@ async def test_tianjin_stakes_are_chosen_before_any_tile_or_joker_shows(alice: U
     assert "data-tile=" in html and 'class="indicator"' in html
     for comm in (mine, board, watcher):
         await comm.disconnect()
+
+
+def _play_the_east_round(table_id: int, owner: User) -> None:
+    """Bots and 托管 play until the deal has gone round once: the table turns to South."""
+    from games.engine.tiles import SOUTH
+    from tests.games.conftest import play_to_end
+
+    now = None
+    for _ in range(80):
+        now = play_to_end(table_id, now)
+        if Table.objects.get(pk=table_id).round_wind == SOUTH:
+            return
+        services.continue_play(table_id, owner)
+    raise AssertionError("the deal never went round")
+
+
+async def test_the_cantonese_wind_turns_to_south_once_the_deal_has_gone_round(alice: User, bob: User) -> None:
+    """Watched by a spectator (a seated player whose socket closed would escape on the fake clock)."""
+    from tests.games.conftest import set_balance
+
+    await sync_to_async(set_balance)(alice, 10**6)  # enough for every hand of the round
+    table = await sync_to_async(bot_table)(alice, "cantonese", 1)
+    await sync_to_async(services.set_auto)(table.pk, alice, True)
+    await sync_to_async(services.start_hand)(table.pk, alice)
+    english = [(b"accept-language", b"en-US,en;q=0.9")]
+    mine = await open_socket(table.pk, bob)
+    frame = await latest_state(mine)
+    assert (frame["view"]["table"]["round_wind"], frame["view"]["table"]["round_hand"]) == ("1z", 1)
+    assert frame["view"]["hand"]["round_wind"] == "1z"
+    await mine.disconnect()
+    await sync_to_async(_play_the_east_round)(table.pk, alice)
+    mine = await open_socket(table.pk, bob)
+    board = WebsocketCommunicator(APP, f"/ws/tables/{table.pk}/", headers=english)
+    board.scope["user"] = bob
+    assert (await board.connect())[0]
+    chinese = WebsocketCommunicator(APP, f"/ws/tables/{table.pk}/", headers=[(b"accept-language", b"zh-CN")])
+    chinese.scope["user"] = bob
+    assert (await chinese.connect())[0]
+    await sync_to_async(services.continue_play)(table.pk, alice)
+    frame = await latest_state(mine)
+    assert frame["view"]["phase"] == "playing"
+    assert (frame["view"]["table"]["round_wind"], frame["view"]["table"]["round_hand"]) == ("2z", 1)
+    assert frame["view"]["hand"]["round_wind"] == "2z"
+    assert "South round, hand 1" in await latest_html(board)
+    assert "南风圈 第1局" in await latest_html(chinese)
+    for comm in (mine, board, chinese):
+        await comm.disconnect()
