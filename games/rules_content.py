@@ -128,6 +128,11 @@ OPTION_TEXT: dict[str, Text] = {
         "海底捞月 reserve: the last tiles of the wall are kept for a ready player",
     ),
     "reserve_n": t("海底保留的张数", "Tiles in the 海底捞月 reserve"),
+    "swap_pung": t(
+        "游戏中换牌：摸牌后有机会用手里任意三张牌换牌墙里的一副刻子（系统选定）",
+        "游戏中换牌: after a draw, a chance to take a pung from the wall (the system picks it) for any three of your tiles",
+    ),
+    "swap_pung_p": t("游戏中换牌出现的概率", "Probability of a 游戏中换牌 offer after a draw"),
 }
 
 _FROM_3 = {"by": "discard", "from": 3}

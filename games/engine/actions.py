@@ -50,6 +50,7 @@ ACTION_TYPES = (
     "choose",  # pre-hand choice: kind ('zuozhuang' | 'lazhuang'), value (int)
     "exchange",  # pre-hand 开局换牌 (two_player option): tiles = the tiles returned (any subset)
     "cuopai",  # 搓牌 (two_player option): swap the drawn tile for `tile` from the wall
+    "swap",  # 游戏中换牌 (two_player option): take the offered pung of `tile`, giving `tiles` (three)
 )
 
 
@@ -486,7 +487,9 @@ def apply(
         raise EngineError("bad_seat", f"no seat {seat!r}")
     rules = get_ruleset(state.variant)
     legal = legal_actions(state, seat)
-    open_ended = state.phase == "choose" and rules.accepts_choice(state, seat, action)
+    open_ended = (state.phase == "choose" and rules.accepts_choice(state, seat, action)) or (
+        state.phase == "turn" and seat == state.turn and rules.accepts_turn_extra(state, seat, action)
+    )
     if action not in legal and not open_ended:
         _refuse(rules, state, seat, action, legal)
         if action.type == "win":  # a false win the variant penalises instead of refusing (Y4)

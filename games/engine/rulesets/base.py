@@ -145,6 +145,11 @@ class Ruleset:
         """Variant-only actions on the seat's own turn (搓牌 offers)."""
         return []
 
+    def accepts_turn_extra(self, state: HandState, seat: int, action: Action) -> bool:
+        """Turn actions too many to list (游戏中换牌 gives any three tiles for the offered pung):
+        True accepts `action` although `extra_turn_actions` does not list it."""
+        return False
+
     def apply_turn_extra(self, state: HandState, seat: int, action: Action) -> HandState:
         """Apply one of `extra_turn_actions`; the turn goes on."""
         raise NotImplementedError
