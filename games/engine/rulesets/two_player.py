@@ -182,7 +182,10 @@ class TwoPlayerRuleset(Ruleset):
         rng = random.Random(f"{state.seed}:swap-pung:{state.head}")
         if not cuopai_offered(rng, state.option("swap_pung_p")):
             return None
-        return pung_in_wall(state.wall[state.head : state.tail - self.reserve(state)], rng)
+        kind = pung_in_wall(state.wall[state.head : state.tail - self.reserve(state)], rng)
+        if kind is None or p.hand_size - p.concealed[kind] < SWAP_SIZE:
+            return None  # a pung for three tiles: a hand of fewer than three others cannot pay
+        return kind
 
     def _swap_offers(self, state: HandState, seat: int) -> list[Action]:
         """The offer, listed with the three highest other tiles as the suggested gift (any three
