@@ -22,6 +22,8 @@ OPTION_LABELS: dict[str, Any] = {
     "cuopai": _("Allow 搓牌 (swap a drawn tile)"),
     "cuopai_p": _("搓牌 chance"),
     "reserve": _("Keep a 海底捞月 reserve"),
+    "swap_pung": _("Offer a pung from the wall (游戏中换牌)"),
+    "swap_pung_p": _("游戏中换牌 chance"),
     "reserve_n": _("Reserve size"),
     "self_draw_multiplier": _("Self-draw multiplier 自摸 (value × this × base, 1–3)"),
 }

@@ -20,8 +20,9 @@ from django.db.models import Avg, Count, Max, Q, QuerySet, Sum
 from accounts.models import LedgerEntry, Profile
 from common import settings_store
 from games import ranks
+from games.engine.tiles import name
 from games.models import Hand, Match, Penalty, Rating, ScoreEntry
-from games.rendering.labels import VARIANT_NAMES, extra_name, pattern_name
+from games.rendering.labels import VARIANT_NAMES, extra_name, pattern_name, round_label
 
 User = get_user_model()
 
@@ -70,6 +71,11 @@ class HandRow:
     @property
     def drawn(self) -> bool:
         return not self.result.get("winners")
+
+    @property
+    def round(self) -> str:
+        """东风圈 第2局: where in the match the hand was played."""
+        return round_label(name(self.hand.round_wind), self.hand.round_hand)
 
     @property
     def winners(self) -> list[str]:
@@ -182,6 +188,8 @@ def matches_json(rows: Iterable[MatchRow]) -> list[dict[str, Any]]:
                 {
                     "id": h.hand.pk,
                     "number": h.hand.number,
+                    "round_wind": name(h.hand.round_wind),  # with round_hand: 东风圈 第2局
+                    "round_hand": h.hand.round_hand,
                     "ended": h.hand.ended.isoformat() if h.hand.ended else None,
                     "result": h.hand.result,
                     "payments": h.payments,

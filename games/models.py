@@ -202,6 +202,8 @@ class Hand(models.Model):
     seed = models.BigIntegerField()
     dealer = models.PositiveSmallIntegerField()
     round_wind = models.PositiveSmallIntegerField()
+    # 第 n 局 of the wind round: the dealer's place after the seat that dealt the match's first hand
+    round_hand = models.PositiveSmallIntegerField(default=1)
     setup = models.JSONField(default=dict)  # every new_hand keyword argument but variant and seed
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
     actions_count = models.PositiveIntegerField(default=0)

@@ -197,6 +197,7 @@ def _public_info(ctx: Loaded) -> dict[str, Any]:
         "hand_number": ctx.hand.number if ctx.hand is not None else 0,
         "dealer": dealer,
         "round_wind": name(ctx.state.round_wind if ctx.state else table.round_wind),
+        "round_hand": ctx.hand.round_hand if ctx.hand is not None else 1,  # 第 n 局 of the wind round
         "timers": {
             "turn": table.turn_seconds,
             "claim": table.claim_seconds,

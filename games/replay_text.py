@@ -67,6 +67,11 @@ def _verb(action: dict[str, Any]) -> str:
     if kind == "exchange":
         tiles = _tiles_text(action.get("tiles"))
         return _("exchanges %(tiles)s") % {"tiles": tiles} if tiles else _("keeps their tiles")
+    if kind == "swap":
+        return _("takes a pung of %(tile)s for %(tiles)s (游戏中换牌)") % {
+            "tile": tile,
+            "tiles": _tiles_text(action.get("tiles")),
+        }
     if kind == "cuopai":
         return _("swaps the drawn tile for %(tile)s (搓牌)") % {"tile": tile}
     return str(kind)

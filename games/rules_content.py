@@ -105,7 +105,10 @@ COMMON_FLOW: tuple[Text, ...] = (
 
 OPTION_TEXT: dict[str, Text] = {
     "escape_penalty": t("逃跑罚分：底分的倍数", "Escape penalty, in base stakes"),
-    "rounds": t("一场打几圈风（1 或 4）", "Wind rounds in a match (1 or 4)"),
+    "rounds": t(
+        "一场打几圈风（4：东南西北；1：只打东风圈）",
+        "Wind rounds in a match (4: East to North; 1: East only)",
+    ),
     "cap": t("封顶分数（番数上限）", "Cap on the value (fan)"),
     "self_draw_multiplier": t(
         "自摸（及抢杠）时对手付 分 × 此倍数 × 底分；1 表示自摸点和一样",
@@ -125,6 +128,11 @@ OPTION_TEXT: dict[str, Text] = {
         "海底捞月 reserve: the last tiles of the wall are kept for a ready player",
     ),
     "reserve_n": t("海底保留的张数", "Tiles in the 海底捞月 reserve"),
+    "swap_pung": t(
+        "游戏中换牌：摸牌后有机会用手里任意三张牌换牌墙里的一副刻子（系统选定）",
+        "游戏中换牌: after a draw, a chance to take a pung from the wall (the system picks it) for any three of your tiles",
+    ),
+    "swap_pung_p": t("游戏中换牌出现的概率", "Probability of a 游戏中换牌 offer after a draw"),
 }
 
 _FROM_3 = {"by": "discard", "from": 3}
@@ -336,10 +344,13 @@ VARIANTS: dict[str, VariantText] = {
         flow=(
             t(
                 "按抽风定座，东家先坐庄。庄家和牌（包括一炮多响中的一位）或流局，庄家连庄；否则下家坐庄。"
-                "圈风从东开始，庄家轮完四家进一圈。一场打 1 圈（默认）或 4 圈。",
+                "圈风从东开始，庄家轮完四家进一圈，按东、南、西、北的次序。一场打 4 圈（默认），也可以设为只打东风 1 圈。"
+                "只在一场开始时（或换人时）随机定庄，之后庄家交给下家。",
                 "Seats by drawn winds; East deals first. If the dealer wins (also as one of several winners) or the "
                 "hand is drawn, the dealer stays; otherwise the next seat deals. The prevailing wind starts East and "
-                "advances each time the deal has passed all four seats. A match is 1 wind round (default) or 4.",
+                "advances East → South → West → North each time the deal has passed all four seats. A match is "
+                "four wind rounds (default), or the East round alone as a house option. The dealer is drawn at "
+                "random only when a match starts (or its players change); then the deal passes to the next seat.",
             ),
             t(
                 "吃只能吃上家；碰、明杠任何人；加杠、暗杠在自己的回合。只有加杠可以被抢，暗杠不能抢。",
@@ -523,5 +534,198 @@ VARIANTS: dict[str, VariantText] = {
             "South (not the dealer) self-draws a green dragon: characters with honours and a pung of green "
             "dragons. Base stake 2.",
         ),
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A choice the original rule page leaves open: its number in docs/rules/<variant>.md, the
+    page's words it interprets (empty where the page says nothing), what the site does and why."""
+
+    number: int
+    seed: str
+    text: Text
+
+
+LAST_DISCARD = t(
+    "最后一张打出的牌（河底）：原文没有说。牌墙摸完后，最后一张打出的牌不能吃、碰、杠——杠了没有牌可补，吃碰之后也只能再打一张，这手牌再也和不了；可以和这张牌，这是通常的河底规矩。",
+    "The last discard (河底). The rule page says nothing of it. With the wall empty nobody may chi, pong or kong the last discard: a kong would need a replacement tile that is not there, and after a chi or pong the claimer could only throw again into a hand that can no longer be won. A win on it stands, as the usual 河底 convention has it.",
+)
+LAST_DISCARD_NO_DISCARD_WIN = t(
+    "最后一张打出的牌（河底）：原文没有说。牌墙摸完后，最后一张打出的牌不能碰、杠（杠了没有牌可补）；天津麻将不能点炮和，于是流局。",
+    "The last discard (河底). The rule page says nothing of it. With the wall empty nobody may pong or kong the last discard (a kong would need a replacement tile that is not there); Tianjin has no win on a discard, so the hand ends drawn.",
+)
+
+# --- decisions: where the original rule page is silent or unclear, what the site chose and why ---
+# (the same numbers as the Decisions of docs/rules/<variant>.md; `seed` quotes the page as written)
+
+DECISIONS: dict[str, tuple[Decision, ...]] = {
+    "shanghai": (
+        Decision(
+            11,
+            "以他人放炮方式中他人打出牌胡牌的…假如A打了一个牌,B…没选择胡",
+            t(
+                "胡牌限制只因放过别人打出的牌而生效：原文说的是别人“打了一个牌”。放过抢杠的机会不算，不会被锁。",
+                "R2 is set only by a passed discard: the page speaks of a tile another player threw. Letting an added kong stand when one could rob it locks nothing.",
+            ),
+        ),
+        Decision(
+            15,
+            "吃、碰、胡限制--吃一类牌之前判断是否已有非同类牌(风牌、字牌除外)的吃、碰、杠冻结牌",
+            t(
+                "一门限制与和牌：这一条的标题写着“吃、碰、胡限制”，正文却只限制吃、碰、杠，没有一句说和牌。本站按正文执行：一门限制只管吃碰杠，和牌从不因为花色混杂而被拒绝。",
+                "R4 and winning. The heading names 胡 (win), but the body restricts only chi, pong and kong and says nothing of winning. The site follows the body: the one-suit commitment limits claims only; a win is never refused for mixing suits.",
+            ),
+        ),
+        Decision(
+            16,
+            "当局有人胡牌,荒番数扣1,到0为止,否则荒番数+1。",
+            t(
+                "新的一场重新开始：原文让荒番数一局一局带下去，却没说何时清零。同一批玩家连着打（一场）时，荒番数、圈风和庄家都带到下一局；换了人开始新的一场时，荒番数归 0，圈风为东，庄家重新随机产生——新来的人不继承别人攒下的荒番。",
+                "A new match starts afresh. The page carries the 荒番 count from hand to hand but never says when it starts over. The count, the prevailing wind and the dealer carry on while the same players play on (a match); when a new match starts (someone left or joined) the count is 0, the wind East and the dealer drawn at random: a newcomer does not inherit a doubling the others ran up.",
+            ),
+        ),
+        Decision(
+            17,
+            '麻将牌局中逃跑扣分为50花(50倍底分)。"50"数值可调。',
+            t(
+                "逃跑罚分给谁：原文规定了罚分（50 倍底分，可调：本桌的 escape_penalty），没说给谁。本站平分给其他在座的真人玩家（零头不计）——牌局被打断的是他们；机器人不分。",
+                "Who receives the escape penalty. The page sets the penalty (50 × base, adjustable: the table's escape_penalty) but not who receives it. The site shares it equally among the other seated people (the remainder dropped): theirs is the game that was broken; bots receive nothing.",
+            ),
+        ),
+        Decision(18, "", LAST_DISCARD),
+    ),
+    "yihua": (
+        Decision(
+            7,
+            "如下家B打出一張玩家A可以胡的牌而玩家A卻放棄不胡",
+            t(
+                "漏胡只因放过别人打出的牌而生效：原文说的是“打出一張”可以胡的牌。放过抢杠的机会不算，不会被锁。",
+                "Y2 is set only by a passed discard: the page speaks of a tile another player threw. Passing a chance to rob a kong locks nothing.",
+            ),
+        ),
+        Decision(
+            13,
+            "待以任何方式進一張牌(包括吃、碰、摸、杠)聽牌后再進行杠牌,創造一次杠開加番的機會。",
+            t(
+                "先碰后杠的“聽牌后”：原文允许暂不杠，等“聽牌后再進行杠牌”，争取杠开。本站把“聽牌后”看作等待的理由而不是条件：留着的杠可以在自己以后的任何一轮（摸、吃、碰、杠之后）宣告，不要求已经听牌——真实牌桌上也没人能查别人是否听牌。",
+                'The delayed kong "聽牌后". The page lets a player keep a kong back and declare it "聽牌后" (once ready), for a chance at a kong bloom. The site reads "聽牌后" as the reason to wait, not as a condition: the kept kong may be declared on any later turn of one\'s own (after a draw, chi, pong or kong), ready or not; no one at a real table could check that the hand is ready either.',
+            ),
+        ),
+        Decision(
+            14,
+            "“過牌”是指無意義的吃牌,即同圈內吃什么打什么或吃一張再打同一條線的相鄰的另一張牌。",
+            t(
+                "過牌的范围：“同圈內”指吃牌后紧接着的那一次出牌——这一圈回到自己之前，吃牌的人只出这一张。以后的出牌不受限。",
+                'The scope of 過牌. "同圈內" (within the same go-round) is read as the discard right after the chi: the only discard the player makes before the go-round comes back to them. Later discards are free.',
+            ),
+        ),
+        Decision(
+            15,
+            "此時不但不能得分,還得扣除一定的分值,暫設定為:底數=10*2。",
+            t(
+                "詐胡罚分给谁：原文只说扣分，没说给谁。本站从詐胡者扣 2 × 底数，平分给其他三家（零头不计），本局继续——其他人都没有做错，谁也不单独得利。",
+                "Who receives the 詐胡 penalty. The page sets a deduction but not who receives it. The site takes 2 × base from the false winner and shares it equally among the other three (the remainder dropped); the hand goes on. Nobody else did anything, so nobody is singled out.",
+            ),
+        ),
+        Decision(
+            16,
+            "若玩家一人獨得八張花牌時,不管是否胡牌即按封頂得分,并結束此盤。",
+            t(
+                "八花由谁付：原文说按封顶得分，没说谁付。本站由其他三家各付封顶分，与自摸一样——花是从牌墙摸来的，不是谁放的。",
+                "Who pays for eight flowers. The page gives the holder the cap but not who pays. Each of the other three pays the cap, as for a self-draw: the flowers came from the wall, nobody fed them.",
+            ),
+        ),
+        Decision(
+            17,
+            "",
+            t(
+                "逃跑：原文没有逃跑的规定。本站与上海麻将（这套规则由它而来）一样，罚本桌的逃跑罚分（默认 50 × 底数，可调），平分给其他在座的真人玩家。",
+                "Escape. The page has no escape rule. As in Shanghai, from which this game comes, the table's escape penalty (50 × base by default, house option escape_penalty) is shared equally among the other seated people.",
+            ),
+        ),
+        Decision(18, "", LAST_DISCARD),
+    ),
+    "cantonese": (
+        Decision(
+            12,
+            "如下家B打出一张玩家A可以和的牌而玩家A却放弃不和",
+            t(
+                "漏和只因放过别人打出的牌而生效：原文说的是“打出一张”可以和的牌。放过抢杠的机会不算，不会被锁。",
+                "漏和 is set only by a passed discard: the page speaks of a tile another player threw. Passing a chance to rob a kong locks nothing.",
+            ),
+        ),
+        Decision(
+            13,
+            "庄家的下家(右手边的玩者),有权力吃或碰那张牌,其它两家则只可碰或杠那张牌。",
+            t(
+                "下家也可以杠：这句话是为了说明只有下家能吃，而不是说下家不能明杠。手里有三张的人都可以杠别人打出的牌，下家也一样，广东牌桌上都是这样。",
+                "The next player may kong too. The sentence says who may chi (the next player only); it is not read as taking the exposed kong away from the next player. Anyone holding three may kong a discard, the next player included, as at every Cantonese table.",
+            ),
+        ),
+        Decision(
+            14,
+            "同一张牌点三个炮,点炮者包三家。",
+            t(
+                "一炮三响怎么付：“包三家”与原文其他的“包”一样理解：放炮者替三家付，每位赢家得 3 × 自己的分数（不足 3 番按 3 番）。",
+                'Paying a triple win. "包三家" is read as every other 包 on the page: the discarder pays for all three payers, so each of the three winners receives 3 × their own value (a value below 3 fan counted as 3).',
+            ),
+        ),
+        Decision(
+            15,
+            "⒈第一圈风圈为东。⒉每打完一圈,则按照东、南、西、北的次序转换风圈。",
+            t(
+                "圈风与第几局：一场打满东、南、西、北四圈（house option rounds: 1 只打东风圈）。只在一场开始时随机定庄，之后庄家交给下家。牌桌和大厅显示“东风圈 第2局”：局数是本局庄家在这一圈第一位庄家之后的位置，所以连庄时仍是同一局，和真实牌桌一样。",
+                "Wind rounds and the hand of the round. A match is the four wind rounds, East, South, West, North (house option rounds: 1 plays the East round alone). The dealer is drawn at random only when a match starts; then the deal passes to the next seat (下家). The board and the lobby name the hand \"East round, hand 2\" (东风圈 第2局): the number is the dealer's place after the round's first dealer, so a dealer who stays deals the same hand again, as at a real table.",
+            ),
+        ),
+        Decision(16, "", LAST_DISCARD),
+    ),
+    "tianjin": (
+        Decision(
+            12,
+            "如果三个闲家跟打庄家打出的牌",
+            t(
+                "铲与暗杠：原文数的是打出的牌。只有吃碰明杠别人打出的牌才打断这一圈；暗杠没有要任何人的牌，不影响铲（加杠之前必须先碰，那一碰已经打断了）。",
+                "铲 and a concealed kong. The page counts the discards. Only a pong or exposed kong of a discard interrupts the go-round; a concealed kong takes nobody's tile and does not (an added kong needs a pong first, which already did).",
+            ),
+        ),
+        Decision(
+            13,
+            "坐庄:在游戏开始后,玩家拿牌前…拉庄:在游戏开始后,玩家拿牌前",
+            t(
+                "坐庄、拉庄是盲选：原文说“玩家拿牌前”。本站照常洗牌、承诺牌墙、发牌、翻混（记录照样可以重放和验证），但在最后一个人选完之前，任何玩家和观众的画面、JSON 或 API 都看不到手牌、听牌提示、翻牌和混；选完后手牌和开混一起亮出。机器人也只按看得到的东西选，所以同样是盲选。",
+                '坐庄 / 拉庄 are chosen blind. The page puts the choices "玩家拿牌前", before the players take their tiles. The site shuffles, commits to the wall, deals and turns up the indicator as always (so a record replays and verifies unchanged), but until the last choice is made no view, HTML frame or API answer to a player or spectator holds a concealed tile, the waits, the indicator or the jokers; then the hands and the 开混 show at once. A bot chooses from what it sees, so it chooses blind too.',
+            ),
+        ),
+        Decision(14, "", LAST_DISCARD_NO_DISCARD_WIN),
+    ),
+    "two_player": (
+        Decision(
+            11,
+            "莊家發完14張牌、閑家發完13張牌后,系統允許玩家選擇需要換掉的麻將牌",
+            t(
+                "开局换牌从 14 张换：庄家先拿第 14 张牌，从 14 张里换，闲家从 13 张里换；换完后庄家直接出牌，不再摸牌。",
+                "开局换牌 from 14 tiles. The dealer takes the 14th tile first and exchanges from 14, the other player from 13; play then starts with the dealer's discard, with no further draw.",
+            ),
+        ),
+        Decision(
+            14,
+            "胡牌時花牌可以多算番",
+            t(
+                "花牌每张 1 番：原文说花牌可以多算番，没说多少。本站按国标的花牌计，每张 1 番，计入 13 番封顶。",
+                "Flowers score 1 fan each. The page says flowers add fan but not how many; the site counts 1 fan per flower, the official table's 花牌 value, within the 13-fan cap.",
+            ),
+        ),
+        Decision(
+            15,
+            "在游戲過程中,輪到玩家自己摸到牌后選擇出牌時(有一定概率),系統將在所有沒打出和沒配到玩家手上的牌中選擇一個刻子給予玩家換牌。",
+            t(
+                "游戏中换牌（house option swap_pung，和搓牌一样默认关闭）：原文没有说概率，也没说玩家拿什么换。本站：每次摸牌后（吃碰之后没有；报听后原文“不允許換張”，也没有），手里除这种牌外至少还有三张时，以 swap_pung_p 的概率（默认 0.05，与搓牌相同），系统从牌墙可摸的部分（海底保留的牌除外，不含花）里至少还有三张的牌中选一种，把它的刻子给玩家。玩家可以用手里任意三张（不能是这种牌）换：这三张放回牌墙里那副刻子原来的位置；不想换就直接出牌。概率、选哪种牌、取哪三张都来自本局承诺过的盐，所以记录的验证会重新算出每一次机会。这个机会会透露牌墙里还剩哪些牌，这是默认关闭的原因之一。",
+                "游戏中换牌 (house option swap_pung, off by default like 搓牌). The page gives no probability and does not say what the player gives. After each drawn tile (not after a chi or pong, nor after 报听, whose \"不允許換張\" it keeps), while the hand holds three other tiles, with probability swap_pung_p (default 0.05, the same as 搓牌), the system picks one kind with at least three tiles still in the drawable wall (outside the 海底 reserve; never flowers) and offers its pung. The player takes it by giving any three tiles of their hand (not of that kind), which go into the wall where the pung's tiles were, or ignores it by discarding. The chance, the kind and which copies are taken come from the hand's committed salt, so the record's verify re-derives every offer. The offer shows a kind still in the wall, one reason it is off by default.",
+            ),
+        ),
+        Decision(16, "", LAST_DISCARD),
     ),
 }

@@ -337,6 +337,10 @@ def variant_page(variant: str) -> dict[str, Any]:
         "groups": pattern_rows(variant, lang),
         "worked": worked_example(variant, lang),
         "house_rules": house_rules(variant, lang),
+        "decisions": [
+            {"number": d.number, "seed": d.seed, "text": d.text.get(lang)}
+            for d in rules_content.DECISIONS.get(variant, ())
+        ],
         "variants": variant_list(),
     }
 

@@ -27,7 +27,7 @@ from games.models import Table
 from games.presenters import table_context
 from games.rendering.board import board_model
 from games.rendering.fragments import lobby_groups
-from games.rendering.labels import VARIANT_NAMES
+from games.rendering.labels import VARIANT_NAMES, round_label
 from games.table import commands, opening
 from games.table.errors import ServiceError
 from games.views_queue import level_choices as quick_levels
@@ -70,6 +70,10 @@ def _lobby_row(table: Table) -> dict[str, Any]:
         "spectators": max(table.spectators, 0),
         "status": table.status,
         "public": table.public,
+        # the match's place while it plays: 东风圈 第2局 (the hand running, else the last one)
+        "round": round_label(name(table.round_wind), table.hand.round_hand if table.hand else 1)
+        if table.status == Table.Status.PLAYING
+        else None,
         "seats": [
             {
                 "index": s.index,
@@ -95,7 +99,7 @@ def lobby_tables(user: Any = None) -> list[dict[str, Any]]:
         Table.objects.exclude(status=Table.Status.CLOSED)
         .filter(visible)
         .distinct()
-        .select_related("owner")
+        .select_related("owner", "hand")
         .prefetch_related("seats__user")
         .order_by("-created")[:LOBBY_LIMIT]
     )

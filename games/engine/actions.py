@@ -50,6 +50,7 @@ ACTION_TYPES = (
     "choose",  # pre-hand choice: kind ('zuozhuang' | 'lazhuang'), value (int)
     "exchange",  # pre-hand 开局换牌 (two_player option): tiles = the tiles returned (any subset)
     "cuopai",  # 搓牌 (two_player option): swap the drawn tile for `tile` from the wall
+    "swap",  # 游戏中换牌 (two_player option): take the offered pung of `tile`, giving `tiles` (three)
 )
 
 
@@ -172,6 +173,8 @@ def new_hand(
             return state
     state = rules.setup(state, rng)
     if any(rules.choice_actions(state, s) for s in range(n)):
+        if rules.dealer_draws_before_choices:
+            state = draw_tile(rules, state, dealer, start="deal")
         return evolve(state, phase="choose")
     return draw_tile(rules, state, dealer, start="deal")
 
@@ -484,7 +487,9 @@ def apply(
         raise EngineError("bad_seat", f"no seat {seat!r}")
     rules = get_ruleset(state.variant)
     legal = legal_actions(state, seat)
-    open_ended = state.phase == "choose" and rules.accepts_choice(state, seat, action)
+    open_ended = (state.phase == "choose" and rules.accepts_choice(state, seat, action)) or (
+        state.phase == "turn" and seat == state.turn and rules.accepts_turn_extra(state, seat, action)
+    )
     if action not in legal and not open_ended:
         _refuse(rules, state, seat, action, legal)
         if action.type == "win":  # a false win the variant penalises instead of refusing (Y4)
@@ -497,7 +502,10 @@ def apply(
         state = rules.apply_choice(state, seat, action)
         events.append({"type": "choose", "seat": seat, **action.to_json()})
         if not any(rules.choice_actions(state, s) for s in range(state.num_players)):
-            state = draw_tile(rules, state, state.dealer, start="deal")
+            if rules.dealer_draws_before_choices:  # the dealer holds 14 already: play begins
+                state = evolve(state, phase="turn", turn=state.dealer, turn_start="deal")
+            else:
+                state = draw_tile(rules, state, state.dealer, start="deal")
     elif state.phase == "claim":
         state, events = _answer(rules, state, seat, action)
     elif action.type == "discard":
@@ -586,7 +594,7 @@ def _discard(rules: Ruleset, state: HandState, seat: int, action: Action) -> tup
     c = bytearray(p.concealed)
     c[t] -= 1
     first = state.first_discards
-    if len(first) < state.num_players and not any(pl.melds for pl in state.players):
+    if len(first) < state.num_players and not _discard_claimed(state):
         first = (*first, t)
     ready_order = (*state.ready_order, seat) if action.ready and not p.ready else state.ready_order
     state = _with(
@@ -610,6 +618,13 @@ def _discard(rules: Ruleset, state: HandState, seat: int, action: Action) -> tup
     )
     events: list[Event] = [{"type": "discard", "seat": seat, "tile": name(t), "ready": action.ready}]
     return _open_window(rules, state, "discard", seat, t), events
+
+
+def _discard_claimed(state: HandState) -> bool:
+    """Has anyone claimed a discard this hand? (铲 counts the go-round of discards: the seed's
+    "三个闲家跟打庄家打出的牌". A claim interrupts it; a concealed kong takes nobody's tile, and an
+    added kong was a pong first.)"""
+    return any(m.kind != "concealed_kong" for pl in state.players for m in pl.melds)
 
 
 def _open_window(rules: Ruleset, state: HandState, kind: str, seat: int, t: Tile) -> HandState:
@@ -679,15 +694,20 @@ def _maybe_resolve(rules: Ruleset, state: HandState) -> HandState:
 
 
 def _lock_passers(rules: Ruleset, state: HandState, w: ClaimWindow) -> HandState:
-    """Remember passed wins and pongs: the variants' locks (R1, R2, Y2, 漏和) read these."""
+    """Remember passed wins and pongs: the variants' locks (R1, R2, Y2, 漏和) read these.
+
+    Only a passed *discard* locks: every seed words its lock on a tile another player threw
+    (shanghai "假如A打了一个牌,B…没选择胡", yihua "打出一張…可以胡的牌而…放棄不胡"). A kong one
+    lets stand is no discard, so passing a chance to rob it locks nothing."""
+    if w.kind != "discard":
+        return state
     for s, opts in enumerate(w.options):
         answer = w.answers[s]
         if not opts or answer is None:
             continue
         p = state.players[s]
         if any(o.type == "win" for o in opts) and answer.type != "win":
-            by = "discard" if w.kind == "discard" else "robbing_kong"
-            passed = rules.win_check(state, s, win_context(state, s, w.tile, by, w.seat))
+            passed = rules.win_check(state, s, win_context(state, s, w.tile, "discard", w.seat))
             state = state.with_player(
                 s,
                 win_lock=True,

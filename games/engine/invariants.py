@@ -28,6 +28,10 @@ def violations(state: HandState) -> list[str]:
         size = p.hand_size + 3 * len(p.melds)
         robbed = state.window is not None and state.window.kind == "rob" and seat == state.window.seat
         acting = (state.phase == "turn" and seat == state.turn) or robbed  # a konger holds the 4th tile
+        # the dealer holds 14 during choices made after the first draw (two_player 开局换牌)
+        acting = acting or (
+            state.phase == "choose" and seat == state.dealer and rules.dealer_draws_before_choices
+        )
         if state.phase != "over" and size != (14 if acting else 13):
             out.append(f"seat {seat} holds {size} tiles (melds as 3) in phase {state.phase}")
         if p.drawn is not None and not p.concealed[p.drawn]:

@@ -211,16 +211,21 @@ def step_events(
                 out["claimed"] = name(meld.claimed)
             events.append(out)
     tail = before.tail + len(after.wall) - len(before.wall)  # 开局换牌 puts tiles back in the wall
-    events.extend(_takes(before.head, tail, after, before))
+    # a pre-hand exchange takes its tiles for the seat that made it, whoever holds the turn
+    taker = seat if before.phase == "choose" else None
+    events.extend(_takes(before.head, tail, after, before, taker))
     if after.result is not None:
         events.append({"type": "end", "drawn": after.result.drawn, "by": after.result.by})
     return events
 
 
-def _takes(head: int, tail: int, state: HandState, before: HandState) -> Iterator[Event]:
+def _takes(
+    head: int, tail: int, state: HandState, before: HandState, taker: int | None = None
+) -> Iterator[Event]:
     """Tiles taken from the front (wall[head:state.head]) and the back (wall[state.tail:tail],
     last first) into a hand: each a draw event, a flower also a flower event."""
-    taker = _taker(state, before)
+    if taker is None:
+        taker = _taker(state, before)
     for t in state.wall[head : state.head]:
         yield from _take_events(taker, t, "front")
     for t in reversed(state.wall[state.tail : tail]):

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine.actions import legal_actions, seats_to_act
+from games.engine.rulesets import get_ruleset
 from games.engine.state import HandResult, HandState, Meld, PlayerState
 from games.engine.tiles import format_tiles, name, seat_wind, tiles_of
 from games.engine.waits import waits_json
@@ -35,10 +36,15 @@ def _hand_tiles(p: PlayerState) -> list[str]:
     return [name(t) for t in tiles]
 
 
+def _blind(state: HandState) -> bool:
+    """Pre-hand choices made before anyone takes their tiles (tianjin 坐庄/拉庄): nothing dealt shows."""
+    return state.phase == "choose" and get_ruleset(state.variant).blind_choices
+
+
 def _seat_view(state: HandState, seat: int, viewer: int | None) -> dict[str, Any]:
     p = state.players[seat]
     opened = state.phase == "over"
-    mine = viewer == seat
+    mine = viewer == seat and not _blind(state)
     out: dict[str, Any] = {
         "seat": seat,
         "wind": name(seat_wind(seat, state.dealer, state.num_players)),
@@ -95,13 +101,14 @@ def view_for(state: HandState, seat: int | None, public: dict[str, Any] | None =
     out["me"] = viewer
     # whether the viewer is being waited for; never who else is (claim privacy)
     out["my_move"] = viewer in seats_to_act(state)
-    if state.phase != "over":  # the waits help, from what this seat sees (games.engine.waits)
+    if state.phase != "over" and not _blind(state):  # the waits help, from what this seat sees
         out.update(waits_json(state, viewer))
     return out
 
 
 def _public_view(state: HandState) -> dict[str, Any]:
     """What everybody may see: the spectator's view, no seat opened (all of them once it is over)."""
+    blind = _blind(state)
     out: dict[str, Any] = {
         "variant": state.variant,
         "phase": state.phase,
@@ -111,8 +118,8 @@ def _public_view(state: HandState) -> dict[str, Any]:
         "wall_left": state.wall_left,
         "turn": state.turn if state.phase == "turn" else None,
         "seats": [_seat_view(state, s, None) for s in range(state.num_players)],
-        "jokers": [name(t) for t in state.jokers],
-        "indicator": name(state.indicator) if state.indicator is not None else None,
+        "jokers": [] if blind else [name(t) for t in state.jokers],
+        "indicator": name(state.indicator) if state.indicator is not None and not blind else None,
         "huangfan": state.huangfan,
         "commitment": state.commitment or None,  # never the salt or the wall (docs/fairness.md)
         "me": None,

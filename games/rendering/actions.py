@@ -56,6 +56,9 @@ def hand_prompts(legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
             out.append(_button(a, label, tiles=tiles, tone="choose"))
         elif kind == "cuopai":
             out.append(_button(a, _("Swap the drawn tile for 搓牌"), tiles=[tile(a["tile"])], tone="choose"))
+        elif kind == "swap":
+            pung = [tile(a["tile"])] * 3
+            out.append(_button(a, _("Take the pung 换刻子"), tiles=pung, tone="choose"))
         elif kind != "discard":  # an action this board doesn't know yet: still offer it
             tiles = [tile(t) for t in split_tiles(a.get("tiles") or a.get("tile"))]
             out.append(_button(a, kind, tiles=tiles, tone="choose"))

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from games.engine.rulesets import get_ruleset
 from games.engine.tiles import WIND_EN, WIND_ZH
 from games.rendering.actions import TABLE_ACTIONS, action_json, hand_prompts, ready_discards, table_actions
-from games.rendering.labels import VARIANT_NAMES, back_tile, split_tiles, tile, tile_label
+from games.rendering.labels import VARIANT_NAMES, back_tile, round_label, split_tiles, tile, tile_label
 from games.rendering.settlement import settlement_model
 
 # --- the board ------------------------------------------------------------------------------
@@ -251,6 +251,10 @@ def board_model(context: dict[str, Any]) -> dict[str, Any]:
         "jokers": [tile(j, joker=True) for j in sorted(jokers)],
         "indicator": tile(view["indicator"]) if view and view.get("indicator") else None,
         "round_wind": _wind(view.get("round_wind") if view else table.get("round_wind")),
+        "round_label": round_label(
+            (view.get("round_wind") if view else table.get("round_wind")) or "1z",
+            table.get("round_hand") or 1,
+        ),
         "variant_zh": table.get("variant_name_zh") or zh,
         "variant_en": table.get("variant_name_en") or en,
         "phase": table.get("phase") or table.get("status"),

@@ -131,3 +131,17 @@ def extra_name(reason: str) -> dict[str, str]:
     key = "kong" if reason.startswith("kong") else reason
     zh, en = EXTRA_NAMES.get(key, (reason, reason.replace("_", " ")))
     return {"id": reason, "zh": zh, "en": en}
+
+
+# --- the match's place ------------------------------------------------------------------------
+
+
+def round_label(round_wind: str, hand_in_round: int) -> str:
+    """东风圈 第2局 / "East round, hand 2": the prevailing wind and the 局 of the wind round."""
+    labels = {
+        "1z": _("East round, hand %(n)s"),
+        "2z": _("South round, hand %(n)s"),
+        "3z": _("West round, hand %(n)s"),
+        "4z": _("North round, hand %(n)s"),
+    }
+    return labels.get(round_wind, labels["1z"]) % {"n": hand_in_round}

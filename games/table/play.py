@@ -11,6 +11,7 @@ from django.contrib.auth.models import AbstractBaseUser
 
 from games.engine.actions import Action, legal_actions, new_hand
 from games.engine.errors import EngineError
+from games.engine.match import MatchPlace
 from games.engine.state import HandState
 from games.engine.wall import new_salt
 from games.models import EAST, Hand, HandAction, Match, Penalty, Seat, Table
@@ -191,6 +192,10 @@ def begin_hand(t: Change) -> None:
         table.round_wind = EAST
         table.counters = {}
     number = match.hands.count() + 1
+    first_dealer = match.hands.order_by("number").values_list("dealer", flat=True).first()
+    place = MatchPlace(
+        table.round_wind, table.dealer, table.dealer if first_dealer is None else first_dealer, table.players
+    )
     setup = {
         "dealer": table.dealer,
         "round_wind": table.round_wind,
@@ -211,6 +216,7 @@ def begin_hand(t: Change) -> None:
         seed=seed,
         dealer=table.dealer,
         round_wind=table.round_wind,
+        round_hand=place.hand_in_round,
         setup=setup,
     )
     hand_log.remember_state((hand.pk, 0), state)

@@ -6,11 +6,12 @@ from __future__ import annotations
 from django.utils import timezone
 
 from accounts.services import balance_of, change_balance
+from games.engine import match
 from games.engine.rulesets import get_ruleset
 from games.engine.rulesets.base import only_between
 from games.engine.state import HandState
 from games.engine.view import view_for
-from games.models import EAST, Hand, Match, Penalty, ScoreEntry, Table
+from games.models import Hand, Match, Penalty, ScoreEntry, Table
 from games.penalties import record_false_wins
 from games.ranks import record_hand_ranks
 from games.ratings import record_hand_ratings
@@ -95,18 +96,24 @@ def _seat_index(t: Change, user_id: int) -> int | None:
 
 
 def _carry(table: Table, hand: Hand, state: HandState) -> None:
-    """Next dealer from the result; the round wind moves on when the deal has gone round."""
+    """Next dealer from the result; the round wind moves on when the deal has gone round, and a
+    match of counted wind rounds (cantonese) ends when they are played (games.engine.match)."""
     assert state.result is not None
     rules = get_ruleset(table.variant)
-    next_dealer = state.result.next_dealer
-    first = Hand.objects.filter(match=hand.match).order_by("number").values_list("dealer", flat=True).first()
-    if next_dealer != table.dealer and next_dealer == first:
-        rounds_done = table.round_wind - EAST + 1
-        limit = rules.match_rounds(table.options or {})
-        if limit is not None and rounds_done >= limit:
-            # the match's wind rounds are played (cantonese §4.1): the next hand opens a new match
-            ended = hand.ended or timezone.now()
-            Match.objects.filter(pk=hand.match_id, ended__isnull=True).update(ended=ended)
-        table.round_wind = EAST + rounds_done % 4
-    table.dealer = next_dealer
+    place, over = match.after_hand(
+        table.variant, table.options or {}, _place(table, hand), state.result.next_dealer
+    )
+    if over:  # the next hand opens a new match, with a dealer drawn at random
+        ended = hand.ended or timezone.now()
+        Match.objects.filter(pk=hand.match_id, ended__isnull=True).update(ended=ended)
+    table.round_wind = place.round_wind
+    table.dealer = place.dealer
     table.counters = rules.carry_counters(state, state.result)
+
+
+def _place(table: Table, hand: Hand) -> match.MatchPlace:
+    """Where the match stood for `hand`: its wind, its dealer, and who dealt the match's first hand."""
+    first = Hand.objects.filter(match=hand.match).order_by("number").values_list("dealer", flat=True).first()
+    return match.MatchPlace(
+        table.round_wind, table.dealer, hand.dealer if first is None else first, table.players
+    )

@@ -533,3 +533,103 @@ async def test_html_frames_are_in_the_viewers_language(
     html = await comm.receive_from(timeout=5)
     assert expected in html and other not in html
     await comm.disconnect()
+
+
+def _only_the_owner_left_to_choose(table_id: int) -> list[list[str]]:
+    """Let the bots make their 坐庄/拉庄 choices (the owner in seat 0 chooses last); the true
+    concealed hands, read from the server's state."""
+    from games.engine.actions import seats_to_act
+    from games.engine.state import evolve
+
+    drive_table_until_idle(table_id, until=lambda t: seats_to_act(services.load(t).state) == [0])
+    state = state_of(table_id)
+    assert state is not None and state.phase == "choose"
+    opened = evolve(state, phase="over")
+    return [view_for(opened, s)["seats"][s]["hand"] for s in range(state.num_players)]
+
+
+async def latest_html(comm: WebsocketCommunicator) -> str:
+    last = None
+    while not await comm.receive_nothing(timeout=0.2):
+        last = await comm.receive_from(timeout=5)
+    assert last is not None
+    return last
+
+
+async def test_tianjin_stakes_are_chosen_before_any_tile_or_joker_shows(alice: User, bob: User) -> None:
+    """坐庄/拉庄 come "玩家拿牌前": until the last choice no frame, JSON or HTML, to a player or a
+    spectator, holds a concealed tile or the joker indicator; then the hands and the 开混 show."""
+    from games.engine.tiles import name
+
+    table = await setup_table(alice, "tianjin")
+    await sync_to_async(services.start_hand)(table.pk, alice)
+    mine = await open_socket(table.pk, alice)
+    board = await open_socket(table.pk, alice, "")
+    watcher = await open_socket(table.pk, bob)
+    true_hands = await sync_to_async(_only_the_owner_left_to_choose)(table.pk)
+    indicator = name((await sync_to_async(state_of)(table.pk)).indicator)
+    frames_now = {who: await latest_state(comm) for who, comm in (("alice", mine), ("bob", watcher))}
+    for frame in frames_now.values():
+        hand = frame["view"]["hand"]
+        assert hand["phase"] == "choose"
+        assert all("hand" not in s and "drawn" not in s for s in hand["seats"])
+        assert hand["indicator"] is None and hand["jokers"] == []
+        assert "waits" not in hand and all(json.dumps(h) not in json.dumps(frame) for h in true_hands)
+    html = await latest_html(board)
+    assert "data-tile=" not in html and 'class="indicator"' not in html
+    choice = next(a for a in frames_now["alice"]["legal"] if a["type"] == "choose")
+    await mine.send_json_to({"type": "act", "version": frames_now["alice"]["version"], "action": choice})
+    hand = (await latest_state(mine))["view"]["hand"]
+    assert hand["phase"] == "turn" and hand["indicator"] == indicator and hand["jokers"]
+    assert set(true_hands[0]) <= set(hand["seats"][0]["hand"])
+    html = await latest_html(board)
+    assert "data-tile=" in html and 'class="indicator"' in html
+    for comm in (mine, board, watcher):
+        await comm.disconnect()
+
+
+def _play_the_east_round(table_id: int, owner: User) -> None:
+    """Bots and 托管 play until the deal has gone round once: the table turns to South."""
+    from games.engine.tiles import SOUTH
+    from tests.games.conftest import play_to_end
+
+    now = None
+    for _ in range(80):
+        now = play_to_end(table_id, now)
+        if Table.objects.get(pk=table_id).round_wind == SOUTH:
+            return
+        services.continue_play(table_id, owner)
+    raise AssertionError("the deal never went round")
+
+
+async def test_the_cantonese_wind_turns_to_south_once_the_deal_has_gone_round(alice: User, bob: User) -> None:
+    """Watched by a spectator (a seated player whose socket closed would escape on the fake clock)."""
+    from tests.games.conftest import set_balance
+
+    await sync_to_async(set_balance)(alice, 10**6)  # enough for every hand of the round
+    table = await sync_to_async(bot_table)(alice, "cantonese", 1)
+    await sync_to_async(services.set_auto)(table.pk, alice, True)
+    await sync_to_async(services.start_hand)(table.pk, alice)
+    english = [(b"accept-language", b"en-US,en;q=0.9")]
+    mine = await open_socket(table.pk, bob)
+    frame = await latest_state(mine)
+    assert (frame["view"]["table"]["round_wind"], frame["view"]["table"]["round_hand"]) == ("1z", 1)
+    assert frame["view"]["hand"]["round_wind"] == "1z"
+    await mine.disconnect()
+    await sync_to_async(_play_the_east_round)(table.pk, alice)
+    mine = await open_socket(table.pk, bob)
+    board = WebsocketCommunicator(APP, f"/ws/tables/{table.pk}/", headers=english)
+    board.scope["user"] = bob
+    assert (await board.connect())[0]
+    chinese = WebsocketCommunicator(APP, f"/ws/tables/{table.pk}/", headers=[(b"accept-language", b"zh-CN")])
+    chinese.scope["user"] = bob
+    assert (await chinese.connect())[0]
+    await sync_to_async(services.continue_play)(table.pk, alice)
+    frame = await latest_state(mine)
+    assert frame["view"]["phase"] == "playing"
+    assert (frame["view"]["table"]["round_wind"], frame["view"]["table"]["round_hand"]) == ("2z", 1)
+    assert frame["view"]["hand"]["round_wind"] == "2z"
+    assert "South round, hand 1" in await latest_html(board)
+    assert "南风圈 第1局" in await latest_html(chinese)
+    for comm in (mine, board, chinese):
+        await comm.disconnect()

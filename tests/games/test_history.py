@@ -110,3 +110,31 @@ def test_history_names_patterns_as_the_variant_does_and_links_them_to_the_rules(
     assert winning, "a won hand has a pattern breakdown"
     for pid, _value in winning[0]["breakdown"]:
         assert f'href="/rules/two_player/#pattern-{pid}"' in html
+
+
+def test_a_cantonese_match_is_one_unit_whose_hands_name_their_wind_round(
+    alice: User, anon_client: Client
+) -> None:
+    from games import services
+    from games.engine.tiles import name
+    from games.models import Hand
+    from tests.games.conftest import bot_table, play_to_end
+
+    table = bot_table(alice, "cantonese", base=1)
+    services.set_auto(table.pk, alice, True)
+    services.start_hand(table.pk, alice)
+    now = None
+    for _ in range(3):
+        now = play_to_end(table.pk, now)
+        services.continue_play(table.pk, alice)
+    now = play_to_end(table.pk, now)
+    hands = list(Hand.objects.filter(table=table).order_by("number"))
+    assert len(hands) == 4 and len({h.match_id for h in hands}) == 1
+    [match] = anon_client.get("/api/users/alice/matches").json()["matches"]
+    assert [(row["round_wind"], row["round_hand"]) for row in match["hands"]] == [
+        (name(h.round_wind), h.round_hand) for h in hands
+    ]
+    html = anon_client.get(reverse("history:user", args=["alice"])).content.decode()
+    assert html.count('<article class="match">') == 1  # the match is shown as one unit
+    for h in hands:
+        assert f"东风圈 第{h.round_hand}局" in html  # the first hands of a match are all in East

@@ -136,3 +136,44 @@ def test_two_player_page_states_the_self_draw_multiplier_of_the_ruleset(anon_cli
     multiplier = get_ruleset("two_player").default_options.get("self_draw_multiplier", 1)
     assert f"the opponent pays value × {multiplier} × base" in page(anon_client, "two_player", EN)
     assert f"对手付 分数 × {multiplier} × 底分" in page(anon_client, "two_player", ZH)
+
+
+def _decision_items(markdown: str) -> dict[int, str]:
+    """The numbered Decisions of a docs/rules page, each item's text on one line."""
+    section = markdown[markdown.index("Decisions\n") : re.search(r"\n## \d+\. In play", markdown).start()]
+    items: dict[int, str] = {}
+    for match in re.finditer(r"^ ?(\d+)\. (.*?)(?=^ ?\d+\. |\Z)", section, re.M | re.S):
+        items[int(match.group(1))] = " ".join(match.group(2).split())
+    return items
+
+
+@pytest.mark.parametrize("variant", list(VARIANT_NAMES))
+def test_the_rules_page_shows_every_decision_as_the_rule_book_numbers_it(
+    anon_client: Client, variant: str
+) -> None:
+    """Each decision on /rules/<variant>/ (both languages) is the rule book's decision of that number,
+    which quotes the same words of the original page; every variant decides the last discard."""
+    from pathlib import Path
+
+    from django.conf import settings
+    from django.utils.html import escape
+
+    from games.rules_content import DECISIONS
+
+    book = _decision_items((Path(settings.BASE_DIR) / "docs" / "rules" / f"{variant}.md").read_text())
+    decisions = DECISIONS[variant]
+    assert any("河底" in d.text.zh and "last discard" in d.text.en for d in decisions)
+    for lang, pick in ((ZH, "zh"), (EN, "en")):
+        html = page(anon_client, variant, lang)
+        section = html[html.index('id="decisions"') :]
+        for d in decisions:
+            item = section[section.index(f'id="decision-{d.number}"') :]
+            item = item[: item.index("</li>")]
+            assert escape(getattr(d.text, pick)) in item
+            if d.seed:
+                assert escape(d.seed) in item
+        assert ("规则说明" if pick == "zh" else "Decisions") in html
+    for d in decisions:
+        assert d.number in book, f"docs/rules/{variant}.md has no decision {d.number}"
+        for part in filter(None, d.seed.split("…")):  # the rule book quotes the same words
+            assert part in book[d.number], (d.number, part)

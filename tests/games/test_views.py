@@ -216,3 +216,12 @@ def test_the_escape_penalty_field_shows_the_multiplier_that_applies(alice_client
     form = alice_client.get(reverse("games:create")).context["form"]
     assert form.fields["opt_shanghai_escape_penalty"].initial == 40
     assert form.fields["opt_two_player_escape_penalty"].initial == 13
+
+
+def test_the_lobby_shows_a_playing_tables_wind_round(anon_client: Client, alice: User) -> None:
+    table = bot_table(alice, "cantonese", base=1)
+    assert "东风圈" not in anon_client.get(reverse("games:lobby")).content.decode()  # not started
+    services.start_hand(table.pk, alice)
+    assert "东风圈 第1局" in anon_client.get(reverse("games:lobby")).content.decode()
+    anon_client.cookies["django_language"] = "en"
+    assert "East round, hand 1" in anon_client.get(reverse("games:lobby")).content.decode()

@@ -65,7 +65,7 @@ class PlayerView:
         seats = view["seats"]
         mine = seats[me]
         hand = bytearray(KINDS)
-        for text in mine["hand"]:
+        for text in mine.get("hand") or ():  # none while blind choices are open (tianjin)
             hand[tile(text)] += 1
         seen = bytearray(hand)
         others = []

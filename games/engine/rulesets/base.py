@@ -80,6 +80,12 @@ class Ruleset:
     kong_after_claim: ClassVar[bool] = False  # kongs also on a turn begun by chi/pong (yihua)
     robbable_kongs: ClassVar[tuple[str, ...]] = ("added_kong",)
     has_ready: ClassVar[bool] = False  # 报听 (two_player)
+    # The dealer takes the 14th tile before the pre-hand choices (two_player 开局换牌: "莊家發完14張牌、
+    # 閑家發完13張牌后…換掉"), instead of after them (tianjin 坐庄/拉庄 come before any tile is taken).
+    dealer_draws_before_choices: ClassVar[bool] = False
+    # The pre-hand choices are made blind: while they are open no view shows a concealed tile or
+    # the jokers (tianjin 坐庄/拉庄 come "玩家拿牌前", before the players take their tiles).
+    blind_choices: ClassVar[bool] = False
     # House rules a table may set, with defaults (values must be JSON-able).
     default_options: ClassVar[dict[str, Any]] = {}
     # The values each option admits (issue 23): every key of `default_options` has one. A range
@@ -138,6 +144,11 @@ class Ruleset:
     def extra_turn_actions(self, state: HandState, seat: int) -> list[Action]:
         """Variant-only actions on the seat's own turn (搓牌 offers)."""
         return []
+
+    def accepts_turn_extra(self, state: HandState, seat: int, action: Action) -> bool:
+        """Turn actions too many to list (游戏中换牌 gives any three tiles for the offered pung):
+        True accepts `action` although `extra_turn_actions` does not list it."""
+        return False
 
     def apply_turn_extra(self, state: HandState, seat: int, action: Action) -> HandState:
         """Apply one of `extra_turn_actions`; the turn goes on."""

@@ -28,8 +28,9 @@ class CantoneseRuleset(Ruleset):
     win_on_discard = True
     multiple_winners = True  # 一炮多响, 一炮三响
     robbable_kongs = ("added_kong",)  # §4.2: only 明刻开明杠 can be robbed
-    # rounds: match length in wind rounds, 1 (default) or 4 (§4.1)
-    default_options: ClassVar[dict[str, Any]] = {"rounds": 1}
+    # rounds: match length in wind rounds: 4 (the rule page's 风圈 "按照东、南、西、北的次序转换"), or 1
+    # as a house option for a short game (§4.1)
+    default_options: ClassVar[dict[str, Any]] = {"rounds": 4}
     option_ranges: ClassVar[dict[str, OptionRange]] = {"rounds": OptionRange(choices=(1, 4))}  # §4.1
 
     def score(self, ctx: WinContext) -> ScoreResult:
@@ -66,8 +67,8 @@ class CantoneseRuleset(Ruleset):
         return evolve(state, liabilities=(*state.liabilities, found))
 
     def match_rounds(self, options: dict[str, Any]) -> int | None:
-        """§4.1: a match is 1 wind round (default) or 4."""
-        return 4 if options.get("rounds") == 4 else 1
+        """§4.1: a match is four wind rounds, East → South → West → North (default), or 1."""
+        return 1 if options.get("rounds") == 1 else 4
 
     def next_dealer(self, state: HandState, result: HandResult) -> int:
         """§4.1: the dealer stays after a draw or a win of theirs (also as one of

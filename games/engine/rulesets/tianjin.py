@@ -34,6 +34,10 @@ class TianjinRuleset(Ruleset):
     win_on_discard = False  # §5.4: self-draw only, so no 一炮多响 and no robbing a kong
     multiple_winners = False
     robbable_kongs: ClassVar[tuple[str, ...]] = ()
+    # §5.2: 坐庄/拉庄 are chosen "在游戏开始后,玩家拿牌前". The wall is shuffled, committed and dealt
+    # as always (so a record replays and verifies unchanged), but no view shows a tile or the 开混
+    # until every choice is made.
+    blind_choices = True
     default_options: ClassVar[dict[str, Any]] = {}
 
     def score(self, ctx: WinContext) -> ScoreResult:

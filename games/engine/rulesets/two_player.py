@@ -21,13 +21,15 @@ from games.engine.scoring import two_player as scoring
 from games.engine.scoring.context import ScoreResult, WinContext
 from games.engine.state import HandResult, HandState
 from games.engine.state import evolve as replace
-from games.engine.tiles import FLOWERS, Tile, is_flower
+from games.engine.tiles import FLOWERS, Tile, is_flower, tiles_of
 
 if TYPE_CHECKING:
     from games.engine.actions import Action
 
 EXCHANGED = "exchanged"  # state.choices key: seats that made their 开局换牌
 CUOPAI_DONE = "cuopai_done"  # state.choices key: the wall position of the draw whose 搓牌 was used
+SWAP_DONE = "swap_done"  # state.choices key: the wall position of the draw whose 游戏中换牌 was used
+SWAP_SIZE = 3  # 游戏中换牌: a pung (刻子) comes in, three tiles of the player's choice go back
 READY_LOCKED = "ready_locked"  # §6.2: a declared hand takes no claims and makes no kongs
 NOT_READY = "not_ready"  # 报听 with a discard that does not leave the hand ready
 
@@ -43,6 +45,7 @@ class TwoPlayerRuleset(Ruleset):
     multiple_winners = False  # one possible winner on any discard
     robbable_kongs = ("added_kong",)  # seed: 抢杠只应用在蓄杠上
     has_ready = True
+    dealer_draws_before_choices = True  # 开局换牌: "莊家發完14張牌、閑家發完13張牌后"
     default_options: ClassVar[dict[str, Any]] = {
         "cap": scoring.DEFAULT_CAP,
         "exchange": False,
@@ -50,6 +53,8 @@ class TwoPlayerRuleset(Ruleset):
         "cuopai_p": 0.05,
         "reserve": False,
         "reserve_n": 8,
+        "swap_pung": False,  # 游戏中换牌: a pung from the wall offered after a draw, like 搓牌 off by default
+        "swap_pung_p": 0.05,  # its chance per draw (the seed: "有一定概率"; 搓牌's default)
         "escape_penalty": 13,  # RULES §1.8: 13 × base for two_player
         "self_draw_multiplier": scoring.DEFAULT_SELF_DRAW_MULTIPLIER,  # 1–3: self-draw pays value × m × base
     }
@@ -60,6 +65,8 @@ class TwoPlayerRuleset(Ruleset):
         "cuopai_p": OptionRange(0.0, 1.0),
         "reserve": BOOL,
         "reserve_n": OptionRange(1, 16),  # of 72 tiles; 45 are left after the deal
+        "swap_pung": BOOL,
+        "swap_pung_p": OptionRange(0.0, 1.0),
         "escape_penalty": ESCAPE_PENALTY,
         "self_draw_multiplier": OptionRange(1, 3),  # self-draw pays value × this × base
     }
@@ -109,17 +116,33 @@ class TwoPlayerRuleset(Ruleset):
         wall = state.wall[:head] + done.drawn + done.wall + state.wall[tail:]
         flowers = tuple(t for t in done.drawn if is_flower(t))
         p = state.players[seat]
+        # the dealer's 14th tile stays the drawn one (shown apart) while it is still held
+        kept = p.drawn if p.drawn is not None and done.hand[p.drawn] else None
         state = replace(state, wall=wall, head=head + n, tail=state.tail + n)
         state = state.with_player(seat, concealed=done.hand, flowers=p.flowers + flowers)
         for _ in flowers:  # §1.10: drawn flowers are laid open and replaced from the back
             state, _t = take_tile(self, state, seat, from_back=True)
-        state = state.with_player(seat, drawn=None, draw_count=0)
+        state = state.with_player(seat, drawn=kept, draw_count=p.draw_count)
         chosen = dict(state.choices)
         chosen[EXCHANGED] = (*chosen.get(EXCHANGED, ()), seat)
         return replace(state, choices=tuple(sorted(chosen.items())))
 
+    def _apply_swap(self, state: HandState, seat: int, action: Action) -> HandState:
+        assert action.tile is not None
+        p = state.players[seat]
+        head, tail = state.head, state.tail - self.reserve(state)
+        rng = random.Random(f"{state.seed}:swap-pung-places:{head}")
+        hand, live = swap_pung(p.concealed, action.tile, action.tiles, state.wall[head:tail], rng)
+        chosen = dict(state.choices)
+        chosen[SWAP_DONE] = head
+        state = replace(
+            state, wall=state.wall[:head] + live + state.wall[tail:], choices=tuple(sorted(chosen.items()))
+        )
+        kept = p.drawn if p.drawn is not None and hand[p.drawn] else None  # the drawn tile, if still held
+        return state.with_player(seat, concealed=hand, drawn=kept)
+
     # -- 搓牌: an offer after a draw, by the hand's seeded RNG ----------------------
-    def extra_turn_actions(self, state: HandState, seat: int) -> list[Action]:
+    def _cuopai_offers(self, state: HandState, seat: int) -> list[Action]:
         from games.engine.actions import Action
 
         p = state.players[seat]
@@ -137,7 +160,59 @@ class TwoPlayerRuleset(Ruleset):
         live = state.wall[state.head : state.tail - self.reserve(state)]
         return [Action("cuopai", t) for t in cuopai_choices(live) if t != p.drawn]
 
+    def extra_turn_actions(self, state: HandState, seat: int) -> list[Action]:
+        return [*self._cuopai_offers(state, seat), *self._swap_offers(state, seat)]
+
+    # -- 游戏中换牌: a pung of the wall offered after a draw, by the hand's seeded RNG ------------
+    def pung_on_offer(self, state: HandState, seat: int) -> Tile | None:
+        """The kind whose pung the system offers `seat` now, if it offers one. The chance and
+        the kind come from the hand's seed (its committed salt), keyed by the draw's wall
+        position, so `verify` re-derives every offer."""
+        p = state.players[seat]
+        if (
+            not state.option("swap_pung", False)
+            or state.phase != "turn"
+            or seat != state.turn
+            or state.turn_start == "claim"
+            or p.drawn is None
+            or p.ready  # the seed: after 报听 "不允許換張"
+            or state.choice(SWAP_DONE) == state.head
+        ):
+            return None
+        rng = random.Random(f"{state.seed}:swap-pung:{state.head}")
+        if not cuopai_offered(rng, state.option("swap_pung_p")):
+            return None
+        kind = pung_in_wall(state.wall[state.head : state.tail - self.reserve(state)], rng)
+        if kind is None or p.hand_size - p.concealed[kind] < SWAP_SIZE:
+            return None  # a pung for three tiles: a hand of fewer than three others cannot pay
+        return kind
+
+    def _swap_offers(self, state: HandState, seat: int) -> list[Action]:
+        """The offer, listed with the three highest other tiles as the suggested gift (any three
+        the player holds are accepted: `accepts_turn_extra`)."""
+        from games.engine.actions import Action
+
+        kind = self.pung_on_offer(state, seat)
+        if kind is None:
+            return []
+        others = [t for t in tiles_of(state.players[seat].concealed) if t != kind]
+        return [Action("swap", kind, tiles=tuple(sorted(others[-SWAP_SIZE:])))]
+
+    def accepts_turn_extra(self, state: HandState, seat: int, action: Action) -> bool:
+        if action.type != "swap" or len(action.tiles) != SWAP_SIZE or action.tile is None:
+            return False
+        if action.tile != self.pung_on_offer(state, seat) or action.tile in action.tiles:
+            return False
+        held = bytearray(state.players[seat].concealed)
+        for t in action.tiles:
+            if not 0 <= t < len(held) or held[t] == 0:
+                return False
+            held[t] -= 1
+        return True
+
     def apply_turn_extra(self, state: HandState, seat: int, action: Action) -> HandState:
+        if action.type == "swap":
+            return self._apply_swap(state, seat, action)
         p = state.players[seat]
         assert action.tile is not None and p.drawn is not None
         head, tail = state.head, state.tail - self.reserve(state)
@@ -292,4 +367,32 @@ def cuopai_swap(
     counts = bytearray(hand)
     counts[drawn] -= 1
     counts[wanted] += 1
+    return bytes(counts), tuple(wall)
+
+
+def pung_in_wall(live_wall: Sequence[Tile], rng: random.Random) -> Tile | None:
+    """游戏中换牌: the kind of the pung the system offers — one of the kinds with at least three
+    tiles in the drawable wall ("所有沒打出和沒配到玩家手上的牌"), picked by the seeded RNG; None when
+    the wall holds no pung. Flowers are never offered (a flower is never kept)."""
+    kinds = sorted({t for t in live_wall if not is_flower(t) and live_wall.count(t) >= SWAP_SIZE})
+    return rng.choice(kinds) if kinds else None
+
+
+def swap_pung(
+    hand: bytes, kind: Tile, given: Sequence[Tile], live_wall: Sequence[Tile], rng: random.Random
+) -> tuple[bytes, tuple[Tile, ...]]:
+    """Take three tiles of `kind` from the wall into the hand; the three `given` tiles take their
+    places (which three copies, when the wall holds four, the seeded RNG picks)."""
+    places = [i for i, t in enumerate(live_wall) if t == kind]
+    if len(places) < SWAP_SIZE or len(given) != SWAP_SIZE or kind in given:
+        raise EngineError("bad_action", "that pung is not on offer for those tiles")
+    counts = bytearray(hand)
+    for t in given:
+        if counts[t] == 0:
+            raise EngineError("bad_action", "you can only give tiles you hold")
+        counts[t] -= 1
+    counts[kind] += SWAP_SIZE
+    wall = list(live_wall)
+    for place, t in zip(sorted(rng.sample(places, SWAP_SIZE)), given, strict=True):
+        wall[place] = t
     return bytes(counts), tuple(wall)

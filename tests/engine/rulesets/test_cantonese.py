@@ -507,7 +507,7 @@ def test_ruleset_next_dealer_and_data() -> None:
     assert RULESET.next_dealer(state, HandResult(winners=(3,), by="self_draw")) == 2
     assert len(RULESET.wall_tiles()) == 136 and not RULESET.has_flowers
     assert RULESET.has_chi and RULESET.win_on_discard and RULESET.multiple_winners
-    assert RULESET.default_options == {"rounds": 1}
+    assert RULESET.default_options == {"rounds": 4}  # four wind rounds; 1 is a house option
     assert RULESET.name_zh == "广东鸡平和"
 
 

@@ -150,6 +150,31 @@ def test_r2_never_locks_robbing_a_kong() -> None:
     assert state.result.winners == (2,) and state.result.by == "robbing_kong"
 
 
+def test_r2_passing_a_robbing_win_sets_no_lock() -> None:
+    # The seed's lock speaks only of a discarded tile ("假如A打了一个牌,B…没选择胡"): seat 2 lets
+    # seat 1's added kong of 5p stand, and may still win on the 8p seat 1 throws right after.
+    state = scenario(
+        "shanghai",
+        hands=[
+            "5p8p9m1s9s1z2z3z4z6z7z2s3s",
+            "5p5p456m789m5s6s7s1s1s",
+            "123m234p67p999s55z",
+            "1p1p1p4z4z4z7z7z7z8m8m8s6s",
+        ],
+        draws="3m9p2p9p5p",
+        replacements="8p",
+    )
+    state = run(state, "0: discard 5p", "2: pass", "1: pong 5p", "1: discard 1s")
+    state = run(state, "2: discard 9p", "3: discard 2p", "0: discard 9p", "1: kong 5p added")
+    assert state.window is not None and state.window.kind == "rob"
+    state = run(state, "2: pass")
+    assert not state.players[2].win_lock and state.players[1].drawn == T("8p")
+    state = run(state, "1: discard 8p")
+    assert act("win 8p") in legal(state, 2)
+    state = run(state, "2: win 8p")
+    assert state.result.winners == (2,) and state.result.by == "discard"
+
+
 def test_r2_never_locks_a_self_draw() -> None:
     state = _r2_state("5p456m789m5s5s6s7s8s1s", draws="6m2z8p")
     state = run(state, "0: discard 8p", "2: pass", "1: discard 5p", "2: pass")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from games.engine.actions import Action, apply, legal_actions, new_hand, seats_to_act
@@ -9,7 +11,7 @@ from games.engine.errors import EngineError
 from games.engine.invariants import violations
 from games.engine.scenario import scenario
 from games.engine.state import evolve
-from games.engine.tiles import next_in_cycle, parse, tile
+from games.engine.tiles import name, next_in_cycle, parse, tile
 from games.engine.view import view_for
 
 T = tile
@@ -32,7 +34,7 @@ def test_the_indicator_is_turned_up_from_the_tail_and_taken_out_of_play():
         assert dealt.jokers == (dealt.indicator, next_in_cycle(dealt.indicator))
         assert dealt.tail == 136 - 1  # one tile fewer in the live wall: the indicator
         assert violations(dealt) == []
-        assert view_for(dealt, None)["indicator"] is not None
+        assert view_for(choose_all(dealt), None)["indicator"] is not None  # shown once all chose
 
 
 def test_before_the_deal_the_dealer_chooses_zuozhuang_and_the_others_lazhuang():
@@ -48,6 +50,39 @@ def test_before_the_deal_the_dealer_chooses_zuozhuang_and_the_others_lazhuang():
     state = choose_all_rest(state)
     assert state.phase == "turn" and state.turn == 2
     assert view_for(state, 1)["choices"] == {"zuozhuang": True, "lazhuang": [2, 1, 0, 0]}
+
+
+def _hidden_during_the_choice(view, true_hands, indicator):
+    text = json.dumps(view)
+    for entry in view["seats"]:
+        assert "hand" not in entry and "drawn" not in entry, entry
+    assert view["indicator"] is None and view["jokers"] == []
+    assert "waits" not in view and "discard_waits" not in view
+    assert all(json.dumps(hand) not in text for hand in true_hands)
+    assert f'"indicator": "{indicator}"' not in text
+
+
+def test_zuozhuang_and_lazhuang_are_chosen_blind():
+    # the seed: "坐庄:在游戏开始后,玩家拿牌前…", "拉庄:在游戏开始后,玩家拿牌前…": nobody sees a tile or
+    # the joker indicator until every choice is made; then the hands and the 开混 are shown
+    for seed in range(5):
+        state = new_hand("tianjin", seed, dealer=seed % 4)
+        over = evolve(state, phase="over")  # the same deal, every hand open: the true hands
+        true_hands = [view_for(over, s)["seats"][s]["hand"] for s in range(4)]
+        indicator = view_for(over, None)["indicator"]
+        order = [s for s in range(4) if s != state.dealer] + [state.dealer]
+        for chooser in order:
+            for viewer in (None, 0, 1, 2, 3):
+                _hidden_during_the_choice(view_for(state, viewer), true_hands, indicator)
+            kind = "zuozhuang" if chooser == state.dealer else "lazhuang"
+            state, events = apply(state, chooser, Action("choose", kind=kind, value=1))
+        assert state.phase == "turn"
+        for seat in range(4):
+            seen = view_for(state, seat)
+            assert sorted(seen["seats"][seat]["hand"]) == sorted(
+                true_hands[seat] + ([name(state.players[seat].drawn)] if seat == state.dealer else [])
+            )
+            assert seen["indicator"] == indicator and seen["jokers"]
 
 
 def choose_all_rest(state):
@@ -119,6 +154,54 @@ def test_the_first_four_discards_alike_make_the_dealer_pay_chan_even_in_a_drawn_
         state, _ = apply(state, seats_to_act(state)[0], Action("pass"))
     assert state.result.drawn
     assert ("chan", (-3, 1, 1, 1)) in state.result.extras
+
+
+def _discard_and_pass(state, seat, text):
+    state, _ = apply(state, seat, Action("discard", T(text)))
+    while state.phase == "claim":
+        state, _ = apply(state, seats_to_act(state)[0], Action("pass"))
+    return state
+
+
+def _end_drawn(state):
+    state = evolve(state, head=state.tail)  # the next draw finds the wall empty
+    state = _discard_and_pass(state, state.turn, name(state.players[state.turn].drawn))
+    assert state.result.drawn
+    return state
+
+
+def test_a_concealed_kong_in_the_first_go_round_does_not_cancel_chan():
+    # The seed counts discards ("如果三个闲家跟打庄家打出的牌"): seat 1 makes a concealed kong of 5m
+    # before following the dealer's 1z; it claimed nobody's discard, so the go-round stands.
+    hands = ["123m467m789p234s1z", "5555m258p369s123z", "289m369p147s1234z", "369m147p258s1234z"]
+    state = choose_all(_rigged_with_back("4z9s9s9s", "8s", hands))
+    state = _discard_and_pass(state, 0, "1z")
+    state, _ = apply(state, 1, Action("kong", T("5m"), kind="concealed"))
+    assert state.players[1].drawn == T("8s")
+    for seat in (1, 2, 3):
+        state = _discard_and_pass(state, seat, "1z")
+    assert state.first_discards == tuple(parse("1z1z1z1z"))
+    state = _end_drawn(state)
+    assert ("chan", (-3, 1, 1, 1)) in state.result.extras
+
+
+def test_a_pong_in_the_first_go_round_cancels_chan():
+    # the control: seat 2 pongs the dealer's 5m, a claim that interrupts the go-round
+    hands = ["123m456m789p234s5m", "147m258p369s1234z", "55m8m369p147s1234z", "369m147p258s1234z"]
+    state = choose_all(_rigged_with_back("1z", "", hands))
+    state, _ = apply(state, 0, Action("discard", T("5m")))
+    state, _ = apply(state, 2, Action("pong", T("5m")))
+    state = _discard_and_pass(state, 2, "1z")
+    state = _discard_and_pass(state, 3, "1z")
+    assert state.first_discards == tuple(parse("5m"))
+    state = _end_drawn(state)
+    assert not any(reason == "chan" for reason, _ in state.result.extras)
+
+
+def _rigged_with_back(draws: str, replacements: str, hands):
+    return scenario(
+        "tianjin", hands=hands, draws=draws, replacements=replacements, jokers="7z6z", choose=True
+    )
 
 
 def test_the_joker_claim_ban_meets_bots_in_play(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -57,6 +57,8 @@ def test_variant_data() -> None:
         "reserve_n": 8,
         "escape_penalty": 13,
         "self_draw_multiplier": 3,
+        "swap_pung": False,
+        "swap_pung_p": 0.05,
     }
 
 

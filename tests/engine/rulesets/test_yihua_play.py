@@ -563,6 +563,34 @@ def test_robbers_are_paid_three_times_by_the_konger_and_no_lock_stops_them() -> 
     assert result.payments == (0, -15, 9, 6)
 
 
+def test_passing_a_robbing_win_sets_no_missed_win_lock() -> None:
+    # Y2's seed speaks of a discarded tile ("如下家B打出一張玩家A可以胡的牌而玩家A卻放棄不胡"): seat 2
+    # lets seat 1's added kong of 5p stand and may still win, for the same score, on seat 1's 8p.
+    state = game(
+        [
+            "5p8p9m1s9s1z2z3z4z6z7z2s3s",
+            "5p5p456m789m5s6s7s1s1s",
+            "123m234p67p999s55z",  # one flower: waits 5p/8p, each worth 3
+            "3p4p1p1p1p6s6s6s8m8m8m2m2m",
+        ],
+        "3m9p2p9p5p",
+        replacements="8p",
+        flowers=["", "", "1f", ""],
+    )
+    state = run(state, "0: discard 5p", "2: pass", "1: pong 5p", "1: discard 1s")
+    state = run(state, "2: discard 9p", "3: discard 2p", "0: discard 9p", "1: kong 5p added")
+    assert state.window is not None and state.window.kind == "rob"
+    assert act("win 5p") in legal(state, 2)
+    state = run(state, "2: pass")
+    if state.phase == "claim":
+        state = pass_all(state)
+    assert not state.players[2].win_lock and state.players[1].drawn == T("8p")
+    state = run(state, "1: discard 8p")
+    assert act("win 8p") in legal(state, 2) and why_no_win(state, 2) is None
+    state = pass_all(run(state, "2: win 8p"))
+    assert state.result.winners == (2,) and state.result.scores[0].value == 3
+
+
 # ---------------------------------------------------------------------------
 # Every restriction is active in real play: bots meet each of them
 
