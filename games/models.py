@@ -153,6 +153,10 @@ class Seat(models.Model):
     # The seated person's tier in this variant, read when they sit down and moved by ranked
     # hands here (games.ranks): it travels with the seat in snapshots, so frames need no query.
     rank = models.JSONField(null=True, blank=True)
+    # Minutes of the ban an escape from the running hand would bring this seat's person (the
+    # abandonment policy, games.penalties), read when the hand starts: the board states it
+    # beside the leave button, and renders make no query.
+    ban_if_escaping = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["table", "index"]
