@@ -108,8 +108,12 @@ class Table(models.Model):
         """A table setting: the creator's `escape_penalty` house rule when set, else the admin's
         multiplier for this table, else the site's (`site_multiplier`). The one rule the
         penalty charged and the one shown on the board both follow."""
+        return self.escape_multiplier_at(site_multiplier) * (self.base or 0)
+
+    def escape_multiplier_at(self, site_multiplier: int) -> int:
+        """The escape penalty's multiplier of the base stake that applies at this table."""
         chosen = (self.options or {}).get("escape_penalty")
-        return (chosen or self.escape_multiplier or site_multiplier) * (self.base or 0)
+        return chosen or self.escape_multiplier or site_multiplier
 
     def variant_name(self, chinese: bool) -> str:
         """The rule set's name in one language (pages outside games show it without the engine)."""

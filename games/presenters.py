@@ -225,6 +225,13 @@ def _public_info(ctx: Loaded) -> dict[str, Any]:
         "continue_ms": None,
         # the escape penalty while a hand runs (no query: this may render on a socket's event loop)
         "escape_penalty": settings_store.escape_penalty_for_render(table) if ctx.hand_running else None,
+        # what a joiner may want to know first: the multiplier that applies, and the house rules
+        "escape_multiplier": settings_store.escape_multiplier_for_render(table),
+        "escape_points": settings_store.escape_penalty_for_render(table) if table.base else None,
+        "options": {
+            **(table.options or {}),
+            "escape_penalty": settings_store.escape_multiplier_for_render(table),
+        },
         "last_result": last_result(ctx),
     }
     if ctx.states is not None:

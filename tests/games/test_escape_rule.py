@@ -177,3 +177,66 @@ def test_a_disconnect_mid_hand_with_another_person_is_still_an_escape(alice: Use
         pytest.skip("the hand ended within the grace period")
     assert Penalty.objects.get(user=bob).reason == Penalty.Reason.DISCONNECT
     assert Ban.objects.filter(user=bob).exists()
+
+
+# --- what the board and the lobby state ----------------------------------------------------------
+
+
+def _escape_table(alice: User, bob: User) -> Table:
+    table = two_seated(alice, bob, "shanghai", 2)
+    services.add_bot(table.pk, alice, 2)
+    services.add_bot(table.pk, alice, 3)
+    services.start_hand(table.pk, bob)
+    return table
+
+
+def test_the_cost_and_ban_stand_beside_the_countdown_and_in_the_confirm_in_both_languages(
+    alice: User, bob: User
+) -> None:
+    from games.rendering.fragments import render_table_html
+
+    context = table_context(_escape_table(alice, bob).pk, alice)
+    english = render_table_html(context, "en")
+    assert "Leaving this hand: −100 points and a 10-minute ban" in english  # beside the countdown
+    assert "it costs you 100 points" in english and "for 10 minutes" in english  # the confirm
+    chinese = render_table_html(context, "zh-hans")
+    assert "离开本局：扣 100 积分，禁止入座 10 分钟" in chinese
+    assert "将扣除您 100 积分" in chinese and "10 分钟内不能" in chinese
+
+
+def test_leaving_a_bots_only_hand_is_confirmed_as_free(alice: User) -> None:
+    from games.rendering.fragments import render_table_html
+
+    table = bot_table(alice, "shanghai", base=2)
+    services.start_hand(table.pk, alice)
+    html = render_table_html(table_context(table.pk, alice), "en")
+    assert "leaving costs no penalty" in html and "Leaving this hand:" not in html
+
+
+def test_the_continue_countdown_says_it_costs_nothing(alice: User, bob: User) -> None:
+    from games.rendering.fragments import render_table_html
+
+    table = _quick_pair(alice, bob)
+    play_to_end(table.pk)
+    html = render_table_html(table_context(table.pk, alice), "en")
+    assert "Continue within" in html and "no penalty, no ban" in html
+    assert "不扣分，不禁赛" in render_table_html(table_context(table.pk, alice), "zh-hans")
+
+
+def test_a_joiner_sees_the_escape_multiplier_in_the_lobby_the_table_page_and_the_json(
+    alice: User, bob: User, client: object
+) -> None:
+    from games.presenters import json_view
+    from games.rendering.fragments import render_table_html
+
+    table = services.create_table(alice, "shanghai", options={"escape_penalty": 80})
+    services.sit(table.pk, alice, 0)
+    services.set_stake(table.pk, alice, 2)
+    lobby = client.get("/lobby/", HTTP_ACCEPT_LANGUAGE="en").content.decode()  # type: ignore[attr-defined]
+    assert "Escape penalty <strong>80 × base</strong>" in lobby
+    context = table_context(table.pk, bob)  # not seated yet: a joiner
+    assert json_view(context)["table"]["options"]["escape_penalty"] == 80
+    assert context["table"]["escape_multiplier"] == 80
+    assert "Escape penalty 逃跑: <strong>80 × base (160)</strong>" in render_table_html(context, "en")
+    plain = services.create_table(bob, "two_player")  # no house rule: the site's 13 applies
+    assert table_context(plain.pk, None)["table"]["options"]["escape_penalty"] == 13
