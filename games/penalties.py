@@ -6,10 +6,11 @@ compensating ledger entry. Points move only through accounts.ledger.
 Abandonment: an escape is leaving a hand in progress that has another person at the table (or
 staying disconnected from it past the grace period); leaving between hands, a timed-out Continue
 and leaving a table whose other seats are all bots are never escapes (docs/operations.md "Stakes
-and escapes"). Every escape within ESCAPE_WINDOW counts; the first escape in the window bans sitting for FIRST_BAN, each
-further one doubles it, capped at MAX_BAN. Nobody is blamed when the server restarted while
-they were away (their disconnect began no earlier than RESTART_SLACK before a recorded server
-start) or when an admin closed the table or kicked them (those paths never call record_escape).
+and escapes"). Every escape within ESCAPE_WINDOW counts; the first escape in the window bans
+sitting for FIRST_BAN, each further one doubles it, capped at MAX_BAN. Nobody is blamed when the
+server restarted while they were away (their disconnect began no earlier than RESTART_SLACK
+before a recorded server start) or when an admin closed the table or kicked them (those paths
+never call record_escape).
 """
 
 from __future__ import annotations
@@ -111,7 +112,9 @@ def settle_escapes(
     escaping it (someone who left only after every other person had gone was wronged, not an
     escaper). `can_pay(user)` → (points available, points to keep for running hands elsewhere).
     Nothing is charged that nobody receives: no points are destroyed."""
-    rows = list(Penalty.objects.filter(hand=hand, reason__in=Penalty.ESCAPES, amount=0).select_related("user"))
+    rows = list(
+        Penalty.objects.filter(hand=hand, reason__in=Penalty.ESCAPES, amount=0).select_related("user")
+    )
     if not rows:
         return
     charged = {p.user_id for p in Penalty.objects.filter(hand=hand, reason__in=Penalty.ESCAPES)}
@@ -122,7 +125,12 @@ def settle_escapes(
         if not share:
             continue
         paid = -ledger.post(
-            penalty.user, -share * len(recipients), LedgerEntry.Kind.PENALTY, hand=hand, penalty=penalty, keep=keep
+            penalty.user,
+            -share * len(recipients),
+            LedgerEntry.Kind.PENALTY,
+            hand=hand,
+            penalty=penalty,
+            keep=keep,
         ).delta
         share = paid // len(recipients)  # (`available` was read in this transaction: all of it)
         for other in recipients:
@@ -228,7 +236,11 @@ def escapes_in_window(user: AbstractBaseUser | int, now: datetime) -> int:
     user_id = user if isinstance(user, int) else user.pk
     return (
         Ban.objects.filter(
-            user_id=user_id, manual=False, penalty__isnull=False, starts__gt=now - ESCAPE_WINDOW, starts__lte=now
+            user_id=user_id,
+            manual=False,
+            penalty__isnull=False,
+            starts__gt=now - ESCAPE_WINDOW,
+            starts__lte=now,
         )
         .exclude(penalty__reversal__isnull=False)
         .count()

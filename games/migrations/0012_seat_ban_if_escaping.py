@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0011_hand_checkpoint'),
+        ("games", "0011_hand_checkpoint"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='seat',
-            name='ban_if_escaping',
+            model_name="seat",
+            name="ban_if_escaping",
             field=models.PositiveIntegerField(blank=True, null=True),
         ),
     ]

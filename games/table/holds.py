@@ -42,7 +42,9 @@ def lock_accounts(users: list[AbstractBaseUser]) -> None:
     transaction. The later start then reads the earlier one's hold."""
     ids = sorted({u.pk for u in users})
     if ids:
-        list(Profile.objects.select_for_update().filter(user_id__in=ids).order_by("user_id").values_list("pk"))
+        list(
+            Profile.objects.select_for_update().filter(user_id__in=ids).order_by("user_id").values_list("pk")
+        )
 
 
 def most_a_hand_costs(table: Table) -> int:

@@ -223,7 +223,9 @@ def begin_hand(t: Change) -> None:
         s.continue_choice = True if s.is_bot else None
         s.pending = s.pending_until = None
         # the ban an escape from this hand would bring, stated on the board (renders never query)
-        s.ban_if_escaping = int(ban_if_escaping(s.user_id, t.now).total_seconds() // 60) if s.user_id else None
+        s.ban_if_escaping = (
+            int(ban_if_escaping(s.user_id, t.now).total_seconds() // 60) if s.user_id else None
+        )
     if state.phase == "over":  # a hand can end at the deal (eight flowers)
         settlement.finish_hand(t)
 

@@ -46,7 +46,9 @@ def _quick_match_against_a_bot(page: Page) -> None:
     expect(page.locator("#table-root")).to_have_attribute("data-synced", "1")
 
 
-def test_a_timed_out_continue_leaves_the_balance_and_no_ban(browser: Browser, short_continue_url: str) -> None:
+def test_a_timed_out_continue_leaves_the_balance_and_no_ban(
+    browser: Browser, short_continue_url: str
+) -> None:
     context = browser.new_context(
         base_url=short_continue_url, locale="en-US", viewport={"width": 1366, "height": 768}
     )

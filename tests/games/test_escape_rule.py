@@ -13,9 +13,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 
+from accounts.models import LedgerEntry
 from games import matchmaking, services
 from games.clock import drive_table_until_idle, tick
-from accounts.models import LedgerEntry
 from games.models import Ban, Penalty, QueueEntry, ScoreEntry, Seat, Table
 from games.presenters import table_context
 from tests.games.conftest import balance, bot_table, hand_over, play_to_end, two_seated
@@ -158,7 +158,9 @@ def test_the_ban_shown_is_the_one_that_would_follow(alice: User, bob: User) -> N
     services.add_bot(table.pk, alice, 3)
     earlier = Penalty.objects.create(user=alice, reason=Penalty.Reason.ESCAPE, amount=1)
     now = timezone.now()
-    Ban.objects.create(user=alice, starts=now - timedelta(hours=2), ends=now - timedelta(hours=1), penalty=earlier)
+    Ban.objects.create(
+        user=alice, starts=now - timedelta(hours=2), ends=now - timedelta(hours=1), penalty=earlier
+    )
     services.start_hand(table.pk, bob)
     assert stakes_shown(table, alice) == {"amount": 100, "ban_minutes": 20}  # the second in 24 h
 
@@ -172,7 +174,9 @@ def test_a_disconnect_mid_hand_with_another_person_is_still_an_escape(alice: Use
     services.connect(table.pk, bob)
     services.disconnect(table.pk, bob)
     later = timezone.now() + timedelta(seconds=121)
-    drive_table_until_idle(table.pk, later, until=lambda t: Seat.objects.filter(table=t, left=True).exists() or hand_over(t))
+    drive_table_until_idle(
+        table.pk, later, until=lambda t: Seat.objects.filter(table=t, left=True).exists() or hand_over(t)
+    )
     if hand_over(Table.objects.get(pk=table.pk)):
         pytest.skip("the hand ended within the grace period")
     assert Penalty.objects.get(user=bob).reason == Penalty.Reason.DISCONNECT
