@@ -75,7 +75,8 @@ def finish_hand(t: Change) -> None:
         "balances": after,
         "penalties": [
             {"seat": _seat_index(t, p.user_id), "amount": p.amount, "reason": p.reason}
-            for p in Penalty.objects.filter(hand=hand)
+            # (an escape nothing could pay moved nothing: the ban stands, the list shows points)
+            for p in Penalty.objects.filter(hand=hand).exclude(amount=0)
         ],
         "hands": [s.get("hand", []) for s in public["seats"]],
         # who played each seat: an escaped player's seat is freed just below, and the settlement

@@ -114,3 +114,16 @@ def test_with_nothing_running_elsewhere_the_whole_balance_pays(alice: User, caro
     t1 = two_player_table(alice, carol, 10)
     t1 = end_hand_with(t1.pk, (-900, 900))
     assert applied(t1, alice) == -900
+
+
+def test_an_escape_penalty_nothing_can_pay_moves_nothing_and_is_not_listed(
+    alice: User, bob: User, carol: User
+) -> None:
+    set_balance(alice, 1000)
+    two_player_table(alice, carol, 10)  # holds 500
+    t2 = two_player_table(alice, bob, 10)
+    services.leave(t2.pk, alice)
+    b0 = balance(bob)
+    t2 = end_hand_with(t2.pk, (-500, 500))  # the hand takes all T1 does not hold
+    assert balance(alice) == 500 and balance(bob) == b0 + 500  # no share: nothing was left to pay
+    assert t2.hand.settlement["penalties"] == []
