@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -88,3 +89,54 @@ def test_a_timed_out_continue_leaves_the_balance_and_no_ban(
     expect(page.locator("main")).not_to_contain_text("may not sit down")
     page.screenshot(path=f"{SHOTS}/queued-again-en.png", full_page=True)
     context.close()
+
+
+def test_the_cost_of_leaving_stands_beside_the_countdown_in_both_languages(
+    browser: Browser, short_continue_url: str
+) -> None:
+    """Two people at a two-player table: each sees what leaving would cost, in their language."""
+    pages = []
+    for _ in range(2):  # both sign up in English; bob then switches to Chinese
+        context = browser.new_context(
+            base_url=short_continue_url, locale="en-US", viewport={"width": 1366, "height": 768}
+        )
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        sign_up(page)
+        pages.append(page)
+    alice, bob = pages
+    bob.context.add_cookies([{"name": "django_language", "value": "zh-hans", "url": short_continue_url}])
+    alice.goto("/tables/new/")
+    alice.locator("#id_variant").select_option("two_player")
+    alice.locator("#id_base").fill("2")
+    alice.locator("#id_bots").fill("0")
+    alice.get_by_role("button", name="Create and sit down").click()
+    expect(alice.locator("#table-root")).to_have_attribute("data-synced", "1")
+    expect(alice.locator("#table-status .escape-rule")).to_contain_text(
+        "13 × base (26)"
+    )  # before anyone joins
+    bob.goto(alice.url)
+    expect(bob.locator("#table-root")).to_have_attribute("data-synced", "1")
+    bob.locator("#board button.sit").click()
+    bob.locator("#table-side button.accept").click()
+    alice.locator("#table-side button.start").click()
+    expect(alice.locator("#board .turn-row .escape-stakes")).to_have_text(
+        "Leaving this hand: −26 points and a 10-minute ban"
+    )
+    expect(bob.locator("#board .turn-row .escape-stakes")).to_have_text(
+        "离开本局：扣 26 积分，禁止入座 10 分钟"
+    )
+    alice.screenshot(path=f"{SHOTS}/escape-stakes-en.png", full_page=True)
+    bob.screenshot(path=f"{SHOTS}/escape-stakes-zh.png", full_page=True)
+    asked: list[str] = []
+
+    def dismiss(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    bob.on("dialog", dismiss)
+    bob.locator("#table-side button.leave").click()
+    bob.wait_for_timeout(500)
+    assert asked and "26" in asked[0] and "10 分钟" in asked[0], asked
+    for page in pages:
+        page.context.close()
