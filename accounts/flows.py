@@ -5,7 +5,10 @@ humans, and a hand's losers pay its winner. So throwaway accounts can pour point
 Two accounts are *linked* when they signed up from the same address or joined within
 settings.LINKED_SIGNUP_MINUTES of each other. Flagged, over the last settings.FLAG_WINDOW_DAYS:
 - every penalty share paid by an account to a linked one;
-- a pair where one account lost settings.REPEATED_LOSSES hands or more to a linked one.
+- a pair where one account lost settings.REPEATED_LOSSES hands or more to a linked one;
+- whatever the addresses, every flow into one receiver from new accounts (joined within
+  settings.NEW_ACCOUNT_DAYS) when settings.NEW_ACCOUNT_FEEDERS or more of them each paid it
+  settings.NEW_ACCOUNT_POINTS or more (escape shares and lost hands): the throwaway-account pump.
 Nothing is blocked or reversed automatically: the admin looks (Admin → Accounts → Flagged point
 flows) and acts with the existing tools (penalties, bans, reversals).
 """
@@ -49,8 +52,9 @@ def link_between(a: Any, b: Any, profiles: dict[int, Profile]) -> str | None:
 def flagged_flows(now: datetime | None = None) -> list[Flow]:
     """Every flagged flow of the window, newest first."""
     since = (now or timezone.now()) - timedelta(days=settings.FLAG_WINDOW_DAYS)
-    candidates = _penalty_shares(since) + _repeated_losses(since)
-    users = {u.pk for flow in candidates for u in (flow.payer, flow.receiver)}
+    shares, losses = _penalty_shares(since), _hand_losses(since)
+    candidates = shares + [flow for flow in losses if flow.count >= settings.REPEATED_LOSSES]
+    users = {u.pk for flow in shares + losses for u in (flow.payer, flow.receiver)}
     profiles = {p.user_id: p for p in Profile.objects.filter(user_id__in=users)}
     flagged = []
     for flow in candidates:
@@ -58,7 +62,41 @@ def flagged_flows(now: datetime | None = None) -> list[Flow]:
         if link is not None:
             flow.link = link
             flagged.append(flow)
+    flagged += _new_accounts_feeding_one(shares + losses, exclude=flagged)
     return sorted(flagged, key=lambda flow: flow.last, reverse=True)
+
+
+def is_new_account(payer: Any, at: datetime) -> bool:
+    """Did `payer` join at most settings.NEW_ACCOUNT_DAYS before `at` (its flow's last point)?"""
+    return at - payer.date_joined <= timedelta(days=settings.NEW_ACCOUNT_DAYS)
+
+
+def _new_accounts_feeding_one(flows: list[Flow], exclude: list[Flow]) -> list[Flow]:
+    """Throwaway accounts pouring points into one account, whatever their addresses (a farm
+    need not share one, nor sign up minutes apart): a receiver paid at least
+    settings.NEW_ACCOUNT_POINTS each by settings.NEW_ACCOUNT_FEEDERS or more new accounts
+    (escape shares and hands lost together) has every such flow flagged."""
+    already = {(f.payer.pk, f.receiver.pk, f.kind) for f in exclude}
+    by_receiver: dict[int, dict[int, list[Flow]]] = defaultdict(lambda: defaultdict(list))
+    for flow in flows:
+        if is_new_account(flow.payer, flow.last):
+            by_receiver[flow.receiver.pk][flow.payer.pk].append(flow)
+    flagged = []
+    for payers in by_receiver.values():
+        feeders = {
+            payer: payer_flows
+            for payer, payer_flows in payers.items()
+            if sum(f.points for f in payer_flows) >= settings.NEW_ACCOUNT_POINTS
+        }
+        if len(feeders) < settings.NEW_ACCOUNT_FEEDERS:
+            continue
+        for payer_flows in feeders.values():
+            for flow in payer_flows:
+                if (flow.payer.pk, flow.receiver.pk, flow.kind) in already:
+                    continue
+                flow.link = _("one of %(count)d new accounts paying this receiver") % {"count": len(feeders)}
+                flagged.append(flow)
+    return flagged
 
 
 def _penalty_shares(since: datetime) -> list[Flow]:
@@ -77,7 +115,8 @@ def _penalty_shares(since: datetime) -> list[Flow]:
     return list(pairs.values())
 
 
-def _repeated_losses(since: datetime) -> list[Flow]:
+def _hand_losses(since: datetime) -> list[Flow]:
+    """Every (loser, winner) pair of the window's hands, however often."""
     # A hand's results are posted to the ledger when it is settled, the points actually moved.
     entries = LedgerEntry.objects.filter(
         kind=LedgerEntry.Kind.HAND_RESULT, hand__isnull=False, created__gte=since
@@ -96,4 +135,4 @@ def _repeated_losses(since: datetime) -> list[Flow]:
                 flow.count += 1
                 flow.points += min(-loser.delta, winner.delta)
                 flow.last = max(flow.last, winner.created)
-    return [flow for flow in pairs.values() if flow.count >= settings.REPEATED_LOSSES]
+    return list(pairs.values())

@@ -24,13 +24,16 @@ def post(
     penalty: Any = None,
     note: str = "",
     by: AbstractBaseUser | None = None,
+    keep: int = 0,
 ) -> LedgerEntry:
     """Add `delta` to the balance, never below 0 (RULES §1.5), and append the entry.
 
-    The entry records the delta actually applied (a loser pays at most what they have).
+    `keep`: a loss stops there instead (points held by the player's running hands at other
+    tables, games.table.holds). The entry records the delta actually applied (a loser pays at
+    most what they have).
     """
     profile = Profile.objects.select_for_update().get(user=user)
-    applied = max(delta, -profile.balance)
+    applied = max(delta, min(0, max(0, keep) - profile.balance))
     profile.balance += applied
     profile.save(update_fields=["balance"])
     return LedgerEntry.objects.create(

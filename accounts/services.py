@@ -27,12 +27,13 @@ def grant_starting_balance(user: AbstractBaseUser) -> Profile:
     return ledger.open_account(user, current().starting_balance)
 
 
-def change_balance(user: AbstractBaseUser, delta: int, reason: str, hand: Any = None) -> int:
-    """Add `delta` to the user's balance, never below 0 (RULES §1.5); returns the delta applied.
+def change_balance(user: AbstractBaseUser, delta: int, reason: str, hand: Any = None, keep: int = 0) -> int:
+    """Add `delta` to the user's balance, never below 0 (RULES §1.5), nor a loss below `keep`
+    (what the user's other running hands hold); returns the delta applied.
 
     Every change is a row in the ledger (accounts.ledger), whose sum is the balance.
     """
-    return ledger.post(user, delta, ledger.kind_for(reason), hand=hand).delta
+    return ledger.post(user, delta, ledger.kind_for(reason), hand=hand, keep=keep).delta
 
 
 def balance_of(user: AbstractBaseUser) -> int:

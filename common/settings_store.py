@@ -111,3 +111,9 @@ def current_for_render() -> Current:
 def escape_penalty_for_render(table: Any) -> int:
     """`Table.escape_penalty`, safe on the event loop (the site's multiplier as last read)."""
     return table.escape_penalty_at(_multiplier(current_for_render(), table.variant))
+
+
+def escape_multiplier_for_render(table: Any) -> int:
+    """`Table.escape_multiplier_at` the site's multiplier, safe on the event loop (shown to a
+    joiner on the lobby row, the table page and in the JSON `options`)."""
+    return table.escape_multiplier_at(_multiplier(current_for_render(), table.variant))

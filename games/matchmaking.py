@@ -13,13 +13,12 @@ transactions take the database's write lock when they begin) and locks the waiti
 `select_for_update(skip_locked=True)`: two requests at the same instant never seat a player
 twice or at two tables (tests/games/test_matchmaking.py runs them concurrently).
 
-Leaving a table the queue started before its first `hands` hands are played is an escape
-(`leaving_is_escape`): the usual penalty and graded ban (games.penalties).
+Leaving a table the queue started is like leaving any table: an escape (penalty and graded ban,
+games.penalties) only mid-hand with another person at the table, never between hands.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -41,8 +40,7 @@ from games.matchmaking_rules import (
     waiting_entries,
 )
 from games.matchmaking_seating import match_queue
-from games.models import Hand, Penalty, QueueEntry, QuickMatch, Seat, Table
-from games.penalties import charge_escape
+from games.models import QueueEntry, QuickMatch, Seat
 
 # --- joining, polling, leaving ----------------------------------------------------------------
 
@@ -159,33 +157,3 @@ def expected_wait(key: QueueKey) -> int | None:
     recent = QuickMatch.objects.filter(variant=key.variant, base=key.base, ranked=key.ranked)
     waits = list(recent.order_by("-created").values_list("waited", flat=True)[:ESTIMATE_FROM])
     return round(sum(waits) / len(waits)) if waits else None
-
-
-# --- leaving a quick-match table --------------------------------------------------------------
-
-
-def leaving_is_escape(table: Table, hand: Hand | None) -> bool:
-    """Between hands: is freeing a seat at `table` now an escape? Yes at a queue-started table
-    until its first match has played its hands (one per seat)."""
-    if hand is None:
-        return False
-    quick = QuickMatch.objects.filter(table_id=table.pk).first()
-    if quick is None or quick.match_id is None:
-        return False
-    return table.match_id == quick.match_id and hand.match_id == quick.match_id and hand.number < quick.hands
-
-
-def charge_early_exit(
-    table: Table,
-    hand: Hand | None,
-    user: AbstractBaseUser,
-    others: Sequence[AbstractBaseUser],
-    now: datetime,
-    disconnected_at: datetime | None = None,
-) -> Penalty | None:
-    """The escape penalty (and graded ban) for leaving a quick match between its hands
-    (`disconnected_at`: stood up for staying away, which a server restart excuses)."""
-    if hand is None or not leaving_is_escape(table, hand):
-        return None
-    reason = Penalty.Reason.ESCAPE if disconnected_at is None else Penalty.Reason.DISCONNECT
-    return charge_escape(table, hand, user, reason, others, disconnected_at, now)

@@ -108,8 +108,12 @@ class Table(models.Model):
         """A table setting: the creator's `escape_penalty` house rule when set, else the admin's
         multiplier for this table, else the site's (`site_multiplier`). The one rule the
         penalty charged and the one shown on the board both follow."""
+        return self.escape_multiplier_at(site_multiplier) * (self.base or 0)
+
+    def escape_multiplier_at(self, site_multiplier: int) -> int:
+        """The escape penalty's multiplier of the base stake that applies at this table."""
         chosen = (self.options or {}).get("escape_penalty")
-        return (chosen or self.escape_multiplier or site_multiplier) * (self.base or 0)
+        return chosen or self.escape_multiplier or site_multiplier
 
     def variant_name(self, chinese: bool) -> str:
         """The rule set's name in one language (pages outside games show it without the engine)."""
@@ -153,6 +157,10 @@ class Seat(models.Model):
     # The seated person's tier in this variant, read when they sit down and moved by ranked
     # hands here (games.ranks): it travels with the seat in snapshots, so frames need no query.
     rank = models.JSONField(null=True, blank=True)
+    # Minutes of the ban an escape from the running hand would bring this seat's person (the
+    # abandonment policy, games.penalties), read when the hand starts: the board states it
+    # beside the leave button, and renders make no query.
+    ban_if_escaping = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["table", "index"]

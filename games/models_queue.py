@@ -43,8 +43,8 @@ class QueueEntry(models.Model):
 
 
 class QuickMatch(models.Model):
-    """A table started by the queue. Leaving it before `hands` hands of its first match are
-    played is an escape (games.matchmaking.leaving_is_escape)."""
+    """A table started by the queue. Leaving it between hands is free, as at any table: only
+    leaving a hand in progress with another person at the table is an escape (games.penalties)."""
 
     table = models.OneToOneField("games.Table", on_delete=models.CASCADE, related_name="quick_match")
     match = models.ForeignKey(

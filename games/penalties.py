@@ -3,17 +3,20 @@
 Penalty rows are appended, never deleted: a reversal is a PenaltyReversal row plus a
 compensating ledger entry. Points move only through accounts.ledger.
 
-Abandonment: every escape (leaving mid-hand, or staying disconnected past the grace period)
-within ESCAPE_WINDOW counts; the first escape in the window bans sitting for FIRST_BAN, each
-further one doubles it, capped at MAX_BAN. Nobody is blamed when the server restarted while
-they were away (their disconnect began no earlier than RESTART_SLACK before a recorded server
-start) or when an admin closed the table or kicked them (those paths never call charge_escape).
+Abandonment: an escape is leaving a hand in progress that has another person at the table (or
+staying disconnected from it past the grace period); leaving between hands, a timed-out Continue
+and leaving a table whose other seats are all bots are never escapes (docs/operations.md "Stakes
+and escapes"). Every escape within ESCAPE_WINDOW counts; the first escape in the window bans
+sitting for FIRST_BAN, each further one doubles it, capped at MAX_BAN. Nobody is blamed when the
+server restarted while they were away (their disconnect began no earlier than RESTART_SLACK
+before a recorded server start) or when an admin closed the table or kicked them (those paths
+never call record_escape).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -62,19 +65,17 @@ def escape_is_blameless(reason: str, disconnected_at: datetime | None) -> bool:
 # --- automatic penalties --------------------------------------------------------------------
 
 
-@transaction.atomic
-def charge_escape(
+def record_escape(
     table: Table,
     hand: Hand,
     user: AbstractBaseUser,
     reason: str,
-    others: Sequence[AbstractBaseUser],
     disconnected_at: datetime | None = None,
     now: datetime | None = None,
 ) -> Penalty | None:
-    """The escape penalty, once per player and hand, shared equally among `others` (RULES §1.8).
-
-    Returns the Penalty, or None when it was already charged or nobody is to blame.
+    """An escape from a running hand with another person at the table (the caller decides that):
+    the Penalty row and the graded ban, at once. The points are paid when the hand is settled
+    (`settle_escapes`). Returns None when already recorded for this hand or nobody is to blame.
     """
     now = now or timezone.now()
     if Penalty.objects.filter(hand=hand, user=user, reason__in=Penalty.ESCAPES).exists():
@@ -82,17 +83,59 @@ def charge_escape(
     if escape_is_blameless(reason, disconnected_at):
         return None
     penalty = Penalty.objects.create(table=table, hand=hand, user=user, reason=reason, amount=0)
-    paid = -ledger.post(
-        user, -table.escape_penalty, LedgerEntry.Kind.PENALTY, hand=hand, penalty=penalty
-    ).delta
-    Penalty.objects.filter(pk=penalty.pk).update(amount=paid)  # what the floor let them pay
-    penalty.amount = paid
-    if others and paid:
-        share = paid // len(others)  # the remainder is dropped (RULES §1.8)
-        for other in others:
-            ledger.post(other, share, LedgerEntry.Kind.PENALTY_SHARE, hand=hand, penalty=penalty)
     escalate_ban(user, penalty, now)
     return penalty
+
+
+def escape_share(due: int, recipients: int, most_a_hand_costs: int, can_pay: int | None = None) -> int:
+    """Each recipient's share of an escape penalty of `due` points (RULES §1.8: equal shares, the
+    remainder dropped), never more than the hand could have cost the escaper (`most_a_hand_costs`:
+    escape shares are no transfer channel) nor more than they can pay (`can_pay`, in total)."""
+    if recipients <= 0:
+        return 0
+    share = min(due // recipients, most_a_hand_costs)
+    if can_pay is not None:
+        share = min(share, max(0, can_pay) // recipients)
+    return max(0, share)
+
+
+def settle_escapes(
+    table: Table,
+    hand: Hand,
+    people: Sequence[AbstractBaseUser],
+    most_a_hand_costs: int,
+    can_pay: Callable[[AbstractBaseUser], tuple[int, int]],
+) -> None:
+    """Pay the escape penalties of `hand` into its settlement (after the hand's own results).
+
+    `people`: everyone who sat in the hand. The recipients are those of them not charged for
+    escaping it (someone who left only after every other person had gone was wronged, not an
+    escaper). `can_pay(user)` → (points available, points to keep for running hands elsewhere).
+    Nothing is charged that nobody receives: no points are destroyed."""
+    rows = list(
+        Penalty.objects.filter(hand=hand, reason__in=Penalty.ESCAPES, amount=0).select_related("user")
+    )
+    if not rows:
+        return
+    charged = {p.user_id for p in Penalty.objects.filter(hand=hand, reason__in=Penalty.ESCAPES)}
+    recipients = [u for u in people if u.pk not in charged]
+    for penalty in rows:
+        available, keep = can_pay(penalty.user)
+        share = escape_share(table.escape_penalty, len(recipients), most_a_hand_costs, available)
+        if not share:
+            continue
+        paid = -ledger.post(
+            penalty.user,
+            -share * len(recipients),
+            LedgerEntry.Kind.PENALTY,
+            hand=hand,
+            penalty=penalty,
+            keep=keep,
+        ).delta
+        share = paid // len(recipients)  # (`available` was read in this transaction: all of it)
+        for other in recipients:
+            ledger.post(other, share, LedgerEntry.Kind.PENALTY_SHARE, hand=hand, penalty=penalty)
+        Penalty.objects.filter(pk=penalty.pk).update(amount=paid)
 
 
 def record_false_wins(hand: Hand, state: Any, users: Sequence[AbstractBaseUser | None]) -> list[Penalty]:
@@ -188,16 +231,30 @@ def ban_length(escapes_in_window: int) -> timedelta:
     return min(FIRST_BAN * 2 ** (escapes_in_window - 1), MAX_BAN)
 
 
-def escalate_ban(user: AbstractBaseUser, penalty: Penalty, now: datetime) -> Ban:
-    """Ban `user` for an escape: longer the more (unreversed) escapes they made in the window."""
-    earlier = (
+def escapes_in_window(user: AbstractBaseUser | int, now: datetime) -> int:
+    """The unreversed escapes `user` (or a user id) made in the ESCAPE_WINDOW before `now`."""
+    user_id = user if isinstance(user, int) else user.pk
+    return (
         Ban.objects.filter(
-            user=user, manual=False, penalty__isnull=False, starts__gt=now - ESCAPE_WINDOW, starts__lte=now
+            user_id=user_id,
+            manual=False,
+            penalty__isnull=False,
+            starts__gt=now - ESCAPE_WINDOW,
+            starts__lte=now,
         )
         .exclude(penalty__reversal__isnull=False)
         .count()
     )
-    escapes = earlier + 1
+
+
+def ban_if_escaping(user: AbstractBaseUser | int, now: datetime) -> timedelta:
+    """The ban an escape now would bring (what the board states beside the leave button)."""
+    return ban_length(escapes_in_window(user, now) + 1)
+
+
+def escalate_ban(user: AbstractBaseUser, penalty: Penalty, now: datetime) -> Ban:
+    """Ban `user` for an escape: longer the more (unreversed) escapes they made in the window."""
+    escapes = escapes_in_window(user, now) + 1
     return Ban.objects.create(
         user=user,
         starts=now,

@@ -17,10 +17,13 @@ from games.engine.rulesets import get_ruleset
 from games.engine.tiles import WIND_ZH, name, seat_wind
 from games.engine.view import view_for
 from games.engine.wall import commitment, deal_wall, wall_text
-from games.models import Hand, Table
+from games.models import Hand, Seat, Table
+from games.penalties import ban_length, escape_share
 from games.table.commands import legal_for
 from games.table.hand_log import hand_state
+from games.table.holds import most_a_hand_costs
 from games.table.loaded import Loaded
+from games.table.play import wronged_by_leaving
 from games.table.store import load, loaded_from
 from games.table.timing import continue_left_ms, pause_left_ms, remaining_ms, shown_version, veiled
 
@@ -148,18 +151,27 @@ def table_info(ctx: Loaded, user: AbstractBaseUser | None) -> dict[str, Any]:
     info["pause_ms"] = pause_ms or None  # the board is shown again when it passes
     info["message"] = table.notices.get(str(user.pk)) if _authenticated(user) else None
     info["continue_ms"] = continue_left_ms(ctx, me)  # the settlement's countdown for Continue
-    info["my_escape_penalty"] = _my_escape_penalty(ctx, info, mine)
+    info["escape_stakes"] = escape_stakes(ctx, info, me)
+    info["my_escape_penalty"] = info["escape_stakes"]["amount"] if info["escape_stakes"] else None
     return info
 
 
-def _my_escape_penalty(ctx: Loaded, info: dict[str, Any], mine: int | None) -> int | None:
-    """What leaving now would cost this viewer (the leave confirmation states it): the table's
-    escape penalty, at most their balance (RULES §1.5 floor); None outside a running hand."""
-    penalty = info.get("escape_penalty")
-    if penalty is None or mine is None or ctx.seats[mine].left:
+def escape_stakes(ctx: Loaded, info: dict[str, Any], me: Seat | None) -> dict[str, int] | None:
+    """What leaving now would cost this viewer, stated beside the countdown and in the leave
+    confirmation: {"amount": points, "ban_minutes": the ban that would follow}. None wherever
+    leaving costs nothing: between hands, at a table whose other seats are all bots or have left,
+    for a spectator (docs/operations.md "Stakes and escapes"). No query: renders may run on a
+    socket's event loop (the ban was read when the hand started: Seat.ban_if_escaping)."""
+    if me is None:
         return None
-    balance = info["seats"][mine].get("balance")
-    return penalty if balance is None else min(penalty, balance)
+    wronged = wronged_by_leaving(ctx, me)
+    due = info.get("escape_penalty")
+    if not wronged or due is None:
+        return None
+    balance = info["seats"][me.index].get("balance")
+    share = escape_share(due, len(wronged), most_a_hand_costs(ctx.table), balance)
+    ban = me.ban_if_escaping or int(ban_length(1).total_seconds() // 60)
+    return {"amount": share * len(wronged), "ban_minutes": ban}
 
 
 # (table id, created, version, spectators) -> the part of `table_info` every viewer shares.
@@ -214,6 +226,13 @@ def _public_info(ctx: Loaded) -> dict[str, Any]:
         "continue_ms": None,
         # the escape penalty while a hand runs (no query: this may render on a socket's event loop)
         "escape_penalty": settings_store.escape_penalty_for_render(table) if ctx.hand_running else None,
+        # what a joiner may want to know first: the multiplier that applies, and the house rules
+        "escape_multiplier": settings_store.escape_multiplier_for_render(table),
+        "escape_points": settings_store.escape_penalty_for_render(table) if table.base else None,
+        "options": {
+            **(table.options or {}),
+            "escape_penalty": settings_store.escape_multiplier_for_render(table),
+        },
         "last_result": last_result(ctx),
     }
     if ctx.states is not None:

@@ -92,12 +92,18 @@ COMMON_FLOW: tuple[Text, ...] = (
         "the next hand starts.",
     ),
     t(
-        "逃跑：一局中途离座，或掉线超过宽限时间（120 秒），要付逃跑罚分 50 × 底分（二人麻将 13 × 底分），"
-        "平分给其他在座玩家（除不尽的零头不计）。机器人替他打完这一局，这一局的输赢仍算他的。",
-        "Escape (逃跑): leaving a seat mid-hand, or staying disconnected past the grace period (120 s), "
-        "costs 50 × base stake (13 × base in Two-player), shared equally by the other seated players "
-        "(the remainder is dropped). A bot finishes the hand for the leaver, whose balance still takes "
-        "that hand's result.",
+        "逃跑：有其他玩家同桌时一局中途离座，或掉线超过宽限时间（120 秒），要付逃跑罚分 50 × 底分"
+        "（二人麻将 13 × 底分），并禁止入座一段时间（10 分钟，24 小时内每多逃跑一次加倍）。罚分在这一局"
+        "结束时平分给打完这一局的其他玩家（除不尽的零头不计），每人所得不超过这一局最多能输的分。"
+        "机器人替他打完这一局，这一局的输赢仍算他的。两局之间离开、继续倒计时结束被请离座位、"
+        "或同桌只有机器人时离开，都不扣分。",
+        "Escape (逃跑): leaving a seat mid-hand while another person plays the hand, or staying "
+        "disconnected past the grace period (120 s), costs 50 × base stake (13 × base in Two-player) "
+        "and a ban from sitting down (10 minutes, doubling with each further escape in 24 hours). It "
+        "is paid when the hand ends, shared equally by the other people who played it (the remainder "
+        "is dropped), no share more than the hand could have cost. A bot finishes the hand for the "
+        "leaver, whose balance still takes that hand's result. Leaving between hands, letting the "
+        "Continue countdown run out, or leaving a table where only bots play with you costs nothing.",
     ),
 )
 

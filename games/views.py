@@ -18,6 +18,7 @@ from django.templatetags.static import static
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from common import settings_store
 from games import access, chat, spectator_delay
 from games.engine.bots import DEFAULT_LEVEL
 from games.engine.rulesets import VARIANT_IDS, get_ruleset
@@ -64,6 +65,7 @@ def _lobby_row(table: Table) -> dict[str, Any]:
         "owner": table.owner.get_username() if table.owner else "",
         "base": table.base,
         "stake_state": table.stake_state,
+        "escape": settings_store.escape_multiplier_for_render(table),  # × base: a joiner sees it first
         "seats_taken": len(taken),
         "seats_total": len(seats),
         "free": len(seats) - len(taken),

@@ -133,6 +133,11 @@ TRUSTED_PROXY_HOPS = env_int("TRUSTED_PROXY_HOPS", 0)
 LINKED_SIGNUP_MINUTES = env_int("LINKED_SIGNUP_MINUTES", 10)
 REPEATED_LOSSES = env_int("REPEATED_LOSSES", 3)  # hands lost to the same linked player before a flag
 FLAG_WINDOW_DAYS = env_int("FLAG_WINDOW_DAYS", 30)
+# …and, whatever their addresses, new accounts (joined this many days before) pouring points into
+# one receiver: this many of them, each paying it at least this many points.
+NEW_ACCOUNT_DAYS = env_int("NEW_ACCOUNT_DAYS", 7)
+NEW_ACCOUNT_FEEDERS = env_int("NEW_ACCOUNT_FEEDERS", 2)
+NEW_ACCOUNT_POINTS = env_int("NEW_ACCOUNT_POINTS", 200)
 
 # django-axes: lock a username from one address after 5 failures, for 15 minutes.
 # Behind a proxy, run daphne with --proxy-headers so REMOTE_ADDR is the player's address.

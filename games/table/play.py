@@ -15,7 +15,7 @@ from games.engine.match import MatchPlace
 from games.engine.state import HandState
 from games.engine.wall import new_salt
 from games.models import EAST, Hand, HandAction, Match, Penalty, Seat, Table
-from games.penalties import charge_escape
+from games.penalties import ban_if_escaping, record_escape
 from games.table import hand_log, settlement, timing
 from games.table.errors import ServiceError
 from games.table.loaded import Loaded
@@ -24,7 +24,6 @@ from games.table.seating import (
     after_seat_change,
     free_seat,
     humans,
-    quick_match_exit,
     require_manager,
     require_seat,
 )
@@ -229,6 +228,10 @@ def begin_hand(t: Change) -> None:
     for s in t.seats:
         s.continue_choice = True if s.is_bot else None
         s.pending = s.pending_until = None
+        # the ban an escape from this hand would bring, stated on the board (renders never query)
+        s.ban_if_escaping = (
+            int(ban_if_escaping(s.user_id, t.now).total_seconds() // 60) if s.user_id else None
+        )
     if state.phase == "over":  # a hand can end at the deal (eight flowers)
         settlement.finish_hand(t)
 
@@ -237,27 +240,38 @@ def begin_hand(t: Change) -> None:
 
 
 def leave(t: Change, user: AbstractBaseUser) -> None:
-    """Leave the seat: between hands it is freed; mid-hand it is an escape (RULES §1.8)."""
+    """Leave the seat: between hands it is freed (never an escape); mid-hand a bot finishes the
+    hand, and it is an escape when another person is at the table (RULES §1.8)."""
     seat = require_seat(t, user)
     if seat.left:
         raise ServiceError("already_left", "you already left; a bot finishes this hand")
     if t.hand_running:
         escape(t, seat, Penalty.Reason.ESCAPE)
     else:
-        quick_match_exit(t, seat)
         free_seat(t, seat)
         after_seat_change(t)
 
 
+def wronged_by_leaving(t: Loaded, seat: Seat) -> list[Seat]:
+    """The people an escape from `seat` now would wrong: the others still playing the running
+    hand. None (an empty list) between hands, or when every other seat is a bot or has left:
+    then leaving costs nothing (docs/operations.md "Stakes and escapes")."""
+    if not t.hand_running or seat.left:
+        return []
+    return [s for s in humans(t) if s is not seat and not s.left]
+
+
 def escape(t: Change, seat: Seat, reason: str) -> None:
-    """The escape penalty, once per hand: shared equally among the other seated people."""
+    """Leave the running hand: a bot plays the seat to its end (the player still takes its
+    result). With another person at the table it is an escape: the penalty row and the ban now,
+    the points paid into the hand's settlement (games.penalties.settle_escapes)."""
     table, hand = t.table, t.hand
     assert hand is not None and seat.user is not None
+    wronged = wronged_by_leaving(t, seat)
     seat.left = True
     seat.pending = seat.pending_until = None
-    t.balances_changed()
-    others = [s.user for s in humans(t) if s is not seat and not s.left]
+    if not wronged:
+        return  # bots only, or everyone else already gone: nobody to answer to
     if reason == Penalty.Reason.DISCONNECT and seat.server_cut:
         return  # its server process died under it (games.presence): nobody's fault
-    # Once per hand, shared, in the ledger, with the ban policy; nobody's fault after a restart.
-    charge_escape(table, hand, seat.user, reason, others, seat.disconnected_at, t.now)
+    record_escape(table, hand, seat.user, reason, seat.disconnected_at, t.now)

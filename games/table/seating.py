@@ -4,7 +4,6 @@ and the match. Also the checks other commands share (seated? may manage the seat
 from __future__ import annotations
 
 import random
-from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -16,6 +15,7 @@ from games.engine.errors import EngineError
 from games.models import Match, Seat, Table
 from games.penalties import active_ban, ban_message
 from games.ranks import seat_rank
+from games.table import holds
 from games.table.errors import ServiceError
 from games.table.loaded import Loaded
 from games.table.store import Change
@@ -86,7 +86,8 @@ def sit(t: Change, user: AbstractBaseUser, index: Any, socket_id: int | None = N
         raise ServiceError("seat_taken", "that seat is taken")
     table = t.table
     balance = balance_or_none(user)
-    if (balance or 0) < table.minimum_balance:  # 50 × base, or 50 while no stake is set
+    # 50 × base (or 50 while no stake is set) of points no running hand elsewhere holds
+    if holds.available(user, table.pk) < table.minimum_balance:
         raise ServiceError("insufficient_points", INSUFFICIENT_POINTS)
     # A light copy with the balance just read: the snapshot of this change needs no query for
     # it, and the caller's user object (a socket's, long-lived) gets no profile cached.
@@ -107,7 +108,6 @@ def sit(t: Change, user: AbstractBaseUser, index: Any, socket_id: int | None = N
 def stand(t: Change, user: AbstractBaseUser) -> None:
     seat = require_seat(t, user)
     require_between_hands(t)
-    quick_match_exit(t, seat)
     free_seat(t, seat)
     after_seat_change(t)
 
@@ -165,6 +165,7 @@ def free_seat(t: Change, seat: Seat) -> None:
     seat.pending = seat.pending_until = None
     seat.sat_at = None
     seat.rank = None
+    seat.ban_if_escaping = None
     if user_id is None:
         return
     others = [s for s in humans(t) if s.user_id != user_id]
@@ -189,14 +190,3 @@ def after_seat_change(t: Change) -> None:
         Match.objects.filter(pk=table.match_id, ended__isnull=True).update(ended=t.now)
         if table.status == Table.Status.PLAYING:
             table.status = Table.Status.WAITING
-
-
-def quick_match_exit(t: Change, seat: Seat, disconnected_at: datetime | None = None) -> None:
-    """Freeing a seat between hands of a queue-started match is an escape (issue 18)."""
-    from games.matchmaking import charge_early_exit  # (it builds on the table commands)
-
-    if seat.user_id is None or t.hand is None:
-        return
-    others = [s.user for s in humans(t) if s is not seat and not s.left]
-    if charge_early_exit(t.table, t.hand, seat.user, others, t.now, disconnected_at):
-        t.balances_changed()

@@ -1,8 +1,12 @@
-"""The end of a hand: settle with the balance floor, write the scores, carry dealer, wind and
+"""The end of a hand: settle with the balance floor (and what running hands elsewhere hold), pay
+the escape penalties into it, write the scores, carry dealer, wind and
 counters to the next hand, free the seats of those who left or ran out of points."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
 from accounts.services import balance_of, change_balance
@@ -12,9 +16,10 @@ from games.engine.rulesets.base import only_between
 from games.engine.state import HandState
 from games.engine.view import view_for
 from games.models import Hand, Match, Penalty, ScoreEntry, Table
-from games.penalties import record_false_wins
+from games.penalties import record_false_wins, settle_escapes
 from games.ranks import record_hand_ranks
 from games.ratings import record_hand_ratings
+from games.table import holds
 from games.table.seating import INSUFFICIENT_POINTS, after_seat_change, free_seat
 from games.table.store import Change
 
@@ -31,25 +36,36 @@ def finish_hand(t: Change) -> None:
     rules = get_ruleset(table.variant)
     discarder = result.from_seat if result.by == "discard" else None
     humans = [s.user_id is not None for s in t.seats]
-    balances = [balance_of(s.user) if s.user_id else BOT_BALANCE for s in t.seats]
+    # Points held by a player's running hands at other tables are not this hand's to take
+    # (games.table.holds): the floor of §1.5 stops there.
+    keep = [holds.held_elsewhere(s.user, table.pk) if s.user_id else 0 for s in t.seats]
+    balances = [
+        max(0, balance_of(s.user) - held) if s.user_id else BOT_BALANCE
+        for s, held in zip(t.seats, keep, strict=True)
+    ]
     # What the hand pays as played, and the part between people that moves real points (issue 23:
     # a bot has no account; a payment to or from one is practice, shown but never applied).
     notional = rules.settle(result, balances, discarder)
     final = notional if all(humans) else rules.settle(only_between(result, humans), balances, discarder)
     practice = [n - f for n, f in zip(notional, final, strict=True)]
+    applied = [
+        change_balance(seat.user, delta, "hand", hand, keep=held) if seat.user_id else 0
+        for seat, delta, held in zip(t.seats, final, keep, strict=True)
+    ]
+    record_false_wins(hand, state, [s.user if s.user_id else None for s in t.seats])
+    people = [s.user for s in t.seats if s.user_id]
+    settle_escapes(table, hand, people, holds.most_a_hand_costs(table), _can_pay(table))
     after: list[int | None] = []
-    for seat, delta in zip(t.seats, final, strict=True):
+    for seat, delta in zip(t.seats, applied, strict=True):
         if seat.user_id:
-            applied = change_balance(seat.user, delta, "hand", hand)
-            balance = balance_of(seat.user)
+            balance = balance_of(seat.user)  # after the hand and any escape penalty paid into it
             ScoreEntry.objects.create(
-                hand=hand, seat=seat.index, user=seat.user, delta=applied, balance_after=balance
+                hand=hand, seat=seat.index, user=seat.user, delta=delta, balance_after=balance
             )
             after.append(balance)
         else:
             ScoreEntry.objects.create(hand=hand, seat=seat.index, delta=0)  # a bot holds no points
             after.append(None)
-    record_false_wins(hand, state, [s.user if s.user_id else None for s in t.seats])
     public = view_for(state, None)
     hand.status = Hand.Status.OVER
     hand.ended = t.now
@@ -60,7 +76,8 @@ def finish_hand(t: Change) -> None:
         "balances": after,
         "penalties": [
             {"seat": _seat_index(t, p.user_id), "amount": p.amount, "reason": p.reason}
-            for p in Penalty.objects.filter(hand=hand)
+            # (an escape nothing could pay moved nothing: the ban stands, the list shows points)
+            for p in Penalty.objects.filter(hand=hand).exclude(amount=0)
         ],
         "hands": [s.get("hand", []) for s in public["seats"]],
         # who played each seat: an escaped player's seat is freed just below, and the settlement
@@ -89,6 +106,16 @@ def finish_hand(t: Change) -> None:
             seat.continue_choice = True if seat.is_bot else None
     if any(s.empty for s in t.seats):
         after_seat_change(t)
+
+
+def _can_pay(table: Table) -> Callable[[AbstractBaseUser], tuple[int, int]]:
+    """What an escaper can pay after the hand's own result: (available, held elsewhere)."""
+
+    def can_pay(user: AbstractBaseUser) -> tuple[int, int]:
+        held = holds.held_elsewhere(user, table.pk)
+        return max(0, balance_of(user) - held), held
+
+    return can_pay
 
 
 def _seat_index(t: Change, user_id: int) -> int | None:

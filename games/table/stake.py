@@ -6,9 +6,9 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from accounts.services import balance_or_none
 from games.engine.rulesets import MAX_BASE, get_ruleset
 from games.models import Seat, Table
+from games.table import holds
 from games.table.errors import ServiceError
 from games.table.loaded import Loaded
 from games.table.seating import INSUFFICIENT_POINTS, fix_stake_if_ready, humans, require_seat
@@ -48,7 +48,7 @@ def set_stake(t: Change, user: AbstractBaseUser, base: Any) -> None:
     seat = t.seat_of(user)
     base = validate_stake(table.variant, base)
     if seat is not None:  # the setter plays at this stake (an owner of a bots-only table does not)
-        require_points(user, base)
+        require_points(user, base, table.pk)
     table.base = base
     table.stake_state = Table.Stake.PROPOSED
     table.stake_setter = user
@@ -63,17 +63,22 @@ def accept_stake(t: Change, user: AbstractBaseUser) -> None:
         raise ServiceError("stake_unset", "the base stake has not been set yet")
     if seat.accepted:
         raise ServiceError("already_accepted", "you already accepted the base stake")
-    require_points(user, t.table.base or 1)
+    require_points(user, t.table.base or 1, t.table.pk)
     seat.accepted = True
     fix_stake_if_ready(t)
 
 
-def require_points(user: AbstractBaseUser, base: int) -> None:
-    """The 50 × base floor (RULES §1.6), checked wherever a player could cross it (issue 23)."""
-    if (balance_or_none(user) or 0) < Table.minimum_for(base):
+def require_points(user: AbstractBaseUser, base: int, table_id: int | None = None) -> None:
+    """The 50 × base floor (RULES §1.6), checked wherever a player could cross it, on the points
+    their running hands at other tables do not hold (games.table.holds)."""
+    if holds.available(user, table_id) < Table.minimum_for(base):
         raise ServiceError("insufficient_points", INSUFFICIENT_POINTS)
 
 
 def short_of_points(t: Loaded) -> list[Seat]:
-    """Seated people whose balance (read now) is below the table's floor."""
-    return [s for s in humans(t) if (balance_or_none(s.user) or 0) < t.table.minimum_balance]
+    """Seated people whose balance (read now), less what their running hands elsewhere hold, is
+    below the table's floor. Before a hand starts: their accounts are locked first, so two tables
+    starting on the same points at once see each other's hold."""
+    people = humans(t)
+    holds.lock_accounts([s.user for s in people])
+    return [s for s in people if holds.available(s.user, t.table.pk) < t.table.minimum_balance]

@@ -14,7 +14,7 @@ from games.table import timing
 from games.table.changes import change
 from games.table.errors import ServiceError
 from games.table.play import append, begin_hand, escape, ready_to_start
-from games.table.seating import after_seat_change, free_seat, quick_match_exit
+from games.table.seating import after_seat_change, free_seat
 from games.table.store import Change
 
 log = logging.getLogger(__name__)
@@ -51,7 +51,8 @@ def timeout(table_id: int, expected_revision: int, now: datetime | None = None) 
 
 def _stand_up_undecided(t: Change) -> None:
     """Nobody may hold a table hostage: a player who chose neither Continue nor Leave within
-    `continue_seconds()` of the settlement is stood up. The hand is over, so it is no escape.
+    `continue_seconds()` of the settlement is stood up. The hand is over, so it is no escape:
+    no penalty, no ban, whatever the table (a quick match included).
     Only during the settlement (`continue_deadline`): someone who sits down afterwards did not
     play that hand and is never stood up for it (issue 24: tables became unjoinable)."""
     until = timing.continue_deadline(t)
@@ -61,7 +62,6 @@ def _stand_up_undecided(t: Change) -> None:
     undecided = [s for s in t.seats if s.user_id and s.continue_choice is None]
     for seat in undecided:
         t.table.notices[str(seat.user_id)] = NOT_CONTINUED
-        quick_match_exit(t, seat, None if seat.connected else seat.disconnected_at or t.hand.ended)
         free_seat(t, seat)
     if undecided:
         after_seat_change(t)
@@ -89,8 +89,7 @@ def _expire_disconnected(t: Change) -> None:
             continue
         if t.hand_running:
             escape(t, seat, Penalty.Reason.DISCONNECT)
-        else:
-            quick_match_exit(t, seat, seat.disconnected_at)
+        else:  # between hands: the seat is freed, no escape
             free_seat(t, seat)
             after_seat_change(t)
 

@@ -235,8 +235,7 @@ def test_escape_penalty_once_shared_and_seat_freed_after_the_hand(alice: User, b
     services.start_hand(table.pk, bob)
     a0, b0 = balance(alice), balance(bob)
     services.leave(table.pk, alice)
-    assert balance(alice) == a0 - 100  # 50 × base
-    assert balance(bob) == b0 + 100  # the only other seated person
+    assert (balance(alice), balance(bob)) == (a0, b0)  # paid into the hand's settlement
     with pytest.raises(ServiceError) as e:
         services.leave(table.pk, alice)
     assert e.value.code == "already_left"
@@ -249,7 +248,8 @@ def test_escape_penalty_once_shared_and_seat_freed_after_the_hand(alice: User, b
     assert seats(table)[0].user is None
     entry = ScoreEntry.objects.get(hand=Table.objects.get(pk=table.pk).hand, seat=0)
     assert entry.user == alice  # she still takes that hand's result
-    assert balance(alice) == a0 - 100 + entry.delta
+    assert balance(alice) == a0 - 100 + entry.delta  # and 50 × base, all to the only other person
+    assert balance(bob) == b0 + 100 + ScoreEntry.objects.get(hand=entry.hand, seat=1).delta
     # ...and the settlement still names her, though her seat is empty now
     assert entry.hand.settlement["names"] == ["alice", "bob", None, None]
 
@@ -264,8 +264,12 @@ def test_disconnect_past_grace_is_an_escape(alice: User, bob: User) -> None:
     drive_table_until_idle(table.pk, later, until=lambda t: Penalty.objects.exists() or hand_over(t))
     penalty = Penalty.objects.filter(user=bob).first()
     if penalty is not None:  # the hand may end first (then there is nothing to escape)
-        assert penalty.reason == "disconnect" and penalty.amount == 13
-        assert balance(bob) == b0 - 13
+        assert penalty.reason == "disconnect"
+        play_to_end(table.pk, later)
+        penalty.refresh_from_db()
+        assert penalty.amount == 13
+        result = ScoreEntry.objects.get(hand=penalty.hand, user=bob).delta
+        assert balance(bob) == b0 + result - 13
 
 
 def test_reconnect_within_grace_is_no_escape(alice: User, bob: User) -> None:

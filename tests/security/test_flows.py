@@ -112,3 +112,71 @@ def test_the_admin_sees_them(db: None) -> None:
     ledger_link = client.get(f"/admin/accounts/ledgerentry/?user__id__exact={farm.pk}")
     assert ledger_link.status_code == 200
     assert "203.0.113.4" in client.get("/admin/accounts/profile/").content.decode()  # the address per account
+
+
+def test_new_accounts_feeding_one_receiver_are_flagged_whatever_their_addresses(
+    db: None, settings: object
+) -> None:
+    settings.NEW_ACCOUNT_FEEDERS, settings.NEW_ACCOUNT_POINTS = 2, 200
+    farm = account("farm", "203.0.113.4", 30)  # an old account, joined long before
+    first = account("first", "198.51.100.1", 1)
+    second = account("second", "192.0.2.77", 1)
+    penalty_share(first, farm, 300)
+    assert flows.flagged_flows() == []  # one new account paying someone may be a newcomer's bad day
+    lost_hand(second, farm, 250)
+    flagged = flows.flagged_flows()
+    assert {(f.payer, f.receiver, f.kind) for f in flagged} == {
+        (first, farm, "penalty_share"),
+        (second, farm, "hand_losses"),
+    }
+    with translation.override("en"):
+        assert "2 new accounts" in flows.flagged_flows()[0].link
+
+
+def test_old_accounts_and_small_flows_into_one_receiver_are_not_flagged(db: None, settings: object) -> None:
+    settings.NEW_ACCOUNT_FEEDERS, settings.NEW_ACCOUNT_POINTS, settings.NEW_ACCOUNT_DAYS = 2, 200, 7
+    farm = account("farm", "203.0.113.4", 30)
+    veteran = account("veteran", "198.51.100.1", 60)
+    small = account("small", "192.0.2.77", 1)
+    penalty_share(veteran, farm, 500)  # not new
+    lost_hand(small, farm, 30)  # new, but a small loss
+    assert flows.flagged_flows() == []
+
+
+def test_the_sybil_pump_moves_at_most_what_each_hand_could_cost_and_is_flagged(
+    db: None, settings: object
+) -> None:
+    """Throwaway accounts from three addresses each escape a two-player base-20 table with an
+    escape penalty of 100 × base (2,000) against one receiver: each used to hand over its whole
+    1,000 unflagged. A share is capped at what the hand could cost (13 fan × 3 × 20 = 780)."""
+    from dataclasses import replace
+
+    from games import services
+    from games.engine.state import HandResult
+    from games.ratings import ADMIN_CLOSED
+    from games.table.changes import change
+    from games.table.settlement import finish_hand
+
+    settings.NEW_ACCOUNT_FEEDERS = 2
+    receiver = account("receiver", "203.0.113.4", 30)
+    Profile.objects.filter(user=receiver).update(balance=5000)
+    throwaways = [account(f"throwaway{i}", f"198.51.100.{i}", 0) for i in range(3)]
+    for throwaway in throwaways:
+        Profile.objects.filter(user=throwaway).update(balance=1000)
+        table = services.create_table(receiver, "two_player", options={"escape_penalty": 100})
+        services.sit(table.pk, receiver, 0)
+        services.set_stake(table.pk, receiver, 20)
+        services.sit(table.pk, throwaway, 1)
+        services.accept_stake(table.pk, throwaway)
+        services.start_hand(table.pk, receiver)
+        services.leave(table.pk, throwaway)
+        with change(table.pk) as ctx:  # the hand ends level: only the escape moves points
+            result = HandResult(by=ADMIN_CLOSED, payments=(0, 0), next_dealer=ctx.state.dealer)
+            ctx.state = replace(ctx.state, phase="over", window=None, result=result, penalties=())
+            finish_hand(ctx)
+        services.leave(table.pk, receiver)
+        assert Profile.objects.get(user=throwaway).balance == 1000 - 780
+    assert Profile.objects.get(user=receiver).balance == 5000 + 3 * 780
+    flagged = flows.flagged_flows()
+    assert {f.payer for f in flagged} == set(throwaways)
+    assert all(f.receiver == receiver and f.kind == "penalty_share" for f in flagged)

@@ -1,0 +1,63 @@
+"""Points at stake held while a hand runs (docs/operations.md "Stakes and escapes").
+
+Every running hand holds, of each person seated in it, the table's minimum balance: 50 × its base
+stake, what RULES §1.6 asks a player to have before a hand. While it runs nothing at ANOTHER table
+(a hand's result, an escape penalty) may take their balance below what their running hands hold,
+and no other hand may start on the same points. So a loss at a table is always backed as far as
+its hold goes: a player cannot make a hand risk-free by moving their points out through a second
+table (an escape share or a lost hand to an account of their own) while it runs.
+
+Nothing is written: a hold is read from the running hands themselves, so it ends the moment a hand
+is settled (or an admin closes its table) and can never be left behind by a crash.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+
+from accounts.models import Profile
+from accounts.services import balance_or_none
+from games.engine.errors import EngineError
+from games.engine.scoring.two_player import cap_of, self_draw_multiplier_of
+from games.models import Hand, Seat, Table
+
+
+def held_elsewhere(user: AbstractBaseUser, table_id: int | None) -> int:
+    """What `user`'s running hands at tables other than `table_id` hold (None: at every table)."""
+    seats = Seat.objects.filter(user_id=user.pk, table__hand__status=Hand.Status.PLAYING)
+    if table_id is not None:
+        seats = seats.exclude(table_id=table_id)
+    return sum(Table.minimum_for(base or 1) for base in seats.values_list("table__base", flat=True))
+
+
+def available(user: AbstractBaseUser, table_id: int | None) -> int:
+    """The part of the balance that play at `table_id` may use or lose: all but what running hands
+    elsewhere hold (never below 0)."""
+    return max(0, (balance_or_none(user) or 0) - held_elsewhere(user, table_id))
+
+
+def lock_accounts(users: list[AbstractBaseUser]) -> None:
+    """Serialise two tables starting a hand on the same player's points at once (each would see
+    the other not running yet): lock their profile rows, in one order, inside the change's
+    transaction. The later start then reads the earlier one's hold."""
+    ids = sorted({u.pk for u in users})
+    if ids:
+        list(
+            Profile.objects.select_for_update().filter(user_id__in=ids).order_by("user_id").values_list("pk")
+        )
+
+
+def most_a_hand_costs(table: Table) -> int:
+    """The most one hand at `table` can cost a seat, as far as the site counts it: the hold (50 ×
+    base), or less where the rules cap a hand's value — two-player: the fan cap × the self-draw
+    multiplier × base (13 × 3 by default). An escape share never exceeds it."""
+    base = table.base or 1
+    most = Table.minimum_for(base)
+    if table.variant == "two_player":
+        options = table.options or {}
+        try:
+            capped = cap_of(options) * self_draw_multiplier_of(options) * base
+        except EngineError:  # options are checked when the table is made; never fail a settlement
+            capped = most
+        most = min(most, capped)
+    return most
