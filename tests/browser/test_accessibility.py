@@ -89,6 +89,6 @@ def test_lobby_board_and_settlement_have_no_serious_violations(
 
 def practice(page: Page) -> None:
     page.goto("/lobby/")
-    page.locator("form.practice select").select_option("shanghai")
-    page.locator("form.practice button").click()
+    page.locator("#play-variant").select_option("shanghai")
+    page.locator("#practice-button").click()
     expect(page.locator("#table-root")).to_have_attribute("data-synced", "1")
