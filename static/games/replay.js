@@ -88,10 +88,18 @@
   function showSettlement() {
     var result = data.result || {};
     var payments = (data.settlement && data.settlement.payments) || result.payments || [];
+    var practice = (data.settlement && data.settlement.practice) || [];
     settlement.querySelectorAll(".js-payment").forEach(function (cell) {
-      var p = payments[Number(cell.dataset.index)] || 0;
+      var index = Number(cell.dataset.index);
+      var p = payments[index] || 0, q = practice[index] || 0;
       cell.textContent = (p > 0 ? "+" : "") + p;
       cell.className = "js-payment delta " + (p > 0 ? "plus" : p < 0 ? "minus" : "");
+      if (q) {
+        var note = el("span", "practice", " " + (text.practice || "") + " " + (q > 0 ? "+" : "") + q);
+        note.title = text.practice_hint || "";
+        cell.appendChild(document.createTextNode(" "));
+        cell.appendChild(note);
+      }
     });
     settlement.hidden = false;
   }
