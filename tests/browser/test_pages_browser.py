@@ -207,6 +207,8 @@ def test_a_played_hand_in_history_replay_and_its_opened_record(
     if scores.count():  # a won hand: its patterns by name, and the arithmetic
         expect(scores.first.locator(".patterns")).not_to_be_empty()
         expect(scores.first.locator(".patterns")).not_to_contain_text("_")
+        # against a bot the payments are practice, shown beside the points as the history shows them
+        expect(settlement.locator(".js-payment .practice").first).to_contain_text("practice")
     else:
         expect(settlement).to_contain_text("no winner")
     page.screenshot(path=str(shots / "open-record-en.png"), full_page=True)
@@ -244,6 +246,8 @@ def test_a_played_hand_in_history_replay_and_its_opened_record(
         phone.goto("/replays/open/")
         phone.locator("#record-file").set_input_files(str(record))
         phone.locator("#open-record-submit").click()
+        expect(phone.locator("#replay-step")).to_have_text("0")
         phone.keyboard.press("End")
+        expect(phone.locator("#replay-settlement")).to_be_visible()
         assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         phone.screenshot(path=str(shots / f"open-record-phone-{language}.png"), full_page=True)
