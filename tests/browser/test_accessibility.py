@@ -1,5 +1,5 @@
 """axe-core in both languages: no serious or critical violations on the lobby, the board during a
-hand and the settlement (issue 17.7); none that is even moderate on every page that is not the
+hand and the settlement; none that is even moderate on every page that is not the
 live board (the lobby, the create form, quick match, history, a replay, an opened record, ranks,
 the rules, the fairness page, the profile, log in and sign up).
 
