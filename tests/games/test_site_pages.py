@@ -78,7 +78,7 @@ def test_history_says_whose_points_a_hand_shows(alice: User, bob: User) -> None:
     theirs = _get(logged_in_client(bob), reverse("history:user", args=["alice"]))
     assert "alice's points" in re.search(r"<summary>(.*?)</summary>", theirs, re.S).group(1)
     chinese = _get(logged_in_client(alice), reverse("history:user", args=["alice"]), "zh-hans")
-    assert "第 1 局" in re.search(r"<summary>(.*?)</summary>", chinese, re.S).group(1)
+    assert "第 1 局：" in re.search(r"<summary>(.*?)</summary>", chinese, re.S).group(1)
 
 
 def test_history_keeps_the_replay_link_out_of_the_summary_and_names_bots(alice: User) -> None:
