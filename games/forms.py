@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django import forms
@@ -46,6 +47,12 @@ TIMER_CHOICES = [
 ]
 
 
+def preset_for(turn_seconds: int, claim_seconds: int) -> str:
+    """The named preset these timers are, else "custom" (the admin chose other default timers)."""
+    timers = (turn_seconds, claim_seconds)
+    return next((name for name, pair in TIMER_PRESETS.items() if pair == timers and name != "none"), "custom")
+
+
 def variant_choices() -> list[tuple[str, str]]:
     return [(v, f"{VARIANT_NAMES[v][0]} {VARIANT_NAMES[v][1]}") for v in VARIANT_IDS]
 
@@ -88,7 +95,9 @@ class CreateTableForm(forms.Form):
         help_text=_("One-flower (一花起胡) tables need an even base stake."),
     )
     # Not required: an API-like post without it keeps the two timer fields (custom).
-    timer = forms.ChoiceField(label=_("Timer"), choices=TIMER_CHOICES, initial="custom", required=False)
+    # The initial preset is the one the admin's default timers match (__init__); left out of a
+    # post: custom, the two timer fields as typed.
+    timer = forms.ChoiceField(label=_("Timer"), choices=TIMER_CHOICES, initial="normal", required=False)
     turn_seconds = forms.IntegerField(label=_("Turn timer (seconds)"), min_value=3, max_value=120, initial=15)
     claim_seconds = forms.IntegerField(label=_("Claim timer (seconds)"), min_value=2, max_value=60, initial=8)
     pause_ms = forms.IntegerField(
@@ -130,6 +139,9 @@ class CreateTableForm(forms.Form):
         site = settings_store.current()  # the admin's default timers
         self.fields["turn_seconds"].initial = site.turn_seconds
         self.fields["claim_seconds"].initial = site.claim_seconds
+        self.fields["timer"].initial = preset_for(site.turn_seconds, site.claim_seconds)
+        # the page's script sets the two timer fields when a preset is chosen (static/games/create_form.js)
+        self.fields["timer"].widget.attrs["data-presets"] = json.dumps(TIMER_PRESETS)
         for variant in VARIANT_IDS:
             rules = get_ruleset(variant)
             for key, default in rules.default_options.items():

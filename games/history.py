@@ -22,7 +22,8 @@ from common import settings_store
 from games import ranks
 from games.engine.tiles import name
 from games.models import Hand, Match, Penalty, Rating, ScoreEntry
-from games.rendering.labels import VARIANT_NAMES, extra_name, pattern_name, round_label
+from games.rendering.board import bot_name
+from games.rendering.labels import extra_name, pattern_name, round_label
 
 User = get_user_model()
 
@@ -117,22 +118,26 @@ class HandRow:
 @dataclass
 class MatchRow:
     match: Match
-    names: list[str]
+    names: list[str]  # as the API gives them ("bot" for a bot)
     hands: list[HandRow]
     net: int
+    shown_names: list[str] = field(default_factory=list)  # as the page shows them (a bot by its table name)
 
     @property
     def variant(self) -> str:
         return self.match.table.variant
 
-    @property
-    def variant_label(self) -> str:
-        zh, en = VARIANT_NAMES.get(self.variant, (self.variant, ""))[:2]
-        return f"{zh} {en}".strip()
-
 
 def _names(match: Match, usernames: dict[int, str]) -> list[str]:
     return [usernames.get(uid, "?") if uid is not None else "bot" for uid in match.players or []]
+
+
+def _shown_names(match: Match, usernames: dict[int, str]) -> list[str]:
+    """The seats as the live board named them, in the viewer's language ("Bot 2" / "机器人 2")."""
+    return [
+        usernames.get(uid, "?") if uid is not None else bot_name(index)
+        for index, uid in enumerate(match.players or [])
+    ]
 
 
 def user_matches(user: AbstractBaseUser, viewer: AbstractBaseUser | None, limit: int = 50) -> list[MatchRow]:
@@ -154,7 +159,7 @@ def user_matches(user: AbstractBaseUser, viewer: AbstractBaseUser | None, limit:
     )
     by_match: dict[int, list[HandRow]] = defaultdict(list)
     for hand in hands:
-        names = _names(hand.match, usernames)
+        names = _shown_names(hand.match, usernames)
         scores = sorted(hand.scores.all(), key=lambda e: e.seat)
         mine = next((e.delta for e in scores if e.user_id == user.pk), None)
         penalties = [
@@ -168,6 +173,7 @@ def user_matches(user: AbstractBaseUser, viewer: AbstractBaseUser | None, limit:
             _names(m, usernames),
             by_match[m.pk],
             sum(h.my_delta or 0 for h in by_match[m.pk]),
+            _shown_names(m, usernames),
         )
         for m in matches
     ]

@@ -140,6 +140,9 @@ def replay_text(data: dict[str, Any]) -> dict[str, Any]:
         "value": _("value"),
         "dealer": _("Dealer"),
         "no_patterns": _("No patterns"),
+        # payments with a bot are practice: shown beside the points, never applied (as the history)
+        "practice": _("practice 练习"),
+        "practice_hint": _("Payments with a bot are practice: no points move"),
         "drawn": _("Draw 荒牌 — no winner") if result.get("drawn") or not result.get("winners") else "",
         "winds": WIND_ZH if _zh() else WIND_EN,
     }

@@ -21,7 +21,9 @@ from games.engine.view import view_for
 from games.engine.wall import deal_wall, wall_text
 from games.history import may_see_hand, visible_matches
 from games.models import Hand, HandAction, Match
+from games.rendering.board import bot_name
 from games.rendering.labels import pattern_name
+from games.replay_text import replay_text
 
 
 class ReplayRefused(Exception):
@@ -152,6 +154,26 @@ def match_record(match: Match) -> dict[str, Any]:
     return records.match_record(header, [hand_record(h) for h in hands])
 
 
+def for_page(data: dict[str, Any], bots: list[bool], bottom: int = 0) -> dict[str, Any]:
+    """Replay data (`build` or `uploaded_replays`) as the viewer page shows it, whichever way the
+    hand came: bots named as the live board names them in the viewer's language (the data keeps
+    机器人 N), the board turned to `bottom`, and every step, label and score in words
+    (games/replay_text.py)."""
+    names = [
+        bot_name(index) if index < len(bots) and bots[index] else name
+        for index, name in enumerate(data["players"])
+    ]
+    page = {**data, "players": names, "bottom": bottom}
+    page["text"] = replay_text(page)
+    return page
+
+
+def uploaded_bots(data: dict[str, Any]) -> list[bool]:
+    """Which seats of an uploaded record were bots: this site writes a bot as 机器人 <seat + 1>
+    (`players`); a record written elsewhere names its players as it likes."""
+    return [name == f"机器人 {index + 1}" for index, name in enumerate(data["players"])]
+
+
 def uploaded_replays(raw: bytes) -> list[dict[str, Any]]:
     """Replay data (as `build` gives) for every hand of an uploaded record, through the same
     checks as `python -m games.engine replay`; raises records.RecordError; stores nothing."""
@@ -169,10 +191,12 @@ def _replay_data(replayed: records.ReplayedHand) -> dict[str, Any]:
     return {
         "variant": rec["variant"],
         "number": rec.get("meta", {}).get("number"),
+        "setup": rec["setup"] if isinstance(rec.get("setup"), dict) else {},
         "players": [p["name"] for p in rec["players"]],
         "actions": steps[1:],
         "steps": steps,
         "result": rec["result"],
+        "pattern_names": pattern_names(rec["variant"], rec["result"]),
         "settlement": rec.get("settlement"),
         "commitment": fair.get("commitment"),
         "salt": fair.get("salt"),

@@ -15,6 +15,7 @@ from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -46,6 +47,15 @@ def home(request: HttpRequest) -> HttpResponse:
 def api_docs(request: HttpRequest) -> HttpResponse:
     """What a program needs to play here: tokens, creating a table, the socket, history."""
     return render(request, "games/api_docs.html")
+
+
+@require_GET
+def fairness(request: HttpRequest) -> HttpResponse:
+    """How a player checks a deal: the commitment shown from the deal on, the reveal after the
+    hand, and the commands that check one against the other (docs/fairness.md for developers)."""
+    example = reverse("history:api_hand_record", args=[0]).replace("/0/", "/ID/")  # ID: the hand's number
+    record_url = request.build_absolute_uri(example)
+    return render(request, "games/fairness.html", {"record_url": record_url})
 
 
 def favicon(request: HttpRequest) -> HttpResponse:

@@ -13,9 +13,7 @@ from games import history, ranks, replays
 from games.engine.record import MAX_BYTES, RecordError
 from games.engine.rulesets import VARIANT_IDS
 from games.penalties import active_ban
-from games.rendering.board import bot_name
 from games.rendering.labels import VARIANT_NAMES
-from games.replay_text import replay_text
 
 User = get_user_model()
 
@@ -53,17 +51,9 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
     seats = hand.match.players or []
     # the board from the viewer's seat when they played this hand (as the live board), else seat 0
     bottom = seats.index(viewer.pk) if viewer is not None and viewer.pk in seats else 0
-    # bots by name in the viewer's language, as the live board names them (the data keeps 机器人 N)
-    names = [
-        bot_name(i) if i < len(seats) and seats[i] is None else name for i, name in enumerate(data["players"])
-    ]
-    page_data = {**data, "players": names, "bottom": bottom}
-    page_data["text"] = replay_text(page_data)
-    return render(
-        request,
-        "games/history/replay.html",
-        {"hand": hand, "data": page_data, "variant_name": VARIANT_NAMES.get(hand.table.variant)},
-    )
+    page_data = replays.for_page(data, [uid is None for uid in seats], bottom)
+    context = {"hand": hand, "data": page_data, "hands": [page_data]}
+    return render(request, "games/history/replay.html", context)
 
 
 @require_http_methods(["GET", "POST"])
@@ -79,7 +69,10 @@ def open_record(request: HttpRequest) -> HttpResponse:
                 raise RecordError("no_file", _("Choose a record file (.json) to open."))
             if upload.size > MAX_BYTES:
                 raise RecordError("too_large", _("The file is larger than 1 MB."))
-            hands = replays.uploaded_replays(upload.read(MAX_BYTES + 1))
+            hands = [
+                replays.for_page(data, replays.uploaded_bots(data))
+                for data in replays.uploaded_replays(upload.read(MAX_BYTES + 1))
+            ]
             context.update(hands=hands, data=hands[0], filename=upload.name)
         except RecordError as e:
             context["error"] = e.message

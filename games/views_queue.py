@@ -13,11 +13,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.http import HttpResponseClientRedirect
 
 from games import matchmaking
 from games.matchmaking_rules import DEFAULT_BOT_WAIT, LEVELS, QueueError
+from games.models_queue import QueueEntry
 from games.rendering.labels import VARIANT_NAMES
 
 LEVEL_NAMES = {"bronze": _("Bronze 铜"), "silver": _("Silver 银"), "gold": _("Gold 金")}
@@ -101,8 +102,17 @@ def _shown(status: dict[str, Any]) -> dict[str, Any]:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def play_leave(request: HttpRequest) -> HttpResponse:
+    """POST leaves the queue. A GET (a bookmark, a typed address) changes nothing: it is sent to
+    the quick match page, which has the Leave button while the player is queued."""
+    if request.method == "GET":
+        queued = QueueEntry.objects.filter(user=request.user).exists()
+        if queued:
+            messages.info(request, _("To leave the queue, press “Leave the queue” below."))
+        else:
+            messages.info(request, _("You are not in the quick match queue."))
+        return redirect("games:play")
     if matchmaking.leave(request.user):
         messages.info(request, _("You left the queue."))
     return redirect("games:lobby")

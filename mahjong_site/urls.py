@@ -8,6 +8,7 @@ urlpatterns = [
     path("", games_views.home, name="home"),
     path("favicon.ico", games_views.favicon),
     path("developers/api/", games_views.api_docs, name="api_docs"),
+    path("fairness/", games_views.fairness, name="fairness"),
     path("", include("games.urls")),
     path("", include("games.urls_history")),  # history, replays, leaderboards and their API
     path("rules/", include("games.urls_rules")),  # the rule book of every variant

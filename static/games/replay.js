@@ -15,6 +15,7 @@
   var settlement = document.getElementById("replay-settlement");
   var last = data.steps.length - 1;
   var current = 0;
+  var hand = 0;
   var WINDS = { "1z": "东", "2z": "南", "3z": "西", "4z": "北" };
 
   // "123m45p" -> ["1m", "2m", "3m", "4p", "5p"]
@@ -62,8 +63,9 @@
   function seatBox(view, seat, index) {
     var box = el("div", "replay-seat pos-" + position(index) + (view.turn === index ? " turn" : ""));
     var winds = text.winds || WINDS;
-    var head = el("h3", null, (winds[seat.wind] || WINDS[seat.wind] || seat.wind) + " · " + (data.players[index] || "?"));
-    if (seat.dealer) { var badge = el("span", "badge", "庄"); badge.title = text.dealer || ""; head.appendChild(badge); }
+    // a label, not a heading: the page's outline is its title, the settlement and the fair deal
+    var head = el("p", "seat-name", (winds[seat.wind] || WINDS[seat.wind] || seat.wind) + " · " + (data.players[index] || "?"));
+    if (seat.dealer) { head.appendChild(document.createTextNode(" ")); head.appendChild(el("span", "badge", text.dealer || "庄")); }
     box.appendChild(head);
     var hand = tiles(seat.hand || [], "open-hand");
     box.appendChild(hand);
@@ -86,10 +88,18 @@
   function showSettlement() {
     var result = data.result || {};
     var payments = (data.settlement && data.settlement.payments) || result.payments || [];
+    var practice = (data.settlement && data.settlement.practice) || [];
     settlement.querySelectorAll(".js-payment").forEach(function (cell) {
-      var p = payments[Number(cell.dataset.index)] || 0;
+      var index = Number(cell.dataset.index);
+      var p = payments[index] || 0, q = practice[index] || 0;
       cell.textContent = (p > 0 ? "+" : "") + p;
       cell.className = "js-payment delta " + (p > 0 ? "plus" : p < 0 ? "minus" : "");
+      if (q) {
+        var note = el("span", "practice", " " + (text.practice || "") + " " + (q > 0 ? "+" : "") + q);
+        note.title = text.practice_hint || "";
+        cell.appendChild(document.createTextNode(" "));
+        cell.appendChild(note);
+      }
     });
     settlement.hidden = false;
   }
@@ -107,7 +117,20 @@
     stepLabel.textContent = String(current);
     actionLabel.textContent = describe(step, current);
     if (current === last) showSettlement(); else settlement.hidden = true;
-    history.replaceState(null, "", "#" + current);
+    history.replaceState(null, "", hashFor(hand, current));
+  }
+
+  // "#12" is step 12 of the only hand; a record of several hands says which: "#2.12" (hand 2)
+  function hashFor(handIndex, step) {
+    return "#" + (hands.length > 1 ? (handIndex + 1) + "." : "") + step;
+  }
+
+  function fromHash() {
+    var match = /^#(?:(\d+)\.)?(\d+)$/.exec(location.hash || "");
+    if (!match) return null;
+    var handIndex = match[1] ? Number(match[1]) - 1 : 0;
+    if (handIndex < 0 || handIndex >= hands.length) handIndex = 0;
+    return { hand: handIndex, step: Number(match[2]) };
   }
 
   function go(to) {
@@ -129,18 +152,31 @@
     else if (e.key === "End") { go(last); e.preventDefault(); }
   });
   function showHand(index) {
+    hand = index;
     data = hands[index];
+    text = data.text || {};
     last = data.steps.length - 1;
+    root.querySelectorAll("[data-hand]").forEach(function (node) { node.hidden = Number(node.dataset.hand) !== index; });
+    if (picker) picker.value = String(index);
     document.getElementById("replay-total").textContent = String(last);
     [["commitment", data.commitment], ["salt", data.salt], ["wall", data.wall]].forEach(function (pair) {
       root.querySelectorAll("code." + pair[0]).forEach(function (node) { node.textContent = pair[1] || ""; });
     });
-    go(0);
   }
 
   var picker = document.getElementById("replay-hand");
-  if (picker) picker.addEventListener("change", function () { showHand(Number(picker.value)); });
+  if (picker) picker.addEventListener("change", function () { showHand(Number(picker.value)); go(0); });
 
-  var fromHash = parseInt((location.hash || "").slice(1), 10);
-  go(isNaN(fromHash) ? 0 : fromHash);
+  // the address is the position: typing or pasting another step's hash moves the viewer
+  function goToHash() {
+    var at = fromHash();
+    if (!at) return;
+    if (at.hand !== hand) showHand(at.hand);
+    go(at.step);
+  }
+  window.addEventListener("hashchange", goToHash);
+
+  var start = fromHash() || { hand: 0, step: 0 };
+  showHand(start.hand);
+  go(start.step);
 })();

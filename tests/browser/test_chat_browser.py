@@ -14,8 +14,8 @@ SHOTS = "/tmp/h18"
 
 def practice(page: Page, variant: str = "shanghai") -> None:
     page.goto("/lobby/")
-    page.locator("form.practice select[name=variant]").select_option(variant)
-    page.locator("form.practice button[type=submit]").click()
+    page.locator("#play-variant").select_option(variant)
+    page.locator("#practice-button").click()
     expect(page).to_have_url(re.compile(r"/tables/\d+/$"))
     expect(page.locator("#table-root")).to_have_attribute("data-synced", "1")
 

@@ -58,6 +58,7 @@ def test_after_the_continue_deadline_both_players_sit_and_play(
     alice.locator("#id_variant").select_option("two_player")
     expect(alice.locator("#id_variant")).to_have_value("two_player")
     alice.locator("#id_base").fill("2")
+    alice.locator("details.advanced summary").click()  # the pause is an advanced setting
     alice.locator("#id_pause_ms").fill("0")
     alice.locator("#id_bots").fill("1")
     alice.get_by_role("button", name="Create and sit down").click()

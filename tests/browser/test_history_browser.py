@@ -21,7 +21,7 @@ def test_history_replay_and_leaderboard_after_a_played_hand(page: Page) -> None:
     expect(page).to_have_url(re.compile(rf"/users/{username}/history/$"))
     expect(page.locator(".points-chart svg polyline")).to_have_count(1)
     expect(page.locator("article.match")).to_have_count(1)
-    page.locator("details.hand summary").first.get_by_role("link", name="Replay").click()
+    page.locator(".hand-item").first.get_by_role("link", name="Replay hand 1").click()
 
     expect(page).to_have_url(re.compile(r"/hands/\d+/replay/#0$"))
     expect(page.locator("#replay-step")).to_have_text("0")

@@ -35,6 +35,7 @@ def create_table(page: Page, variant: str, public: bool = True) -> int:
     page.get_by_role("link", name=re.compile("Create table")).click()
     page.locator("#id_variant").select_option(variant)
     page.locator("#id_base").fill("2")
+    page.locator("details.advanced summary").click()  # the pause is an advanced setting
     page.locator("#id_pause_ms").fill("0")
     page.locator("#id_bots").fill(str(VARIANT_BOTS[variant]))
     if not public:
@@ -172,6 +173,7 @@ def test_table_fits_a_phone(browser: Browser, live_server_url: str) -> None:
     sign_up_zh(page)
     page.goto("/tables/new/")
     page.locator("#id_bots").fill("3")
+    page.locator("details.advanced summary").click()  # the pause is an advanced setting
     page.locator("#id_pause_ms").fill("0")
     page.locator("form.create-form button[type=submit]").click()
     expect(page.locator("#table-root")).to_have_attribute("data-synced", "1")

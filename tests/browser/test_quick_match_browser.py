@@ -31,10 +31,10 @@ def _player(
 
 def press_quick_match(page: Page, variant: str = "shanghai") -> None:
     page.goto("/lobby/")
-    form = page.locator("form.quick-match")
+    form = page.locator("form.lobby-play")
     form.locator("select[name=variant]").select_option(variant)
     form.locator("select[name=level]").select_option("bronze")
-    form.locator("button[type=submit]").click()
+    form.locator("#quick-match-button").click()
 
 
 def play_round_robin(pages: list[Page]) -> None:

@@ -61,6 +61,7 @@ def rigged_table(
     alice.goto("/tables/new/")
     alice.locator("#id_variant").select_option(variant)
     alice.locator("#id_base").fill("2")
+    alice.locator("details.advanced summary").click()  # the pause is an advanced setting
     alice.locator("#id_pause_ms").fill("0")
     alice.locator("#id_bots").fill(str(n - 2))
     if private:

@@ -21,8 +21,11 @@ def alice_client(alice: User) -> Client:
 
 
 def test_the_lobby_has_the_quick_match_button(alice_client: Client) -> None:
-    html = alice_client.get("/lobby/").content.decode()
+    html = alice_client.get("/lobby/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert 'action="/play/"' in html and "Quick match" in html and 'name="level"' in html
+    alice_client.cookies["django_language"] = "zh-hans"
+    chinese = alice_client.get("/play/").content.decode()
+    assert "<h1>快速匹配</h1>" in chinese and "Quick match" not in chinese  # no English on a Chinese page
 
 
 def test_press_wait_and_land_at_the_table(alice_client: Client, alice: User, bob: User) -> None:
