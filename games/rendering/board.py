@@ -245,6 +245,9 @@ def board_model(context: dict[str, Any]) -> dict[str, Any]:
         "ready_discards": ready_discards(hand_legal),
         "actions": actions,
         "deadline_s": _seconds(table.get("deadline_ms")),
+        # the clock running on this viewer's own move stands beside their hand (always on screen),
+        # not in the centre box, which a phone may squeeze out of view
+        "my_deadline_s": _my_deadline(table, view, my_turn),
         "continue_s": _seconds(table.get("continue_ms")),
         "turn_seat": next((s for s in arranged if s.get("turn")), None),
         "hand_number": table.get("hand_number"),
@@ -257,6 +260,12 @@ def board_model(context: dict[str, Any]) -> dict[str, Any]:
         "result": result,
         "players": n,
     }
+
+
+def _my_deadline(table: dict[str, Any], view: dict[str, Any] | None, my_turn: bool) -> int | None:
+    if view is None or view.get("phase") == "over" or not (my_turn or view.get("my_move")):
+        return None
+    return _seconds(table.get("deadline_ms"))
 
 
 def _seconds(ms: int | None) -> int | None:

@@ -474,3 +474,48 @@ document.addEventListener("htmx:wsAfterSend", function (evt) {
   var form = evt.target && evt.target.closest && evt.target.closest(".chat-form");
   if (form) form.reset();
 });
+
+/* The drawer (chat, invite link, switches) on narrow screens: a button opens it over the board and
+   another closes it; a chat line arriving while it is shut marks the button (•). Wide screens
+   show it as a column, so nothing here changes what they see. */
+(function () {
+  "use strict";
+  var seenLines = null;
+  function page() { return document.getElementById("table-root"); }
+  function setOpen(open) {
+    var root = page();
+    if (!root) return;
+    root.classList.toggle("drawer-open", open);
+    document.querySelectorAll("[data-drawer][aria-controls]").forEach(function (b) {
+      if (b.classList.contains("drawer-toggle")) b.setAttribute("aria-expanded", open ? "true" : "false");
+    });
+    var toggle = root.querySelector(".drawer-toggle");
+    if (open) {
+      var unread = toggle && toggle.querySelector(".unread");
+      if (unread) unread.hidden = true;
+      var close = root.querySelector(".drawer-close");
+      if (close && getComputedStyle(close).display !== "none") close.focus();
+    } else if (toggle && getComputedStyle(toggle).display !== "none") {
+      toggle.focus();
+    }
+  }
+  document.addEventListener("click", function (evt) {
+    var b = evt.target.closest && evt.target.closest("[data-drawer]");
+    if (!b) return;
+    var root = page();
+    setOpen(!(root && root.classList.contains("drawer-open")));
+  });
+  document.addEventListener("keydown", function (evt) {
+    var root = page();
+    if (evt.key === "Escape" && root && root.classList.contains("drawer-open")) { setOpen(false); evt.stopPropagation(); }
+  }, true);
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var root = page();
+    var lines = document.querySelectorAll("#chat-log .chat-line").length;
+    if (seenLines !== null && lines > seenLines && root && !root.classList.contains("drawer-open")) {
+      var unread = root.querySelector(".drawer-toggle .unread");
+      if (unread) unread.hidden = false;
+    }
+    seenLines = lines;
+  });
+})();
