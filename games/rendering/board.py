@@ -237,6 +237,8 @@ def board_model(context: dict[str, Any]) -> dict[str, Any]:
         "seats": arranged,
         "by_position": {s["position"]: s for s in arranged},
         "me": me,
+        # a claim held for its undo window, said as its button said it (words and tiles)
+        "pending_claim": _held_claim(me),
         "hand": hand,
         "my_turn": my_turn,
         # a claim offered to this viewer: its board marks the discard (only its own board)
@@ -260,6 +262,14 @@ def board_model(context: dict[str, Any]) -> dict[str, Any]:
         "result": result,
         "players": n,
     }
+
+
+def _held_claim(me: dict[str, Any] | None) -> dict[str, Any] | None:
+    pending = (me or {}).get("pending")
+    if not isinstance(pending, dict) or "type" not in pending:
+        return None
+    shown = hand_prompts([pending])
+    return shown[0] if shown else None
 
 
 def _my_deadline(table: dict[str, Any], view: dict[str, Any] | None, my_turn: bool) -> int | None:

@@ -394,8 +394,42 @@ def test_undo_and_pending_claim() -> None:
     ctx = context(state, 3, table)
     ctx["legal"] = [{"type": "auto", "on": True}, {"type": "leave"}, {"type": "undo"}]
     html = render_table_html(ctx)
-    assert "act undo" in html and "pong" in html
+    assert "act undo" in html
     assert "type-pong" not in html
+    # said in words with the tile's image, never in engine codes ("pong 4m")
+    held = re.search(r'<p class="pending">(.*?)</p>', html, re.S)
+    assert held, html
+    assert "碰" in held.group(1) and 'data-tile="4m"' in held.group(1)
+    assert not re.search(r">\s*(pong|4m)\b", held.group(1))
+
+
+def test_a_held_chi_shows_its_run_as_tiles() -> None:
+    _, log, _ = play_hand("shanghai", 5)
+    state, _ = replay("shanghai", 5, log[:40])
+    table = table_info(4, 3)
+    table["seats"][3]["pending"] = {"type": "chi", "tile": "4m", "tiles": "3m4m5m"}
+    ctx = context(state, 3, table)
+    ctx["legal"] = [{"type": "undo"}]
+    held = re.search(r'<p class="pending">(.*?)</p>', render_table_html(ctx), re.S)
+    assert held and "吃" in held.group(1)
+    assert re.findall(r'data-tile="(\w+)"', held.group(1)) == ["3m", "4m", "5m"]
+    assert "chi 4m" not in held.group(1)
+
+
+def test_your_own_clock_stands_beside_your_hand_not_in_the_centre() -> None:
+    _, log, _ = play_hand("shanghai", 5)
+    state, _ = replay("shanghai", 5, log[:42])  # seat 2 to discard
+    assert state.phase == "turn"
+    mover = state.turn
+    html = render_table_html(context(state, mover, table_info(4, mover)))
+    me = html[html.index('class="seat pos-bottom me'):]
+    timer = r'<div class="hand-row">.*class="my-timer".*class="countdown mine" data-ms="12400"'
+    assert re.search(timer, me, re.S)
+    assert 'class="countdown"' not in html[: html.index('class="seat pos-bottom me')]  # not in the centre
+    other = (mover + 1) % 4
+    html = render_table_html(context(state, other, table_info(4, other)))
+    assert "my-timer" not in html
+    assert 'class="countdown" data-ms="12400"' in html  # someone else's move: the centre's clock
 
 
 def test_lobby_html_groups_tables_by_variant() -> None:
