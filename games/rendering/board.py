@@ -261,6 +261,7 @@ def board_model(context: dict[str, Any]) -> dict[str, Any]:
         "phase": table.get("phase") or table.get("status"),
         "result": result,
         "players": n,
+        "seats_full": bool(arranged) and all(s.get("name") for s in arranged),
     }
 
 

@@ -312,6 +312,27 @@ def test_waiting_table_shows_seat_buttons_and_stake_flow() -> None:
     assert "start" not in re.findall(r"&quot;type&quot;:&quot;(\w+)&quot;", html)
 
 
+def test_the_waiting_note_says_what_the_table_waits_for() -> None:
+    """Not "waiting for every seat to be filled" when every seat is taken and Start is offered."""
+
+    def note(table: dict[str, Any], legal: list[dict[str, Any]]) -> str:
+        html = render_table_html(
+            {"table": table, "view": None, "legal": legal, "viewer": {"user": "alice", "seat": 0}},
+            "en",
+        )
+        found = re.search(r'<p class="waiting-note">(.*?)</p>', html, re.S)
+        assert found, html
+        return found.group(1)
+
+    full = table_info(4, 0, phase="waiting", status="waiting", deadline_ms=None)
+    assert "start when you are ready" in note(full, [{"type": "start"}])
+    assert "every seat to be filled" not in note(full, [{"type": "start"}])
+    assert "stake to be agreed" in note(full, [])
+    empty = table_info(4, 0, phase="waiting", status="waiting", deadline_ms=None)
+    empty["seats"][2].update(name=None, is_bot=False)
+    assert "every seat to be filled" in note(empty, [])
+
+
 def test_settlement_lists_patterns_payments_and_balances() -> None:
     state, _, _ = play_hand("shanghai", 5)  # seat 0 wins on seat 3's discard
     view = view_for(state, None)
@@ -422,7 +443,7 @@ def test_your_own_clock_stands_beside_your_hand_not_in_the_centre() -> None:
     assert state.phase == "turn"
     mover = state.turn
     html = render_table_html(context(state, mover, table_info(4, mover)))
-    me = html[html.index('class="seat pos-bottom me'):]
+    me = html[html.index('class="seat pos-bottom me') :]
     timer = r'<div class="hand-row">.*class="my-timer".*class="countdown mine" data-ms="12400"'
     assert re.search(timer, me, re.S)
     assert 'class="countdown"' not in html[: html.index('class="seat pos-bottom me')]  # not in the centre
