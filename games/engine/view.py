@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.engine.actions import legal_actions, seats_to_act
+from games.engine.scoring.shanghai import huangfan_cause
 from games.engine.state import HandResult, HandState, Meld, PlayerState
 from games.engine.tiles import format_tiles, name, seat_wind, tiles_of
 from games.engine.waits import waits_json
@@ -114,6 +115,10 @@ def _public_view(state: HandState) -> dict[str, Any]:
         "jokers": [name(t) for t in state.jokers],
         "indicator": name(state.indicator) if state.indicator is not None else None,
         "huangfan": state.huangfan,
+        # why (the dice or drawn hands before): the board names the cause, not just "荒番"
+        "huangfan_cause": huangfan_cause(dict(state.counters).get("huangfan", 0), state.dice)
+        if state.huangfan
+        else None,
         "commitment": state.commitment or None,  # never the salt or the wall (docs/fairness.md)
         "me": None,
         "my_move": False,

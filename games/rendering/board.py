@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from games.engine.rulesets import get_ruleset
 from games.engine.tiles import WIND_EN, WIND_ZH
 from games.rendering.actions import TABLE_ACTIONS, action_json, hand_prompts, ready_discards, table_actions
-from games.rendering.labels import VARIANT_NAMES, back_tile, split_tiles, tile, tile_label
+from games.rendering.labels import VARIANT_NAMES, back_tile, split_tiles, tile, tile_name
 from games.rendering.settlement import settlement_model
 
 # --- the board ------------------------------------------------------------------------------
@@ -63,7 +63,7 @@ def waits_model(waits: list[dict[str, Any]], jokers: set[str], variant: str = ""
 
 def _discard_hint(waits: list[dict[str, Any]]) -> str:
     """'→ waits 1s ×4, 4s ×4' for a hand tile (the discard → waits table)."""
-    parts = ", ".join(f"{tile_label(w['tile'])} ×{w['unseen']}" for w in waits)
+    parts = ", ".join(f"{tile_name(w['tile'])} ×{w['unseen']}" for w in waits)
     return _("then waiting on %(waits)s") % {"waits": parts}
 
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from games.engine import patterns
@@ -64,6 +65,13 @@ def tile_label(name: str) -> str:
     return f"{tile_zh(name)} {tile_en(name)}"
 
 
+def tile_name(name: str) -> str:
+    """A tile as the board names it to this viewer: both scripts on the English page (mahjong's
+    own words stay in view), the Chinese name alone on the Chinese page ("二万", not
+    "二万 2 Characters")."""
+    return tile_zh(name) if translation.get_language().startswith("zh") else tile_label(name)
+
+
 def split_tiles(text: str | None) -> list[str]:
     """'718f' → ['7f', '1f', '8f']; '345m' → ['3m', '4m', '5m'] (the engine's compact notation)."""
     out: list[str] = []
@@ -79,7 +87,7 @@ def split_tiles(text: str | None) -> list[str]:
 
 def tile(name: str, *, joker: bool = False, **flags: Any) -> dict[str, Any]:
     """What a template needs to draw one face-up tile."""
-    label = tile_label(name)
+    label = tile_name(name)
     if joker:
         label = f"{label} · {_('joker')} 混"
     return {"name": name, "src": static(f"games/tiles/{name}.svg"), "label": label, "joker": joker, **flags}
@@ -125,6 +133,23 @@ def pattern_name(pattern_id: str, variant: str = "") -> dict[str, str]:
     if term is not None:
         return {"id": pattern_id, "zh": term.name_zh, "en": term.name_en}
     return {"id": pattern_id, "zh": pattern_id, "en": pattern_id.replace("_", " ")}
+
+
+# 荒番 said by its cause (games.engine.scoring.shanghai.huangfan_cause): the roll of this hand,
+# drawn hands before it, or both — "after a drawn hand" alone was wrong when the dice did it
+HUANGFAN_CAUSES: dict[str, tuple[str, str]] = {
+    "dice": ("荒番（骰子）", "Doubled by the dice"),
+    "drawn": ("荒番（荒牌后）", "Doubled after a drawn hand"),
+    "both": ("荒番（骰子与荒牌）", "Doubled by the dice and a drawn hand"),
+}
+
+
+def huangfan_name(cause: str | None) -> dict[str, str]:
+    """The 荒番 line's names for `cause`; the plain term when the cause is unknown."""
+    if cause in HUANGFAN_CAUSES:
+        zh, en = HUANGFAN_CAUSES[cause]
+        return {"id": "huangfan", "zh": zh, "en": en, "cause": cause}
+    return pattern_name("huangfan")
 
 
 def extra_name(reason: str) -> dict[str, str]:

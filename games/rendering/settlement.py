@@ -6,7 +6,7 @@ from typing import Any
 
 from django.utils.translation import pgettext
 
-from games.rendering.labels import extra_name, pattern_name, tile
+from games.rendering.labels import extra_name, huangfan_name, pattern_name, tile
 from games.settlement_lines import settlement_line
 
 
@@ -22,6 +22,7 @@ def settlement_model(
     names = _names(seats, (last or {}).get("names") or [])
     variant = table.get("variant", "")
     base = (last or {}).get("base") or table.get("base") or 0
+    cause = (view or {}).get("huangfan_cause") or (last or {}).get("huangfan_cause")
     scores = []
     for score in result.get("scores", []):
         breakdown = score.get("breakdown") or [[p, None] for p in score.get("patterns", [])]
@@ -31,7 +32,7 @@ def settlement_model(
                 "name": names[score["seat"]] if score["seat"] < n else "",
                 "value": score.get("value"),
                 "win": score.get("win", True),
-                "patterns": [{**pattern_name(p, variant), "value": v} for p, v in breakdown],
+                "patterns": [{**_pattern(p, variant, cause), "value": v} for p, v in breakdown],
                 "line": settlement_line(variant, score, base, names).text,
             }
         )
@@ -56,11 +57,24 @@ def settlement_model(
                 "balance": balances[i] if i < len(balances) else None,
                 "hand": [tile(t, joker=t in jokers) for t in hand_names or []],
                 "melds": s.get("melds", []),
+                "flowers": s.get("flowers", []),  # so "Base flowers 6" can be checked
                 "winner": i in result.get("winners", []),
             }
         )
     extras = [
-        {**extra_name(e.get("reason", "")), "payments": e.get("payments", [])}
+        {
+            **extra_name(e.get("reason", "")),
+            "payments": e.get("payments", []),
+            # each amount beside the seat that paid or got it ("东 alice −2"), not a bare list
+            "by_seat": [
+                {
+                    "wind_zh": seats[i].get("wind_zh", "") if i < n else "",
+                    "name": names[i] if i < n else "",
+                    "amount": a,
+                }
+                for i, a in enumerate(e.get("payments", []))
+            ],
+        }
         for e in result.get("extras", [])
     ]
     penalties = [
@@ -83,6 +97,12 @@ def settlement_model(
         "penalties": penalties,
         "hand": (last or {}).get("hand"),
     }
+
+
+def _pattern(pattern_id: str, variant: str, huangfan_cause: str | None) -> dict[str, Any]:
+    if pattern_id == "huangfan":
+        return huangfan_name(huangfan_cause)
+    return pattern_name(pattern_id, variant)
 
 
 def _names(seats: list[dict[str, Any]], played: list[str | None]) -> list[str]:

@@ -357,10 +357,23 @@ def test_settlement_lists_patterns_payments_and_balances() -> None:
             "view": view_for(state, 1),
             "legal": [{"type": "continue"}, {"type": "leave"}],
             "viewer": {"user": "bob", "seat": 1},
-        }
+        },
+        "en",
     )
     settlement = html.split('id="settlement"')[1].split("</section>")[0]
     assert "底花" in settlement and "Base flowers" in settlement
+    # the Chinese page names patterns in Chinese alone (not "底花 Base flowers")
+    zh_html = render_table_html(
+        {"table": table, "view": view_for(state, 1), "legal": [], "viewer": {"user": "bob", "seat": 1}},
+        "zh-hans",
+    )
+    assert "底花" in zh_html and "Base flowers" not in zh_html and " Characters" not in zh_html
+    # each seat's flowers are in its row, so "Base flowers n" can be checked
+    rows = re.findall(r"<tr class=.*?</tr>", settlement, re.S)
+    for i, seat in enumerate(view["seats"]):
+        for flower in split_tiles(seat.get("flowers")):
+            assert any(f'data-tile="{flower}"' in row for row in rows), (i, flower)
+    assert any(split_tiles(s.get("flowers")) for s in view["seats"])  # the hand had flowers to show
     # each pattern links to its entry on the rules page; bookkeeping lines (底花) do not
     for pid, _value in result["scores"][0]["breakdown"]:
         if pid != "base_flowers":
@@ -685,3 +698,28 @@ def test_a_payment_the_balance_floor_cut_shows_what_was_due() -> None:
         settlement = html.split('id="settlement"')[1].split("</section>")[0]
         assert shown.format(due[3]) in settlement and shown.format(due[0]) in settlement
         assert settlement.count('class="due"') == 2  # the two seats the floor changed, no others
+
+
+def test_the_settlement_names_the_huangfan_cause_and_who_paid_each_kong_payment() -> None:
+    state, _, _ = play_hand("shanghai", 5)  # seat 0 wins on seat 3's discard
+    view = view_for(state, 1)
+    result = view["result"]
+    result["scores"][0]["breakdown"] = [*result["scores"][0]["breakdown"], ["huangfan", 2]]
+    result["extras"] = [{"reason": "kong_exposed", "payments": [-2, -2, 6, -2]}]
+    view["huangfan_cause"] = "dice"
+    table = table_info(4, 1, phase="hand_over", deadline_ms=None)
+    ctx = {"table": table, "view": view, "legal": [], "viewer": {"user": "bob", "seat": 1}}
+    settlement = render_table_html(ctx, "en").split('id="settlement"')[1].split("</section>")[0]
+    assert "Doubled by the dice" in settlement and "after a drawn hand" not in settlement
+    kong = re.search(r"<li>.*?杠钱.*?</li>", settlement, re.S)
+    assert kong, settlement
+    said = re.sub(r"<[^>]+>", "", kong.group(0))
+    for wind, name, amount in (
+        ("东", "alice", "-2"),
+        ("南", "bob", "-2"),
+        ("西", "carol", "+6"),
+        ("北", "Bot 4", "-2"),
+    ):
+        assert f"{wind} {name} {amount}" in said, said
+    view["huangfan_cause"] = "drawn"
+    assert "Doubled after a drawn hand" in render_table_html(ctx, "en")
