@@ -87,7 +87,7 @@ def test_board_and_settlement_have_no_critical_serious_or_moderate_findings(
     axe_source: str,  # noqa: F811
     language: str,
 ) -> None:
-    alice, bob = rigged_table(browser, rigged_url, "two_player", language)
+    alice, bob = rigged_table(browser, rigged_url, "two_player", language, timers=(60, 45))
     alice.close()
     page = alice.context.browser.new_context(  # type: ignore[union-attr]
         base_url=rigged_url,
