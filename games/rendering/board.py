@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from games.engine.rulesets import get_ruleset
 from games.engine.tiles import WIND_EN, WIND_ZH
 from games.rendering.actions import TABLE_ACTIONS, action_json, hand_prompts, ready_discards, table_actions
-from games.rendering.labels import VARIANT_NAMES, back_tile, split_tiles, tile, tile_name
+from games.rendering.labels import VARIANT_NAMES, back_tile, notice_text, split_tiles, tile, tile_name
 from games.rendering.settlement import settlement_model
 
 # --- the board ------------------------------------------------------------------------------
@@ -228,6 +228,8 @@ def board_model(context: dict[str, Any]) -> dict[str, Any]:
         hand = _my_hand(seat_views[my_seat], hand_legal, jokers, table.get("variant", ""), my_turn, view)
     zh, en = VARIANT_NAMES.get(table.get("variant", ""), (table.get("variant_name_zh", ""), ""))
     result = settlement_model(table, view, arranged, jokers)
+    if table.get("message"):
+        table = {**table, "message": notice_text(table["message"])}
     return {
         "table": table,
         "view": view,

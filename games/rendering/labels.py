@@ -8,6 +8,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games.engine import patterns
 
@@ -156,3 +157,23 @@ def extra_name(reason: str) -> dict[str, str]:
     key = "kong" if reason.startswith("kong") else reason
     zh, en = EXTRA_NAMES.get(key, (reason, reason.replace("_", " ")))
     return {"id": reason, "zh": zh, "en": en}
+
+
+# A seat's notice is stored as its writer left it: one in both scripts, one in Chinese only, the
+# admin's in the admin's language. The board says each in the viewer's language: known texts map
+# to a message id, and any stored message id is translated as it is shown.
+STORED_NOTICES: dict[str, str] = {
+    "您没有选择继续，已离开座位 (you did not choose Continue and were stood up)": gettext_noop(
+        "You did not choose Continue and were stood up."
+    ),
+    "您的积分不足，不能进行下一局": gettext_noop("You do not have enough points for the next hand."),
+    "管理员关闭了这张牌桌。": gettext_noop("An admin closed this table."),
+    "管理员将您移出了这张牌桌。": gettext_noop("An admin removed you from this table."),
+}
+
+
+def notice_text(message: str | None) -> str | None:
+    """A stored seat notice in the viewer's language (unknown text is shown as it is)."""
+    if not message:
+        return message
+    return _(STORED_NOTICES.get(message, message))

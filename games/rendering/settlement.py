@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from games.rendering.labels import extra_name, huangfan_name, pattern_name, tile
@@ -19,7 +20,7 @@ def settlement_model(
     if not result:
         return None
     n = len(seats)
-    names = _names(seats, (last or {}).get("names") or [])
+    names = _names(seats, (last or {}).get("names") or [], (last or {}).get("bots") or [])
     variant = table.get("variant", "")
     base = (last or {}).get("base") or table.get("base") or 0
     cause = (view or {}).get("huangfan_cause") or (last or {}).get("huangfan_cause")
@@ -105,13 +106,16 @@ def _pattern(pattern_id: str, variant: str, huangfan_cause: str | None) -> dict[
     return pattern_name(pattern_id, variant)
 
 
-def _names(seats: list[dict[str, Any]], played: list[str | None]) -> list[str]:
+def _names(seats: list[dict[str, Any]], played: list[str | None], bots: list[bool]) -> list[str]:
     """Who played each seat in the hand settled: the person recorded at settlement (their seat
-    may be empty or taken since), else the seat's occupant now (a bot), else a dash."""
+    may be empty or taken since), else a bot recorded there (named even once the table is
+    closed and its bots gone), else the seat's occupant now, else a dash."""
     names = []
     for s in seats:
         i = s["index"]
         recorded = played[i] if i < len(played) else None
+        if recorded is None and i < len(bots) and bots[i]:
+            recorded = _("Bot %(number)s") % {"number": i + 1}
         names.append(recorded or s.get("name") or pgettext("empty seat", "—"))
     return names
 

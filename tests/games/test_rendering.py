@@ -380,7 +380,7 @@ def test_settlement_lists_patterns_payments_and_balances() -> None:
             assert f'href="/rules/shanghai/#pattern-{pid}"' in settlement
     assert "#pattern-base_flowers" not in settlement
     assert "+12" in settlement and "-12" in settlement and "1012" in settlement and "991" in settlement
-    assert "您的积分不足" in settlement
+    assert "You do not have enough points for the next hand." in settlement  # the stored notice, in English
     assert "continue" in settlement and "leave" in settlement
     for i in range(4):  # every hand opened
         for t in view["seats"][i]["hand"]:
@@ -723,3 +723,46 @@ def test_the_settlement_names_the_huangfan_cause_and_who_paid_each_kong_payment(
         assert f"{wind} {name} {amount}" in said, said
     view["huangfan_cause"] = "drawn"
     assert "Doubled after a drawn hand" in render_table_html(ctx, "en")
+
+
+def test_after_an_admin_closes_the_table_its_players_read_it_once_in_their_language() -> None:
+    """Seats freed, the viewer no longer seated: no "you are watching" banner, the notice once and
+    in the viewer's language, the bots of the last hand still named."""
+    state, _, _ = play_hand("shanghai", 5)
+    table = table_info(
+        4,
+        None,
+        phase="closed",
+        status="closed",
+        deadline_ms=None,
+        message="An admin closed this table.",
+        last_result={
+            "hand": 1,
+            "result": view_for(state, None)["result"],
+            "payments": [12, 0, 0, -12],
+            "balances": [1012, 1001, 1002, 991],
+            "penalties": [],
+            "hands": None,
+            "names": ["alice", "bob", None, None],
+            "bots": [False, False, True, True],
+        },
+    )
+    for s in table["seats"]:
+        s.update(name=None, is_bot=False, balance=None)
+    ctx = {"table": table, "view": None, "legal": [], "viewer": {"user": "alice", "seat": None}}
+    html = render_table_html(ctx, "en")
+    assert html.count("An admin closed this table.") == 1
+    assert "banner watching" not in html
+    settlement = html.split('id="settlement"')[1].split("</section>")[0]
+    assert "Bot 3" in settlement and "Bot 4" in settlement
+    assert "管理员关闭了这张牌桌" in render_table_html(ctx, "zh-hans")
+
+
+def test_a_stored_bilingual_notice_is_said_in_the_viewers_language() -> None:
+    from games.table.timers import NOT_CONTINUED
+
+    _, log, _ = play_hand("shanghai", 5)
+    state, _ = replay("shanghai", 5, log[:40])
+    ctx = context(state, 1, table_info(4, 1, message=NOT_CONTINUED))
+    english = render_table_html(ctx, "en")
+    assert "You did not choose Continue and were stood up." in english and "您没有选择继续" not in english
