@@ -766,3 +766,21 @@ def test_a_stored_bilingual_notice_is_said_in_the_viewers_language() -> None:
     ctx = context(state, 1, table_info(4, 1, message=NOT_CONTINUED))
     english = render_table_html(ctx, "en")
     assert "You did not choose Continue and were stood up." in english and "您没有选择继续" not in english
+
+
+def test_the_settlement_says_how_to_check_the_fair_deal() -> None:
+    state, _, _ = play_hand("shanghai", 5)
+    fair = {"commitment": "ab" * 32, "salt": "s" * 16, "wall": "1m 2m"}
+    last = {
+        "hand": 1,
+        "hand_id": 9,
+        "result": view_for(state, None)["result"],
+        "payments": [12, 0, 0, -12],
+        "balances": [1012, 1001, 1002, 991],
+        "penalties": [],
+        "fairness": fair,
+    }
+    ctx = context(state, 1, table_info(4, 1, phase="hand_over", last_result=last))
+    settlement = render_table_html(ctx, "en").split('id="settlement"')[1].split("</section>")[0]
+    assert "fairness-hint" in settlement and "SHA-256 of the salt" in settlement
+    assert "docs/fairness.md" not in settlement  # a repository file is no help to a player
