@@ -72,6 +72,15 @@ def test_a_hand_is_said_in_the_live_log_in_the_viewers_language(
     assert ("吃" in said) if language == "zh-hans" else ("chi" in said.lower()), said
     if language == "zh-hans":  # nothing English said to a Chinese page
         assert "discarded" not in said and "Your" not in said and "Dots" not in said, said
+    # on a phone the "then waiting on …" bubble never covers the hand's upper row
+    alice.set_viewport_size({"width": 390, "height": 844})
+    hinted = alice.locator(".seat.me .hand button.hand-tile[data-waits]").first
+    hinted.hover()
+    assert hinted.evaluate("e => getComputedStyle(e, '::after').content") == "none"
+    alice.set_viewport_size({"width": 1366, "height": 768})
+    hinted.hover()
+    assert hinted.evaluate("e => getComputedStyle(e, '::after').content") != "none"  # a desktop's hover
+    alice.mouse.move(0, 0)
     # her discard by keyboard (→ to a tile, Enter), said in her own words
     alice.keyboard.press("ArrowRight")
     alice.keyboard.press("Enter")
