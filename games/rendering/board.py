@@ -264,7 +264,23 @@ def board_model(context: dict[str, Any]) -> dict[str, Any]:
         "result": result,
         "players": n,
         "seats_full": bool(arranged) and all(s.get("name") for s in arranged),
+        "header_balance": _header_balance(table, me, viewer),
     }
+
+
+def _header_balance(table: dict[str, Any], me: dict[str, Any] | None, viewer: dict[str, Any]) -> int | None:
+    """The points the page's header should show: a seated viewer's balance; after an admin closed
+    the table under a player (their seat freed, a notice for them), the balance the last hand left
+    them, so the header is not the one from before that hand."""
+    if me is not None:
+        return me.get("balance")
+    last = table.get("last_result") or {}
+    names, balances = last.get("names") or [], last.get("balances") or []
+    user = viewer.get("user")
+    if table.get("phase") != "closed" or not table.get("message") or user is None or user not in names:
+        return None
+    i = names.index(user)
+    return balances[i] if i < len(balances) else None
 
 
 def _held_claim(me: dict[str, Any] | None) -> dict[str, Any] | None:

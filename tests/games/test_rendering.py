@@ -756,6 +756,8 @@ def test_after_an_admin_closes_the_table_its_players_read_it_once_in_their_langu
     settlement = html.split('id="settlement"')[1].split("</section>")[0]
     assert "Bot 3" in settlement and "Bot 4" in settlement
     assert "管理员关闭了这张牌桌" in render_table_html(ctx, "zh-hans")
+    # the header's points are those the last hand left her, not the ones from before it
+    assert re.search(r'id="balance" hx-swap-oob="true"[^>]*>[^<]*<strong>1012</strong>', html)
 
 
 def test_a_stored_bilingual_notice_is_said_in_the_viewers_language() -> None:
