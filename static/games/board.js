@@ -615,6 +615,10 @@ document.addEventListener("htmx:wsAfterSend", function (evt) {
       var mine = panel.querySelector("tr.you td.delta");
       say([text(panel.querySelector("h2")), text(panel.querySelector(".how")), mine ? words.you + " " + text(mine) : "",
            text(panel.querySelector(".continue-countdown"))].filter(Boolean).join(". "));
+      // Continue takes the focus (Enter presses it) unless the player is typing in the chat
+      var go = panel.querySelector("button.continue");
+      var typing = document.activeElement && /^(INPUT|TEXTAREA)$/.test(document.activeElement.tagName);
+      if (go && !typing) go.focus({ preventScroll: true });
     }
     before = now;
   }

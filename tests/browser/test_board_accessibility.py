@@ -113,6 +113,7 @@ def test_board_and_settlement_have_no_critical_serious_or_moderate_findings(
     page.locator("#prompt .type-win").click()
     expect(page.locator("#settlement.shown")).to_be_visible()
     expect(page.locator("#table-announcer")).to_contain_text(page.locator("#settlement h2").inner_text())
+    expect(page.locator("#settlement button.continue")).to_be_focused()  # Enter continues
     assert violations(page, axe_source) == []  # the settlement over the board
     page.set_viewport_size({"width": 390, "height": 844})
     assert violations(page, axe_source) == []
