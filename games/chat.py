@@ -38,7 +38,9 @@ PHRASES = {
     "thanks": ("谢谢", "Thanks"),
     "good_game": ("再来一局", "One more game"),
     "bye": ("再见", "Bye"),
-    "thumbs_up": ("👍", "👍"),
+    # a word, not the 👍 glyph: many desktops (Linux Chromium among them) have no font for it and
+    # drew an empty box; 😂 and 😮 sit in the emoticons block that common fonts do cover
+    "thumbs_up": ("赞", "Like"),
     "laugh": ("😂", "😂"),
     "wow": ("😮", "😮"),
 }

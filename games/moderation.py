@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games.engine.state import HandResult
 from games.models import Table
@@ -41,7 +41,8 @@ def close_table(table_id: int) -> Table:
             _settle_as_drawn(ctx)
         for seat in ctx.seats:
             if seat.user_id:
-                table.notices[str(seat.user_id)] = _("An admin closed this table.")
+                # the message id: the board says it in each player's language (rendering.labels)
+                table.notices[str(seat.user_id)] = gettext_noop("An admin closed this table.")
             if not seat.empty:
                 free_seat(ctx, seat)
         after_seat_change(ctx)
@@ -57,7 +58,7 @@ def kick(table_id: int, user: AbstractBaseUser) -> Table:
         seat = ctx.seat_of(user)
         if seat is None:
             raise ServiceError("not_seated", "that user is not seated at this table")
-        ctx.table.notices[str(user.pk)] = _("An admin removed you from this table.")
+        ctx.table.notices[str(user.pk)] = gettext_noop("An admin removed you from this table.")
         if ctx.hand_running:
             seat.left = True
             seat.pending = seat.pending_until = None

@@ -13,6 +13,7 @@ from typing import Any
 
 from games.engine.actions import legal_actions, seats_to_act
 from games.engine.rulesets import get_ruleset
+from games.engine.scoring.shanghai import huangfan_cause
 from games.engine.state import HandResult, HandState, Meld, PlayerState
 from games.engine.tiles import format_tiles, name, seat_wind, tiles_of
 from games.engine.waits import waits_json
@@ -121,6 +122,10 @@ def _public_view(state: HandState) -> dict[str, Any]:
         "jokers": [] if blind else [name(t) for t in state.jokers],
         "indicator": name(state.indicator) if state.indicator is not None and not blind else None,
         "huangfan": state.huangfan,
+        # why (the dice or drawn hands before): the board names the cause, not just "荒番"
+        "huangfan_cause": huangfan_cause(dict(state.counters).get("huangfan", 0), state.dice)
+        if state.huangfan
+        else None,
         "commitment": state.commitment or None,  # never the salt or the wall (docs/fairness.md)
         "me": None,
         "my_move": False,

@@ -9,7 +9,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from games.engine.bots import LEVELS
-from games.rendering.labels import split_tiles, tile, tile_label
+from games.rendering.labels import split_tiles, tile, tile_name
 from games.table.commands import NAMES as COMMAND_NAMES
 
 # --- actions --------------------------------------------------------------------------------
@@ -77,7 +77,7 @@ def _choice_label(a: dict[str, Any]) -> str:
 def ready_discards(legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Discards that also declare 报听 (two_player): shown as their own prompt row."""
     return [
-        _button(a, tile_label(a["tile"]), tiles=[tile(a["tile"])], tone="ready")
+        _button(a, tile_name(a["tile"]), tiles=[tile(a["tile"])], tone="ready")
         for a in legal
         if a["type"] == "discard" and a.get("ready")
     ]

@@ -10,7 +10,15 @@ from django.utils.translation import gettext as _
 from games.engine.rulesets import get_ruleset
 from games.engine.tiles import WIND_EN, WIND_ZH
 from games.rendering.actions import TABLE_ACTIONS, action_json, hand_prompts, ready_discards, table_actions
-from games.rendering.labels import VARIANT_NAMES, back_tile, round_label, split_tiles, tile, tile_label
+from games.rendering.labels import (
+    VARIANT_NAMES,
+    back_tile,
+    notice_text,
+    round_label,
+    split_tiles,
+    tile,
+    tile_name,
+)
 from games.rendering.settlement import settlement_model
 
 # --- the board ------------------------------------------------------------------------------
@@ -63,7 +71,7 @@ def waits_model(waits: list[dict[str, Any]], jokers: set[str], variant: str = ""
 
 def _discard_hint(waits: list[dict[str, Any]]) -> str:
     """'→ waits 1s ×4, 4s ×4' for a hand tile (the discard → waits table)."""
-    parts = ", ".join(f"{tile_label(w['tile'])} ×{w['unseen']}" for w in waits)
+    parts = ", ".join(f"{tile_name(w['tile'])} ×{w['unseen']}" for w in waits)
     return _("then waiting on %(waits)s") % {"waits": parts}
 
 
@@ -228,6 +236,8 @@ def board_model(context: dict[str, Any]) -> dict[str, Any]:
         hand = _my_hand(seat_views[my_seat], hand_legal, jokers, table.get("variant", ""), my_turn, view)
     zh, en = VARIANT_NAMES.get(table.get("variant", ""), (table.get("variant_name_zh", ""), ""))
     result = settlement_model(table, view, arranged, jokers)
+    if table.get("message"):
+        table = {**table, "message": notice_text(table["message"])}
     return {
         "table": table,
         "view": view,
@@ -237,6 +247,8 @@ def board_model(context: dict[str, Any]) -> dict[str, Any]:
         "seats": arranged,
         "by_position": {s["position"]: s for s in arranged},
         "me": me,
+        # a claim held for its undo window, said as its button said it (words and tiles)
+        "pending_claim": _held_claim(me),
         "hand": hand,
         "my_turn": my_turn,
         # a claim offered to this viewer: its board marks the discard (only its own board)
@@ -245,6 +257,9 @@ def board_model(context: dict[str, Any]) -> dict[str, Any]:
         "ready_discards": ready_discards(hand_legal),
         "actions": actions,
         "deadline_s": _seconds(table.get("deadline_ms")),
+        # the clock running on this viewer's own move stands beside their hand (always on screen),
+        # not in the centre box, which a phone may squeeze out of view
+        "my_deadline_s": _my_deadline(table, view, my_turn),
         "continue_s": _seconds(table.get("continue_ms")),
         "turn_seat": next((s for s in arranged if s.get("turn")), None),
         "hand_number": table.get("hand_number"),
@@ -260,7 +275,38 @@ def board_model(context: dict[str, Any]) -> dict[str, Any]:
         "phase": table.get("phase") or table.get("status"),
         "result": result,
         "players": n,
+        "seats_full": bool(arranged) and all(s.get("name") for s in arranged),
+        "header_balance": _header_balance(table, me, viewer),
     }
+
+
+def _header_balance(table: dict[str, Any], me: dict[str, Any] | None, viewer: dict[str, Any]) -> int | None:
+    """The points the page's header should show: a seated viewer's balance; after an admin closed
+    the table under a player (their seat freed, a notice for them), the balance the last hand left
+    them, so the header is not the one from before that hand."""
+    if me is not None:
+        return me.get("balance")
+    last = table.get("last_result") or {}
+    names, balances = last.get("names") or [], last.get("balances") or []
+    user = viewer.get("user")
+    if table.get("phase") != "closed" or not table.get("message") or user is None or user not in names:
+        return None
+    i = names.index(user)
+    return balances[i] if i < len(balances) else None
+
+
+def _held_claim(me: dict[str, Any] | None) -> dict[str, Any] | None:
+    pending = (me or {}).get("pending")
+    if not isinstance(pending, dict) or "type" not in pending:
+        return None
+    shown = hand_prompts([pending])
+    return shown[0] if shown else None
+
+
+def _my_deadline(table: dict[str, Any], view: dict[str, Any] | None, my_turn: bool) -> int | None:
+    if view is None or view.get("phase") == "over" or not (my_turn or view.get("my_move")):
+        return None
+    return _seconds(table.get("deadline_ms"))
 
 
 def _seconds(ms: int | None) -> int | None:

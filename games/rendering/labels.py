@@ -6,7 +6,9 @@ from typing import Any
 
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games.engine import patterns
 
@@ -64,6 +66,13 @@ def tile_label(name: str) -> str:
     return f"{tile_zh(name)} {tile_en(name)}"
 
 
+def tile_name(name: str) -> str:
+    """A tile as the board names it to this viewer: both scripts on the English page (mahjong's
+    own words stay in view), the Chinese name alone on the Chinese page ("二万", not
+    "二万 2 Characters")."""
+    return tile_zh(name) if translation.get_language().startswith("zh") else tile_label(name)
+
+
 def split_tiles(text: str | None) -> list[str]:
     """'718f' → ['7f', '1f', '8f']; '345m' → ['3m', '4m', '5m'] (the engine's compact notation)."""
     out: list[str] = []
@@ -79,7 +88,7 @@ def split_tiles(text: str | None) -> list[str]:
 
 def tile(name: str, *, joker: bool = False, **flags: Any) -> dict[str, Any]:
     """What a template needs to draw one face-up tile."""
-    label = tile_label(name)
+    label = tile_name(name)
     if joker:
         label = f"{label} · {_('joker')} 混"
     return {"name": name, "src": static(f"games/tiles/{name}.svg"), "label": label, "joker": joker, **flags}
@@ -127,6 +136,23 @@ def pattern_name(pattern_id: str, variant: str = "") -> dict[str, str]:
     return {"id": pattern_id, "zh": pattern_id, "en": pattern_id.replace("_", " ")}
 
 
+# 荒番 said by its cause (games.engine.scoring.shanghai.huangfan_cause): the roll of this hand,
+# drawn hands before it, or both — "after a drawn hand" alone was wrong when the dice did it
+HUANGFAN_CAUSES: dict[str, tuple[str, str]] = {
+    "dice": ("荒番（骰子）", "Doubled by the dice"),
+    "drawn": ("荒番（荒牌后）", "Doubled after a drawn hand"),
+    "both": ("荒番（骰子与荒牌）", "Doubled by the dice and a drawn hand"),
+}
+
+
+def huangfan_name(cause: str | None) -> dict[str, str]:
+    """The 荒番 line's names for `cause`; the plain term when the cause is unknown."""
+    if cause in HUANGFAN_CAUSES:
+        zh, en = HUANGFAN_CAUSES[cause]
+        return {"id": "huangfan", "zh": zh, "en": en, "cause": cause}
+    return pattern_name("huangfan")
+
+
 def extra_name(reason: str) -> dict[str, str]:
     key = "kong" if reason.startswith("kong") else reason
     zh, en = EXTRA_NAMES.get(key, (reason, reason.replace("_", " ")))
@@ -145,3 +171,23 @@ def round_label(round_wind: str, hand_in_round: int) -> str:
         "4z": _("North round, hand %(n)s"),
     }
     return labels.get(round_wind, labels["1z"]) % {"n": hand_in_round}
+
+
+# A seat's notice is stored as its writer left it: one in both scripts, one in Chinese only, the
+# admin's in the admin's language. The board says each in the viewer's language: known texts map
+# to a message id, and any stored message id is translated as it is shown.
+STORED_NOTICES: dict[str, str] = {
+    "您没有选择继续，已离开座位 (you did not choose Continue and were stood up)": gettext_noop(
+        "You did not choose Continue and were stood up."
+    ),
+    "您的积分不足，不能进行下一局": gettext_noop("You do not have enough points for the next hand."),
+    "管理员关闭了这张牌桌。": gettext_noop("An admin closed this table."),
+    "管理员将您移出了这张牌桌。": gettext_noop("An admin removed you from this table."),
+}
+
+
+def notice_text(message: str | None) -> str | None:
+    """A stored seat notice in the viewer's language (unknown text is shown as it is)."""
+    if not message:
+        return message
+    return _(STORED_NOTICES.get(message, message))

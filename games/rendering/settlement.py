@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from games.rendering.labels import extra_name, pattern_name, tile
+from games.rendering.labels import extra_name, huangfan_name, pattern_name, tile
 from games.settlement_lines import settlement_line
 
 
@@ -19,9 +20,10 @@ def settlement_model(
     if not result:
         return None
     n = len(seats)
-    names = _names(seats, (last or {}).get("names") or [])
+    names = _names(seats, (last or {}).get("names") or [], (last or {}).get("bots") or [])
     variant = table.get("variant", "")
     base = (last or {}).get("base") or table.get("base") or 0
+    cause = (view or {}).get("huangfan_cause") or (last or {}).get("huangfan_cause")
     scores = []
     for score in result.get("scores", []):
         breakdown = score.get("breakdown") or [[p, None] for p in score.get("patterns", [])]
@@ -31,7 +33,7 @@ def settlement_model(
                 "name": names[score["seat"]] if score["seat"] < n else "",
                 "value": score.get("value"),
                 "win": score.get("win", True),
-                "patterns": [{**pattern_name(p, variant), "value": v} for p, v in breakdown],
+                "patterns": [{**_pattern(p, variant, cause), "value": v} for p, v in breakdown],
                 "line": settlement_line(variant, score, base, names).text,
             }
         )
@@ -56,11 +58,24 @@ def settlement_model(
                 "balance": balances[i] if i < len(balances) else None,
                 "hand": [tile(t, joker=t in jokers) for t in hand_names or []],
                 "melds": s.get("melds", []),
+                "flowers": s.get("flowers", []),  # so "Base flowers 6" can be checked
                 "winner": i in result.get("winners", []),
             }
         )
     extras = [
-        {**extra_name(e.get("reason", "")), "payments": e.get("payments", [])}
+        {
+            **extra_name(e.get("reason", "")),
+            "payments": e.get("payments", []),
+            # each amount beside the seat that paid or got it ("东 alice −2"), not a bare list
+            "by_seat": [
+                {
+                    "wind_zh": seats[i].get("wind_zh", "") if i < n else "",
+                    "name": names[i] if i < n else "",
+                    "amount": a,
+                }
+                for i, a in enumerate(e.get("payments", []))
+            ],
+        }
         for e in result.get("extras", [])
     ]
     penalties = [
@@ -85,13 +100,22 @@ def settlement_model(
     }
 
 
-def _names(seats: list[dict[str, Any]], played: list[str | None]) -> list[str]:
+def _pattern(pattern_id: str, variant: str, huangfan_cause: str | None) -> dict[str, Any]:
+    if pattern_id == "huangfan":
+        return huangfan_name(huangfan_cause)
+    return pattern_name(pattern_id, variant)
+
+
+def _names(seats: list[dict[str, Any]], played: list[str | None], bots: list[bool]) -> list[str]:
     """Who played each seat in the hand settled: the person recorded at settlement (their seat
-    may be empty or taken since), else the seat's occupant now (a bot), else a dash."""
+    may be empty or taken since), else a bot recorded there (named even once the table is
+    closed and its bots gone), else the seat's occupant now, else a dash."""
     names = []
     for s in seats:
         i = s["index"]
         recorded = played[i] if i < len(played) else None
+        if recorded is None and i < len(bots) and bots[i]:
+            recorded = _("Bot %(number)s") % {"number": i + 1}
         names.append(recorded or s.get("name") or pgettext("empty seat", "—"))
     return names
 

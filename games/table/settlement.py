@@ -83,6 +83,8 @@ def finish_hand(t: Change) -> None:
         # who played each seat: an escaped player's seat is freed just below, and the settlement
         # still names who paid (None: a bot, named in the viewer's language when shown)
         "names": [s.user.get_username() if s.user_id else None for s in t.seats],
+        # which seats bots played: a table closed or left since still names them ("Bot 2")
+        "bots": [bool(s.is_bot) for s in t.seats],
     }
     rank_changes = record_hand_ranks(hand, table.variant)  # ranked quick matches only (issue 18)
     if rank_changes:

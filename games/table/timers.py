@@ -109,7 +109,9 @@ def _play_due_seats(t: Change) -> bool:
             actor = HandAction.Actor.BOT
         else:
             action = auto_action(state, seat.index)
-            actor = HandAction.Actor.AUTO if seat.played_by_server else HandAction.Actor.TIMEOUT
+            # a declared-ready hand discarding its draw is the rules' own play, not a timeout
+            by_server = seat.played_by_server or timing.locked_by_ready(state, seat.index)
+            actor = HandAction.Actor.AUTO if by_server else HandAction.Actor.TIMEOUT
         if action is None:
             continue
         append(t, seat.index, action, actor)

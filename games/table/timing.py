@@ -10,7 +10,8 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 
-from games.engine.actions import seats_to_act
+from games.engine.actions import legal_actions, seats_to_act
+from games.engine.state import HandState
 from games.models import Hand, Seat, Table
 from games.table.loaded import Loaded
 
@@ -30,7 +31,7 @@ def seat_due(ctx: Loaded, seat: Seat) -> datetime | None:
     table, state, hand = ctx.table, ctx.state, ctx.hand
     if state is None or hand is None or table.act_since is None or seat.pending is not None:
         return None
-    if seat.is_bot or seat.left or seat.auto:
+    if seat.is_bot or seat.left or seat.auto or locked_by_ready(state, seat.index):
         delay = rng(hand, state.step, seat.index, "delay").uniform(*BOT_DELAY)
         return table.act_since + timedelta(seconds=delay)
     seconds = table.claim_seconds if state.phase == "claim" else table.turn_seconds
@@ -44,6 +45,16 @@ def seat_due(ctx: Loaded, seat: Seat) -> datetime | None:
     if seat.disconnected_at is not None:
         due = max(due, seat.disconnected_at + timedelta(seconds=RECONNECT_WINDOW))
     return due if timer is None else min(due, timer)
+
+
+def locked_by_ready(state: HandState, seat: int) -> bool:
+    """A declared-ready (报听) hand whose only move is to discard the tile it drew: the server
+    draws and discards for it, as the two-player rules page says, at any table (a table with no
+    timer too); it is asked only when it may win (a win is then among its moves)."""
+    if state.phase != "turn" or state.turn != seat or not state.players[seat].ready:
+        return False
+    moves = legal_actions(state, seat)
+    return len(moves) == 1 and moves[0].type == "discard"
 
 
 def awaited(ctx: Loaded) -> list[Seat]:

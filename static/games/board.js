@@ -474,3 +474,154 @@ document.addEventListener("htmx:wsAfterSend", function (evt) {
   var form = evt.target && evt.target.closest && evt.target.closest(".chat-form");
   if (form) form.reset();
 });
+
+/* The drawer (chat, invite link, switches) on narrow screens: a button opens it over the board and
+   another closes it; a chat line arriving while it is shut marks the button (•). Wide screens
+   show it as a column, so nothing here changes what they see. */
+(function () {
+  "use strict";
+  var seenLines = null;
+  function page() { return document.getElementById("table-root"); }
+  function setOpen(open) {
+    var root = page();
+    if (!root) return;
+    root.classList.toggle("drawer-open", open);
+    document.querySelectorAll("[data-drawer][aria-controls]").forEach(function (b) {
+      if (b.classList.contains("drawer-toggle")) b.setAttribute("aria-expanded", open ? "true" : "false");
+    });
+    var toggle = root.querySelector(".drawer-toggle");
+    if (open) {
+      var unread = toggle && toggle.querySelector(".unread");
+      if (unread) unread.hidden = true;
+      var close = root.querySelector(".drawer-close");
+      if (close && getComputedStyle(close).display !== "none") close.focus();
+    } else if (toggle && getComputedStyle(toggle).display !== "none") {
+      toggle.focus();
+    }
+  }
+  document.addEventListener("click", function (evt) {
+    var b = evt.target.closest && evt.target.closest("[data-drawer]");
+    if (!b) return;
+    var root = page();
+    setOpen(!(root && root.classList.contains("drawer-open")));
+  });
+  document.addEventListener("keydown", function (evt) {
+    var root = page();
+    if (evt.key === "Escape" && root && root.classList.contains("drawer-open")) { setOpen(false); evt.stopPropagation(); }
+  }, true);
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var root = page();
+    var lines = document.querySelectorAll("#chat-log .chat-line").length;
+    if (seenLines !== null && lines > seenLines && root && !root.classList.contains("drawer-open")) {
+      var unread = root.querySelector(".drawer-toggle .unread");
+      if (unread) unread.hidden = false;
+    }
+    seenLines = lines;
+  });
+})();
+
+/* The table said aloud: after each frame, what changed (a discard, a meld claimed, a prompt
+   offered, your turn and the tile you drew, whose turn, the settlement) is added as a line to
+   the page's aria-live log, in the page's language (the sentences come translated from the
+   template's data attributes, {name} marking a value; tile names from the tiles' own alt text). Only what this viewer's
+   board shows is read, so nothing hidden can be said. */
+(function () {
+  "use strict";
+  var before = null;
+
+  function say(text) {
+    var log = document.getElementById("table-announcer");
+    if (!log || !text) return;
+    var line = document.createElement("p");
+    line.textContent = text;
+    log.appendChild(line);
+    while (log.children.length > 8) log.removeChild(log.firstChild);
+  }
+  function fill(template, values) {
+    return (template || "").replace(/\{(\w+)\}/g, function (_, key) { return values[key] || ""; });
+  }
+  function text(el) { return el ? el.textContent.replace(/\s+/g, " ").trim() : ""; }
+  function tileName(el) { var img = el && el.querySelector("img"); return img ? img.alt : ""; }
+  function seatName(seat, words) {
+    if (!seat) return "";
+    if (seat.classList.contains("me")) return words.you;
+    return (text(seat.querySelector(".plate .wind")) + " " + text(seat.querySelector(".plate .name"))).trim();
+  }
+
+  function snapshot() {
+    var board = document.getElementById("board");
+    if (!board) return null;
+    var rivers = {}, melds = {};
+    board.querySelectorAll(".river").forEach(function (r) {
+      var pos = (r.className.match(/pos-(\w+)/) || [])[1];
+      rivers[pos] = r.querySelectorAll(".tile").length;
+    });
+    board.querySelectorAll(".seat[data-seat]").forEach(function (s) {
+      melds[s.getAttribute("data-seat")] = s.querySelectorAll(".melds .meld").length;
+    });
+    var buttons = Array.prototype.map.call(document.querySelectorAll("#prompt button.act:not(.undo)"), function (b) {
+      var tiles = Array.prototype.map.call(b.querySelectorAll(".tile"), tileName).join(" ");
+      return (text(b) + (tiles ? " " + tiles : "")).trim();
+    });
+    var settlement = document.getElementById("settlement");
+    var turn = board.querySelector(".info .whose-turn");
+    return {
+      hand: board.classList.contains("in-hand"),
+      rivers: rivers,
+      melds: melds,
+      prompt: buttons.join(", "),
+      myTurn: !!board.querySelector(".hand.clickable"),
+      turn: text(turn),
+      settled: !!(settlement && !settlement.hidden && settlement.classList.contains("shown")),
+    };
+  }
+
+  function announce() {
+    var log = document.getElementById("table-announcer");
+    var now = snapshot();
+    if (!log || !now) return;
+    var words = log.dataset;
+    var board = document.getElementById("board");
+    if (before && now.hand && before.hand) {
+      Object.keys(now.rivers).forEach(function (pos) {
+        if (now.rivers[pos] > (before.rivers[pos] || 0)) {
+          var river = board.querySelector(".river.pos-" + pos);
+          var tiles = river.querySelectorAll(".tile");
+          var seat = board.querySelector(".seat.pos-" + pos);
+          say(fill(words.discarded, { who: seatName(seat, words), tile: tileName(tiles[tiles.length - 1]) }));
+        }
+      });
+      Object.keys(now.melds).forEach(function (index) {
+        if (now.melds[index] > (before.melds[index] || 0)) {
+          var seat = board.querySelector('.seat[data-seat="' + index + '"]');
+          var metas = seat.querySelectorAll(".melds .meld");
+          var meld = metas[metas.length - 1];
+          var kind = (meld.className.match(/kind-(\w+)/) || [])[1] || "";
+          var word = /kong/.test(kind) ? words.kong : /pong/.test(kind) ? words.pong : /chi/.test(kind) ? words.chi : words.meld;
+          var names = Array.prototype.map.call(meld.querySelectorAll(".tile"), tileName).join(", ");
+          say(fill(words.melded, { who: seatName(seat, words), kind: word, tiles: names }));
+        }
+      });
+    }
+    if (now.myTurn && (!before || !before.myTurn)) {
+      var drawn = board.querySelector(".drawn-gap + .hand-tile");
+      say(words.yourTurn + (drawn ? " " + fill(words.drew, { tile: tileName(drawn) }) : ""));
+    } else if (!now.myTurn && now.turn && (!before || before.turn !== now.turn) && !now.prompt) {
+      say(now.turn);
+    }
+    if (now.prompt && (!before || before.prompt !== now.prompt)) say(fill(words.choices, { choices: now.prompt }));
+    if (now.settled && (!before || !before.settled)) {
+      var panel = document.getElementById("settlement");
+      var mine = panel.querySelector("tr.you td.delta");
+      say([text(panel.querySelector("h2")), text(panel.querySelector(".how")), mine ? words.you + " " + text(mine) : "",
+           text(panel.querySelector(".continue-countdown"))].filter(Boolean).join(". "));
+      // Continue takes the focus (Enter presses it) unless the player is typing in the chat
+      var go = panel.querySelector("button.continue");
+      var typing = document.activeElement && /^(INPUT|TEXTAREA)$/.test(document.activeElement.tagName);
+      if (go && !typing) go.focus({ preventScroll: true });
+    }
+    before = now;
+  }
+  document.addEventListener("htmx:wsAfterMessage", announce);
+  document.addEventListener("DOMContentLoaded", function () { before = snapshot(); });
+})();

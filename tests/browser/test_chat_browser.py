@@ -42,6 +42,8 @@ def test_the_chat_on_a_phone_in_chinese(browser: Browser, live_server_url: str) 
     sign_up(page)
     context.add_cookies([{"name": "django_language", "value": "zh-hans", "url": live_server_url}])
     practice(page, "two_player")
+    page.locator(".drawer-toggle").click()  # on a phone the chat is in the drawer over the board
+    expect(page.locator("#table-drawer")).to_be_visible()
     page.locator(".chat-phrase", has_text="快点吧").click()
     expect(page.locator("#chat-log .chat-line").last).to_contain_text("快点吧")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390

@@ -52,10 +52,16 @@ def player(browser: Browser, url: str, language: str = "en", width: int = 1366, 
 
 
 def rigged_table(
-    browser: Browser, url: str, variant: str, language: str = "en", private: bool = False
+    browser: Browser,
+    url: str,
+    variant: str,
+    language: str = "en",
+    private: bool = False,
+    timers: tuple[int, int] | None = None,
 ) -> tuple[Page, Page]:
-    """Alice creates a table (bots between; `private`: with no timer), bob takes the last seat,
-    the hand starts; returns (alice, bob) once bob, the dealer, may discard."""
+    """Alice creates a table (bots between; `private`: with no timer; `timers`: these turn and
+    claim seconds), bob takes the last seat, the hand starts; returns (alice, bob) once bob, the
+    dealer, may discard."""
     n = get_ruleset(variant).players
     alice = player(browser, url, language)
     alice.goto("/tables/new/")
@@ -67,6 +73,10 @@ def rigged_table(
     if private:
         alice.locator("#id_public").uncheck()
         alice.locator("#id_timer").select_option("none")
+    elif timers:
+        alice.locator("#id_timer").select_option("custom")
+        alice.locator("#id_turn_seconds").fill(str(timers[0]))
+        alice.locator("#id_claim_seconds").fill(str(timers[1]))
     alice.locator("form.create-form button[type=submit]").click()
     expect(alice).to_have_url(re.compile(r"/tables/\d+/$"))
     expect(alice.locator("#table-root")).to_have_attribute("data-synced", "1")

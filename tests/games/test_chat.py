@@ -194,3 +194,22 @@ def test_phrases_read_in_both_languages(alice: User) -> None:
     assert "快点吧" in chat.line_html(frame, "zh-hans") and "Hurry" not in chat.line_html(frame, "zh-hans")
     assert "快点吧" in chat.line_html(frame, "en") and "Hurry up, please" in chat.line_html(frame, "en")
     assert all(zh and en for zh, en in chat.PHRASES.values())
+
+
+@pytest.mark.django_db
+def test_no_report_link_beside_your_own_line(alice: User, bob: User) -> None:
+    table = two_seated(alice, bob)
+    frame = say(table.pk, alice, phrase="hello")
+    assert "chat-report" not in chat.line_html(frame, "en", viewer=alice.username)
+    others = chat.line_html(frame, "en", viewer=bob.username)
+    assert "chat-report" in others and "chat-mute" in others
+
+
+@pytest.mark.django_db
+def test_the_thumbs_up_phrase_is_a_word_every_font_can_draw(alice: User) -> None:
+    """The 👍 glyph has no font on many desktops (an empty box); the phrase is said in words."""
+    frame = say(bot_table(alice).pk, alice, phrase="thumbs_up")
+    assert "👍" not in chat.line_html(frame, "en") and "Like" in chat.line_html(frame, "en")
+    assert "赞" in chat.line_html(frame, "zh-hans")
+    page = logged_in_client(alice).get(f"/tables/{frame['table']}/").content.decode()
+    assert "👍" not in page

@@ -312,6 +312,27 @@ def test_waiting_table_shows_seat_buttons_and_stake_flow() -> None:
     assert "start" not in re.findall(r"&quot;type&quot;:&quot;(\w+)&quot;", html)
 
 
+def test_the_waiting_note_says_what_the_table_waits_for() -> None:
+    """Not "waiting for every seat to be filled" when every seat is taken and Start is offered."""
+
+    def note(table: dict[str, Any], legal: list[dict[str, Any]]) -> str:
+        html = render_table_html(
+            {"table": table, "view": None, "legal": legal, "viewer": {"user": "alice", "seat": 0}},
+            "en",
+        )
+        found = re.search(r'<p class="waiting-note">(.*?)</p>', html, re.S)
+        assert found, html
+        return found.group(1)
+
+    full = table_info(4, 0, phase="waiting", status="waiting", deadline_ms=None)
+    assert "start when you are ready" in note(full, [{"type": "start"}])
+    assert "every seat to be filled" not in note(full, [{"type": "start"}])
+    assert "stake to be agreed" in note(full, [])
+    empty = table_info(4, 0, phase="waiting", status="waiting", deadline_ms=None)
+    empty["seats"][2].update(name=None, is_bot=False)
+    assert "every seat to be filled" in note(empty, [])
+
+
 def test_settlement_lists_patterns_payments_and_balances() -> None:
     state, _, _ = play_hand("shanghai", 5)  # seat 0 wins on seat 3's discard
     view = view_for(state, None)
@@ -336,17 +357,30 @@ def test_settlement_lists_patterns_payments_and_balances() -> None:
             "view": view_for(state, 1),
             "legal": [{"type": "continue"}, {"type": "leave"}],
             "viewer": {"user": "bob", "seat": 1},
-        }
+        },
+        "en",
     )
     settlement = html.split('id="settlement"')[1].split("</section>")[0]
     assert "底花" in settlement and "Base flowers" in settlement
+    # the Chinese page names patterns in Chinese alone (not "底花 Base flowers")
+    zh_html = render_table_html(
+        {"table": table, "view": view_for(state, 1), "legal": [], "viewer": {"user": "bob", "seat": 1}},
+        "zh-hans",
+    )
+    assert "底花" in zh_html and "Base flowers" not in zh_html and " Characters" not in zh_html
+    # each seat's flowers are in its row, so "Base flowers n" can be checked
+    rows = re.findall(r"<tr class=.*?</tr>", settlement, re.S)
+    for i, seat in enumerate(view["seats"]):
+        for flower in split_tiles(seat.get("flowers")):
+            assert any(f'data-tile="{flower}"' in row for row in rows), (i, flower)
+    assert any(split_tiles(s.get("flowers")) for s in view["seats"])  # the hand had flowers to show
     # each pattern links to its entry on the rules page; bookkeeping lines (底花) do not
     for pid, _value in result["scores"][0]["breakdown"]:
         if pid != "base_flowers":
             assert f'href="/rules/shanghai/#pattern-{pid}"' in settlement
     assert "#pattern-base_flowers" not in settlement
     assert "+12" in settlement and "-12" in settlement and "1012" in settlement and "991" in settlement
-    assert "您的积分不足" in settlement
+    assert "You do not have enough points for the next hand." in settlement  # the stored notice, in English
     assert "continue" in settlement and "leave" in settlement
     for i in range(4):  # every hand opened
         for t in view["seats"][i]["hand"]:
@@ -394,8 +428,42 @@ def test_undo_and_pending_claim() -> None:
     ctx = context(state, 3, table)
     ctx["legal"] = [{"type": "auto", "on": True}, {"type": "leave"}, {"type": "undo"}]
     html = render_table_html(ctx)
-    assert "act undo" in html and "pong" in html
+    assert "act undo" in html
     assert "type-pong" not in html
+    # said in words with the tile's image, never in engine codes ("pong 4m")
+    held = re.search(r'<p class="pending">(.*?)</p>', html, re.S)
+    assert held, html
+    assert "碰" in held.group(1) and 'data-tile="4m"' in held.group(1)
+    assert not re.search(r">\s*(pong|4m)\b", held.group(1))
+
+
+def test_a_held_chi_shows_its_run_as_tiles() -> None:
+    _, log, _ = play_hand("shanghai", 5)
+    state, _ = replay("shanghai", 5, log[:40])
+    table = table_info(4, 3)
+    table["seats"][3]["pending"] = {"type": "chi", "tile": "4m", "tiles": "3m4m5m"}
+    ctx = context(state, 3, table)
+    ctx["legal"] = [{"type": "undo"}]
+    held = re.search(r'<p class="pending">(.*?)</p>', render_table_html(ctx), re.S)
+    assert held and "吃" in held.group(1)
+    assert re.findall(r'data-tile="(\w+)"', held.group(1)) == ["3m", "4m", "5m"]
+    assert "chi 4m" not in held.group(1)
+
+
+def test_your_own_clock_stands_beside_your_hand_not_in_the_centre() -> None:
+    _, log, _ = play_hand("shanghai", 5)
+    state, _ = replay("shanghai", 5, log[:42])  # seat 2 to discard
+    assert state.phase == "turn"
+    mover = state.turn
+    html = render_table_html(context(state, mover, table_info(4, mover)))
+    me = html[html.index('class="seat pos-bottom me') :]
+    timer = r'<div class="hand-row">.*class="my-timer".*class="countdown mine" data-ms="12400"'
+    assert re.search(timer, me, re.S)
+    assert 'class="countdown"' not in html[: html.index('class="seat pos-bottom me')]  # not in the centre
+    other = (mover + 1) % 4
+    html = render_table_html(context(state, other, table_info(4, other)))
+    assert "my-timer" not in html
+    assert 'class="countdown" data-ms="12400"' in html  # someone else's move: the centre's clock
 
 
 def test_lobby_html_groups_tables_by_variant() -> None:
@@ -630,3 +698,91 @@ def test_a_payment_the_balance_floor_cut_shows_what_was_due() -> None:
         settlement = html.split('id="settlement"')[1].split("</section>")[0]
         assert shown.format(due[3]) in settlement and shown.format(due[0]) in settlement
         assert settlement.count('class="due"') == 2  # the two seats the floor changed, no others
+
+
+def test_the_settlement_names_the_huangfan_cause_and_who_paid_each_kong_payment() -> None:
+    state, _, _ = play_hand("shanghai", 5)  # seat 0 wins on seat 3's discard
+    view = view_for(state, 1)
+    result = view["result"]
+    result["scores"][0]["breakdown"] = [*result["scores"][0]["breakdown"], ["huangfan", 2]]
+    result["extras"] = [{"reason": "kong_exposed", "payments": [-2, -2, 6, -2]}]
+    view["huangfan_cause"] = "dice"
+    table = table_info(4, 1, phase="hand_over", deadline_ms=None)
+    ctx = {"table": table, "view": view, "legal": [], "viewer": {"user": "bob", "seat": 1}}
+    settlement = render_table_html(ctx, "en").split('id="settlement"')[1].split("</section>")[0]
+    assert "Doubled by the dice" in settlement and "after a drawn hand" not in settlement
+    kong = re.search(r"<li>.*?杠钱.*?</li>", settlement, re.S)
+    assert kong, settlement
+    said = re.sub(r"<[^>]+>", "", kong.group(0))
+    for wind, name, amount in (
+        ("东", "alice", "-2"),
+        ("南", "bob", "-2"),
+        ("西", "carol", "+6"),
+        ("北", "Bot 4", "-2"),
+    ):
+        assert f"{wind} {name} {amount}" in said, said
+    view["huangfan_cause"] = "drawn"
+    assert "Doubled after a drawn hand" in render_table_html(ctx, "en")
+
+
+def test_after_an_admin_closes_the_table_its_players_read_it_once_in_their_language() -> None:
+    """Seats freed, the viewer no longer seated: no "you are watching" banner, the notice once and
+    in the viewer's language, the bots of the last hand still named."""
+    state, _, _ = play_hand("shanghai", 5)
+    table = table_info(
+        4,
+        None,
+        phase="closed",
+        status="closed",
+        deadline_ms=None,
+        message="An admin closed this table.",
+        last_result={
+            "hand": 1,
+            "result": view_for(state, None)["result"],
+            "payments": [12, 0, 0, -12],
+            "balances": [1012, 1001, 1002, 991],
+            "penalties": [],
+            "hands": None,
+            "names": ["alice", "bob", None, None],
+            "bots": [False, False, True, True],
+        },
+    )
+    for s in table["seats"]:
+        s.update(name=None, is_bot=False, balance=None)
+    ctx = {"table": table, "view": None, "legal": [], "viewer": {"user": "alice", "seat": None}}
+    html = render_table_html(ctx, "en")
+    assert html.count("An admin closed this table.") == 1
+    assert "banner watching" not in html
+    settlement = html.split('id="settlement"')[1].split("</section>")[0]
+    assert "Bot 3" in settlement and "Bot 4" in settlement
+    assert "管理员关闭了这张牌桌" in render_table_html(ctx, "zh-hans")
+    # the header's points are those the last hand left her, not the ones from before it
+    assert re.search(r'id="balance" hx-swap-oob="true"[^>]*>[^<]*<strong>1012</strong>', html)
+
+
+def test_a_stored_bilingual_notice_is_said_in_the_viewers_language() -> None:
+    from games.table.timers import NOT_CONTINUED
+
+    _, log, _ = play_hand("shanghai", 5)
+    state, _ = replay("shanghai", 5, log[:40])
+    ctx = context(state, 1, table_info(4, 1, message=NOT_CONTINUED))
+    english = render_table_html(ctx, "en")
+    assert "You did not choose Continue and were stood up." in english and "您没有选择继续" not in english
+
+
+def test_the_settlement_says_how_to_check_the_fair_deal() -> None:
+    state, _, _ = play_hand("shanghai", 5)
+    fair = {"commitment": "ab" * 32, "salt": "s" * 16, "wall": "1m 2m"}
+    last = {
+        "hand": 1,
+        "hand_id": 9,
+        "result": view_for(state, None)["result"],
+        "payments": [12, 0, 0, -12],
+        "balances": [1012, 1001, 1002, 991],
+        "penalties": [],
+        "fairness": fair,
+    }
+    ctx = context(state, 1, table_info(4, 1, phase="hand_over", last_result=last))
+    settlement = render_table_html(ctx, "en").split('id="settlement"')[1].split("</section>")[0]
+    assert "fairness-hint" in settlement and "SHA-256 of the salt" in settlement
+    assert "docs/fairness.md" not in settlement  # a repository file is no help to a player

@@ -391,6 +391,18 @@ def huangfan_dice_increment(dice: tuple[int, int]) -> int:
     return 0
 
 
+def huangfan_cause(counter: int, dice: tuple[int, ...]) -> str | None:
+    """Why a hand is a 荒番 hand, from the counter H it started with (the dice already added,
+    §2.7): "dice" (this hand's roll alone), "drawn" (carried from drawn hands before), "both";
+    None when it is not one."""
+    if counter <= 0:
+        return None
+    rolled = huangfan_dice_increment((dice[0], dice[1])) if len(dice) == 2 else 0
+    if rolled and counter > rolled:
+        return "both"
+    return "dice" if rolled else "drawn"
+
+
 def huangfan_after_hand(counter: int, drawn: bool) -> int:
     """The counter carried to the next hand: +1 after a drawn hand, −1 after a win (not below 0)."""
     return counter + 1 if drawn else max(0, counter - 1)

@@ -23,6 +23,7 @@ from games.engine.scoring import shanghai as sh
 from games.engine.simulate import play_hand
 from games.engine.state import HandState, evolve
 from games.engine.tiles import name, parse, tile
+from games.engine.view import view_for
 from tests.moves import act, pass_all, run
 from tests.restrictions_in_play import codes_met_in_play
 
@@ -662,3 +663,23 @@ def test_a_drawn_hand_keeps_the_dealer_and_raises_the_counter() -> None:
 def test_every_restriction_triggers_in_bot_play(monkeypatch: pytest.MonkeyPatch) -> None:
     wanted = {"pong_locked", "win_locked", "discard_after_chi", "suit_commitment"}
     assert codes_met_in_play("shanghai", wanted, monkeypatch) == wanted
+
+
+def test_the_view_names_why_a_hand_is_a_huangfan_hand() -> None:
+    """The dice alone, drawn hands carried in, or both — never "after a drawn hand" for a roll."""
+    seen = set()
+    for seed in range(80):
+        for carried in (0, 1):
+            state = new_hand("shanghai", seed, counters={"huangfan": carried})
+            rolled = sh.huangfan_dice_increment(state.dice)
+            cause = view_for(state, 0)["huangfan_cause"]
+            expected = None
+            if rolled and carried:
+                expected = "both"
+            elif rolled:
+                expected = "dice"
+            elif carried:
+                expected = "drawn"
+            assert cause == expected, (seed, carried, state.dice)
+            seen.add(cause)
+    assert seen == {None, "dice", "drawn", "both"}

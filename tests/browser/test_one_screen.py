@@ -1,0 +1,124 @@
+"""The live table on one screen: at 1366×768, 1280×720, a phone upright (390×844) and sideways
+(844×390), in both languages, your hand, your prompt and your clock stay inside the viewport with
+no page scroll, and the settlement lies over the board with Continue and its countdown on screen.
+
+A public table with long timers (a clock runs, and outlasts the screenshots), its deal rigged
+(tests/browser/rigs.py): alice (seat 0) is dealt a ready hand, bob (the last seat, the dealer)
+discards one of her waits at once — a claim for her, with her claim clock beside her hand. At two
+players she wins on it: the settlement. Screenshots go to $MAHJONG_SHOTS (default
+/tmp/mahjong-shots), never into the repository.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.browser.test_waits_browser import discard, rigged_table
+
+SHOTS = Path(os.environ.get("MAHJONG_SHOTS", "/tmp/mahjong-shots"))
+SIZES = {"desktop": (1366, 768), "laptop": (1280, 720), "phone": (390, 844), "sideways": (844, 390)}
+
+
+def outside_the_viewport(page: Page, selectors: list[str]) -> list[str]:
+    """Each selector whose first visible element is missing or not wholly inside the viewport."""
+    return page.evaluate(
+        """selectors => selectors.flatMap(sel => {
+             const el = Array.from(document.querySelectorAll(sel)).find(e => e.getClientRects().length);
+             if (!el) return [sel + ': not shown'];
+             const r = el.getBoundingClientRect();
+             const inside = r.width > 0 && r.height > 0 && r.left >= -0.5 && r.top >= -0.5
+               && r.right <= innerWidth + 0.5 && r.bottom <= innerHeight + 0.5;
+             return inside ? [] : [sel + ': ' + [r.left, r.top, r.right, r.bottom].map(Math.round).join(',')];
+           })""",
+        selectors,
+    )
+
+
+def page_scrolls(page: Page) -> list[str]:
+    """Why the page itself would scroll: the document taller or wider than the viewport, or the
+    table reaching past the viewport's bottom."""
+    return page.evaluate(
+        """() => {
+             const doc = document.documentElement, out = [];
+             if (doc.scrollHeight > innerHeight + 1) out.push('height ' + doc.scrollHeight);
+             if (doc.scrollWidth > innerWidth + 1) out.push('width ' + doc.scrollWidth);
+             const table = document.querySelector('.table-page').getBoundingClientRect();
+             if (table.bottom > innerHeight + 1) out.push('table bottom ' + Math.round(table.bottom));
+             return out;
+           }"""
+    )
+
+
+def assert_on_one_screen(page: Page, name: str, selectors: list[str]) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for label, (width, height) in SIZES.items():
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(250)
+        page.screenshot(path=str(SHOTS / f"{name}-{label}.png"))
+        assert outside_the_viewport(page, selectors) == [], (name, label)
+        assert page_scrolls(page) == [], (name, label)
+    page.set_viewport_size({"width": 1366, "height": 768})
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_the_hand_the_prompt_and_the_clock_fit_one_screen(
+    browser: Browser, rigged_url: str, language: str
+) -> None:
+    alice, bob = rigged_table(browser, rigged_url, "shanghai", language, timers=(60, 45))
+    discard(bob, "4p", "drag")
+    expect(alice.locator("#prompt .type-win")).to_be_visible()
+    # the claim: her hand, the prompt's buttons and her clock, beside her hand
+    clock = alice.locator("#board .seat.me .hand-row .my-timer .countdown")
+    expect(clock).to_be_visible()
+    expect(alice.locator("#board .info .countdown")).to_have_count(0)  # not in the centre too
+    assert_on_one_screen(
+        alice,
+        f"one-screen-claim-{language}",
+        [
+            "#board .seat.me .hand .hand-tile:first-child",
+            "#board .seat.me .hand .hand-tile:last-child",
+            "#prompt .type-win",
+            "#prompt .type-pass",
+            "#board .seat.me .my-timer .countdown",
+        ],
+    )
+
+    alice.context.close()
+    bob.context.close()
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_the_settlement_lies_over_the_board_with_continue_on_screen(
+    browser: Browser, rigged_url: str, language: str
+) -> None:
+    """Two players (the rig's win there leaves bob points to go on, so Continue is offered)."""
+    alice, bob = rigged_table(browser, rigged_url, "two_player", language, timers=(60, 45))
+    discard(bob, "2z", "drag")
+    expect(alice.locator("#prompt .type-win")).to_be_visible()
+    alice.locator("#prompt .type-win").click()
+    settlement = alice.locator("#settlement.shown")
+    expect(settlement).to_be_visible()
+    expect(alice.locator("#settlement .continue-countdown strong")).to_be_visible()
+    assert_on_one_screen(
+        alice,
+        f"one-screen-settlement-{language}",
+        [
+            "#settlement.shown",  # not above the viewport: the panel lies over the board
+            "#settlement button.continue",
+            "#settlement .continue-countdown",
+            "#settlement h2",
+        ],
+    )
+    # on a phone the payments table fits the panel (the balance column is not cut)
+    alice.set_viewport_size({"width": 390, "height": 844})
+    panel, table, balance = (
+        alice.locator(selector).first.evaluate("e => e.getBoundingClientRect().right")
+        for selector in ("#settlement", "#settlement .payments", "#settlement .payments th:last-child")
+    )
+    assert panel <= 390 and table <= panel and balance <= panel, (panel, table, balance)
+    alice.context.close()
+    bob.context.close()
