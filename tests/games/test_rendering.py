@@ -786,3 +786,4 @@ def test_the_settlement_says_how_to_check_the_fair_deal() -> None:
     settlement = render_table_html(ctx, "en").split('id="settlement"')[1].split("</section>")[0]
     assert "fairness-hint" in settlement and "SHA-256 of the salt" in settlement
     assert "docs/fairness.md" not in settlement  # a repository file is no help to a player
+    assert 'href="/fairness/"' in settlement  # the site page that explains checking
