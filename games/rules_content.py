@@ -596,8 +596,8 @@ DECISIONS: dict[str, tuple[Decision, ...]] = {
             17,
             '麻将牌局中逃跑扣分为50花(50倍底分)。"50"数值可调。',
             t(
-                "逃跑罚分给谁：原文规定了罚分（50 倍底分，可调：本桌的 escape_penalty），没说给谁。本站平分给其他在座的真人玩家（零头不计）——牌局被打断的是他们；机器人不分。",
-                "Who receives the escape penalty. The page sets the penalty (50 × base, adjustable: the table's escape_penalty) but not who receives it. The site shares it equally among the other seated people (the remainder dropped): theirs is the game that was broken; bots receive nothing.",
+                "逃跑罚分给谁：原文规定了罚分（50 倍底分，可调：本桌的 escape_penalty），没说给谁、何时算逃跑。本站只在有其他真人同桌的一局进行中离座（或掉线超过宽限时间）时罚分；两局之间、没按“继续”、只与机器人同桌都不罚。罚分在这一局结算时平分给打完这一局的其他真人玩家（零头不计），每人所得不超过这一局最多可能输的分——牌局被打断的是他们；机器人不分。",
+                "Who receives the escape penalty. The page sets the penalty (50 × base, adjustable: the table's escape_penalty) but not who receives it, nor what counts as escaping. The site charges it only for leaving a hand in progress (or staying disconnected past the grace period) while another person plays it; never between hands, for a Continue not pressed, or at a table of bots. It is paid into that hand's settlement, shared equally among the other people who played the hand to its end (the remainder dropped), each share no more than the hand could have cost them: theirs is the game that was broken; bots receive nothing.",
             ),
         ),
         Decision(18, "", LAST_DISCARD),
@@ -647,8 +647,8 @@ DECISIONS: dict[str, tuple[Decision, ...]] = {
             17,
             "",
             t(
-                "逃跑：原文没有逃跑的规定。本站与上海麻将（这套规则由它而来）一样，罚本桌的逃跑罚分（默认 50 × 底数，可调），平分给其他在座的真人玩家。",
-                "Escape. The page has no escape rule. As in Shanghai, from which this game comes, the table's escape penalty (50 × base by default, house option escape_penalty) is shared equally among the other seated people.",
+                "逃跑：原文没有逃跑的规定。本站与上海麻将（这套规则由它而来）一样：有其他真人同桌的一局进行中离座，罚本桌的逃跑罚分（默认 50 × 底数，可调），在这一局结算时平分给打完这一局的其他真人玩家，每人所得不超过这一局最多可能输的分。",
+                "Escape. The page has no escape rule. As in Shanghai, from which this game comes, leaving a hand in progress that another person plays costs the table's escape penalty (50 × base by default, house option escape_penalty), paid into that hand's settlement and shared equally among the other people who played it to its end, each share no more than the hand could have cost them.",
             ),
         ),
         Decision(18, "", LAST_DISCARD),
