@@ -6,11 +6,13 @@ table goes through `games.table` (its store locks the Table row and bumps `Table
 
 from __future__ import annotations
 
+import re
 import secrets
 
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from common.settings_store import escape_multiplier
@@ -341,6 +343,10 @@ class PenaltyReversal(models.Model):
         return f"reversal of {self.penalty}"
 
 
+# How an escape ban stores its reason (games.penalties.escalate_ban): read back by Ban.reason_text.
+ESCAPE_BAN_REASON = re.compile(r"(\d+) escape\(s\) in 24 hours")
+
+
 class Ban(models.Model):
     """A temporary ban from sitting down: from repeated escapes (games.penalties) or by an admin."""
 
@@ -359,8 +365,19 @@ class Ban(models.Model):
         ordering = ["-ends"]
 
     def __str__(self) -> str:
-        # local time, as the admin's lists show it (issue 24: the message said UTC)
+        # local time, as the admin's lists show it (a message in UTC read as the wrong hour)
         return f"{self.user} banned until {timezone.localtime(self.ends):%Y-%m-%d %H:%M}"
+
+    @property
+    def reason_text(self) -> str:
+        """The reason in the reader's language. An escape ban stores its reason in English (the
+        clock that writes it has no reader); an admin's reason is shown as the admin wrote it."""
+        if self.manual:
+            return self.reason or gettext("banned")
+        escapes = ESCAPE_BAN_REASON.fullmatch(self.reason)
+        if escapes is None:
+            return self.reason or gettext("banned")
+        return gettext("%(count)d escape(s) in 24 hours") % {"count": int(escapes[1])}
 
 
 class Rating(models.Model):

@@ -259,7 +259,7 @@ def escalate_ban(user: AbstractBaseUser, penalty: Penalty, now: datetime) -> Ban
         user=user,
         starts=now,
         ends=now + ban_length(escapes),
-        reason=_("%(count)d escape(s) in 24 hours") % {"count": escapes},
+        reason=f"{escapes} escape(s) in 24 hours",  # Ban.reason_text says it in the reader's language
         penalty=penalty,
     )
 
@@ -299,5 +299,5 @@ def ban_message(ban: Ban) -> str:
     until = date_format(timezone.localtime(ban.ends), "Y-m-d H:i")
     return _("You may not sit down until %(until)s (%(reason)s).") % {
         "until": until,
-        "reason": ban.reason or _("banned"),
+        "reason": ban.reason_text,
     }

@@ -168,3 +168,17 @@ def test_repeated_escapes_double_the_ban_and_reversal_lifts_it(alice: User, bob:
     penalties.reverse_penalty(second.penalty, bob)
     second.refresh_from_db()
     assert second.ends <= timezone.now()
+
+
+def test_an_escape_ban_reads_in_the_readers_language_whoever_wrote_it(alice: User) -> None:
+    """The clock writes escape bans with no reader; the English board must not show 逃跑."""
+    from django.utils import translation
+
+    with translation.override("zh-hans"):  # the writer's language must not stick to the row
+        ban = penalties.escalate_ban(alice, penalties.manual_penalty(alice, 1, None), timezone.now())
+    ban.refresh_from_db()
+    with translation.override("en"):
+        assert ban.reason_text == "1 escape(s) in 24 hours"
+        assert "逃跑" not in penalties.ban_message(ban)
+    with translation.override("zh-hans"):
+        assert "逃跑" in ban.reason_text
