@@ -146,7 +146,12 @@ def _cmd_arena(args: argparse.Namespace) -> int:
 
     try:
         summary, detail = arena(
-            args.variant, args.hands, parse_seats(args.variant, args.seats), args.seed, args.duplicate
+            args.variant,
+            args.hands,
+            parse_seats(args.variant, args.seats),
+            args.seed,
+            args.duplicate,
+            review=args.review,
         )
     except EngineError as e:
         return _fail(e.code, e.message)
@@ -165,6 +170,14 @@ def _add_arena(sub: Any) -> None:
         "--duplicate",
         action="store_true",
         help="play every deal once per seat rotation (duplicate format: the deal's luck cancels)",
+    )
+    p.add_argument(
+        "--review",
+        nargs="?",
+        const="strong",
+        choices=("strong", "value"),
+        help="review every decision (docs/review.md) with this evaluator (default strong): adds"
+        " review_loss per level, with its 95%% interval",
     )
     p.set_defaults(func=_cmd_arena)
 

@@ -262,6 +262,28 @@ class StrongEvaluator:
         return sum(samples) / len(samples)
 
 
+class ValueEvaluator(StrongEvaluator):
+    """The same values, but the recommendation is simply the legal action of highest value (ties:
+    the strong bot's choice). Not the default — the strong bot plays better than this argmax —
+    but it judges the strong bot too, so the arena's separation of the levels is not circular
+    when measured with it (`arena --review value`)."""
+
+    name = "value"
+
+    def appraise(self, view: PlayerView, legal: Sequence[Action], extra: Sequence[Action] = ()) -> Appraisal:
+        base = super().appraise(view, legal, extra)
+        valued = [a for a in legal if a in base.values]
+        if not valued:
+            return base
+        top = max(base.values[a] for a in valued)
+        if base.values.get(base.choice) == top:
+            return base
+        return Appraisal(next(a for a in valued if base.values[a] == top), base.values)
+
+
+EVALUATORS: dict[str, type[StrongEvaluator]] = {"strong": StrongEvaluator, "value": ValueEvaluator}
+
+
 def danger_cost(view: PlayerView, t: Tile, ts: list[Threat]) -> float:
     """Expected points lost by throwing `t`: its risk (defence.risk: Σ readiness × size ×
     danger over the opponents) × DEAL_IN_RATE × a typical win."""
