@@ -38,8 +38,10 @@ class LevelTally:
     wins: int = 0
     deal_ins: int = 0
     win_values: list[int] = field(default_factory=list)
-    # with --review: per seat-hand, (sum of the review's estimated losses, graded decisions)
+    # with --review: per seat-hand, (sum of the review's estimated losses, graded decisions) —
+    # against the evaluator's recommendation, and against the highest-valued action
     review: list[tuple[float, int]] = field(default_factory=list)
+    review_top: list[tuple[float, int]] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
         n = len(self.points)
@@ -53,6 +55,7 @@ class LevelTally:
         }
         if self.review:
             out["review_loss"] = review_loss(self.review)
+            out["review_loss_top_value"] = review_loss(self.review_top)
         return out
 
     @property
@@ -163,12 +166,13 @@ def arena(
             i = d * per_deal + r
             levels = [seats[(s + i) % n] for s in range(n)]  # rotated: every level in every seat
             deal_seed = seed * 1_000_003 + (d if duplicate else i)
-            reviewed: list[list[float]] = [[] for _ in range(n)]
+            reviewed: list[list[tuple[float, float]]] = [[] for _ in range(n)]
             on_action = _reviewer(reviewed, review) if review else None
             state = play(variant, deal_seed, levels, dealer, counters, on_action)
             if review:
                 for s, level in enumerate(levels):
-                    tallies[level].review.append((sum(reviewed[s]), len(reviewed[s])))
+                    tallies[level].review.append((sum(x for x, _ in reviewed[s]), len(reviewed[s])))
+                    tallies[level].review_top.append((sum(y for _, y in reviewed[s]), len(reviewed[s])))
             result = state.result
             assert result is not None
             draws += result.drawn
@@ -201,8 +205,10 @@ def arena(
     return summary, Detail({level: t.avg_win_value for level, t in tallies.items()}, mix, paired)
 
 
-def _reviewer(reviewed: list[list[float]], evaluator_name: str) -> OnAction:
-    """An on_action that reviews each decision from the deciding seat's view and keeps its loss."""
+def _reviewer(reviewed: list[list[tuple[float, float]]], evaluator_name: str) -> OnAction:
+    """An on_action that reviews each decision from the deciding seat's view and keeps its loss,
+    and its loss against the highest-valued alternative (which also judges the strong bot when
+    the strong bot is the evaluator: not circular)."""
     # the review builds on the bots: imported here, not at the top
     from games.engine.review import review_decision
     from games.engine.review.evaluator import EVALUATORS
@@ -214,7 +220,9 @@ def _reviewer(reviewed: list[list[float]], evaluator_name: str) -> OnAction:
     def on_action(state: HandState, seat: int, action: Action) -> None:
         decision = review_decision(state, seat, action, evaluator)
         if decision is not None and decision["loss"] is not None:
-            reviewed[seat].append(decision["loss"])
+            values = [a["value"] for a in decision["alternatives"] if a["value"] is not None]
+            played = next(a["value"] for a in decision["alternatives"] if a["played"])
+            reviewed[seat].append((decision["loss"], max(values) - played))
 
     return on_action
 
@@ -251,6 +259,9 @@ def table(summary: dict[str, Any], detail: Detail) -> str:
                 f"review loss per decision, {level}: {r['per_decision']:.3f} [{lo:.3f}, {hi:.3f}]"
                 f" ({r['decisions']} decisions)"
             )
+            t = s["review_loss_top_value"]
+            lo, hi = t["ci95"]
+            lines.append(f"  against the highest-valued action: {t['per_decision']:.3f} [{lo:.3f}, {hi:.3f}]")
     lines.append("winning patterns: " + ", ".join(f"{p} {share:.1%}" for p, share in detail.patterns.items()))
     for (a, b), (mean, lo, hi) in detail.paired.items():
         lines.append(f"paired per deal: {a} − {b} {mean:+.3f} [{lo:+.3f}, {hi:+.3f}]")

@@ -15,11 +15,11 @@ danger of the tile thrown where a discard can win for somebody.
 
 from __future__ import annotations
 
-import math
 import random
 import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Protocol
 
 from games.engine.actions import Action
@@ -55,14 +55,16 @@ class Evaluator(Protocol):
         ...
 
 
-# A typical self-drawn win's collected points (base 1, yihua 2): what a hand not yet ready is
-# priced at, times its plan multiplier (strong bots, 40 hands per variant: the median self-draw).
+# What a plain hand's self-drawn win collects (base 1, yihua 2), before its plan multiplier: the
+# price of a hand not yet ready. Read off ready hands of normal bots (8 hands per variant): the
+# median over those hands of (mean exact payoff of their waits / their plan multiplier), so a hand
+# one step from ready is priced on the same scale as the exact payoff it will have once ready.
 SELF_DRAW: dict[str, float] = {
-    "shanghai": 30.0,
-    "yihua": 12.0,
-    "cantonese": 9.0,
-    "tianjin": 4.0,
-    "two_player": 39.0,
+    "shanghai": 13.0,
+    "yihua": 9.0,
+    "cantonese": 12.0,
+    "tianjin": 3.0,
+    "two_player": 20.0,
 }
 # Per round of the table, a hand gets its own draw plus, where discards can be claimed or won
 # on, this share of a draw per opponent's discard (not every useful discard can be called).
@@ -73,6 +75,33 @@ OPPONENT_HAZARD = {4: 0.05, 2: 0.04}
 # How often an average tile (danger 1.0) thrown at a ready opponent wins for them: their waits
 # hold about six of some seventy unseen tiles.
 DEAL_IN_RATE = 0.08
+# The hand's effective tiles count for its next step only; the steps after it are priced at a
+# typical share of the unseen tiles for the shanten they start from (a far hand's many useful
+# tiles shrink as it closes: a ready hand waits on some six tiles, not sixty).
+LATER_SHARE = {0: 0.07, 1: 0.22, 2: 0.35}
+LATER_SHARE_FAR = 0.45
+# A win on a discard pays about this share of the same win self-drawn (Shanghai, yihua and
+# two-player: one payer's share of three; Cantonese: half of that, its self-draw doubles): the
+# price of a hand not yet ready, whose wins will come both ways.
+DISCARD_RATIO = {"shanghai": 1 / 3, "yihua": 1 / 3, "cantonese": 1 / 6, "two_player": 1 / 3, "tianjin": 1.0}
+
+
+def _mixed(view: PlayerView, self_draw: float, discard: float) -> float:
+    """The payoff of a finish that comes by the own draw or, where a discard wins, by one of the
+    opponents' discards (CLAIM_SHARE each): weighted as finish_chance weighs them."""
+    if not get_ruleset(view.variant).win_on_discard:
+        return self_draw
+    others = CLAIM_SHARE * (view.players - 1)
+    return (self_draw + others * discard) / (1 + others)
+
+
+@lru_cache(maxsize=65536)
+def effective_tiles(
+    counts: bytes, melds: int, jokers: tuple[Tile, ...], unseen: bytes
+) -> tuple[int, tuple[Tile, ...]]:
+    """`shape.improving`, memoised: the measures and the values ask it of the same hands."""
+    count, kinds = improving(counts, melds, jokers, unseen)
+    return count, tuple(kinds)
 
 
 def _rounds(view: PlayerView) -> int:
@@ -80,21 +109,32 @@ def _rounds(view: PlayerView) -> int:
 
 
 def finish_chance(steps: int, outs: int, unseen: int, rounds: int, players: int, claims: bool) -> float:
-    """The chance to make `steps` improvements in `rounds` rounds, each improving draw coming
-    with probability outs/unseen (own draw plus a share of each opponent's discard where they can
-    be called), while no opponent has finished first (OPPONENT_HAZARD per round)."""
+    """The chance to make `steps` improvements in `rounds` rounds while no opponent finishes
+    first (OPPONENT_HAZARD per round). The first improvement comes with probability outs/unseen
+    per draw, each later one with LATER_SHARE of the unseen for the shanten it starts from; a
+    round brings the own draw plus CLAIM_SHARE of each opponent's discard where they can be
+    called (the final step: won on)."""
     if steps <= 0:
         return 1.0
     if outs <= 0 or unseen <= 0 or rounds <= 0:
         return 0.0
-    p_draw = min(1.0, outs / unseen)
     tries = 1 + (CLAIM_SHARE * (players - 1) if claims else 0.0)
-    p = 1 - (1 - p_draw) ** tries
+    per_draw = [min(1.0, outs / unseen)]
+    for k in range(1, steps):  # the shanten the k-th later step starts from
+        per_draw.append(LATER_SHARE.get(steps - 1 - k, LATER_SHARE_FAR))
+    p = [1 - (1 - x) ** tries for x in per_draw]
     survive = 1 - OPPONENT_HAZARD.get(players, 0.05)
-    total = 0.0
-    for r in range(steps, rounds + 1):  # the last improvement comes in round r
-        total += math.comb(r - 1, steps - 1) * p**steps * (1 - p) ** (r - steps) * survive**r
-    return min(1.0, total)
+    at = [1.0] + [0.0] * steps  # at[i]: chance of having made i steps so far (and still playing)
+    done = 0.0
+    for _ in range(rounds):
+        nxt = [0.0] * (steps + 1)
+        for i in range(steps):
+            nxt[i] += at[i] * (1 - p[i]) * survive
+            nxt[i + 1] += at[i] * p[i] * survive
+        done += nxt[steps]
+        nxt[steps] = 0.0
+        at = nxt
+    return min(1.0, done)
 
 
 @dataclass(frozen=True)
@@ -113,16 +153,24 @@ def expected_points(view: PlayerView, c13: bytes, melds: tuple[Meld, ...], extra
     """The expected points of holding `c13` (with `melds`) from now on (module doc)."""
     jokers = view.jokers
     sh = distance(c13, len(melds), jokers)
-    count, kinds = improving(c13, len(melds), jokers, view.unseen)
+    count, kinds = effective_tiles(c13, len(melds), jokers, view.unseen)
     seen_view = view if melds is view.melds else replace(view, melds=melds)
     if sh == 0:
-        paid = [(view.unseen[w], wait_payoff(seen_view, c13, w)) for w in kinds]
+        discarder = (view.me + 1) % view.players
+        paid = [
+            (
+                view.unseen[w],
+                _mixed(view, wait_payoff(seen_view, c13, w), wait_payoff(seen_view, c13, w, discarder)),
+            )
+            for w in kinds
+        ]
         outs = sum(n for n, pay in paid if pay > 0)
         payoff = sum(n * pay for n, pay in paid) / outs if outs else 0.0
     else:
         outs = count
         mult = plan_multiplier(view.variant, c13, melds, "strong", jokers)
-        payoff = SELF_DRAW[view.variant] * mult
+        plain = SELF_DRAW[view.variant]
+        payoff = _mixed(view, plain, plain * DISCARD_RATIO[view.variant]) * mult
         if view.discarded_joker and view.variant == "tianjin":
             payoff = 0.0  # 小相公: a seat that threw a joker cannot win
     rules = get_ruleset(view.variant)

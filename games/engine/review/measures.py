@@ -14,8 +14,8 @@ from typing import Any
 from games.engine.actions import Action
 from games.engine.bots.defence import Threat, risk
 from games.engine.bots.seen import PlayerView
-from games.engine.bots.shape import distance, improving
-from games.engine.review.evaluator import after_claim, claimed_meld, own_kong
+from games.engine.bots.shape import distance
+from games.engine.review.evaluator import after_claim, claimed_meld, effective_tiles, own_kong
 from games.engine.rulesets import get_ruleset
 from games.engine.state import HandState, Meld
 from games.engine.tiles import KINDS, Tile, name
@@ -49,7 +49,7 @@ def shape(view: PlayerView, known: HandState, seat: int, counts: bytes, melds: t
         ws = tuple((w, view.unseen[w]) for w in waits)
         return Shape(0, sum(n for _, n in ws), ws)
     sh = distance(counts, len(melds), view.jokers)
-    count, _kinds = improving(counts, len(melds), view.jokers, view.unseen)
+    count, _kinds = effective_tiles(counts, len(melds), view.jokers, view.unseen)
     return Shape(max(sh, 1), count, ())
 
 
