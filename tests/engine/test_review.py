@@ -265,3 +265,29 @@ def test_the_cli_refuses_a_record_that_does_not_replay(records: dict) -> None:
         "wrong_event",
         "wrong_draw",
     )
+
+
+# -- the arena validates the grader ---------------------------------------------------------------
+
+
+def test_the_arena_adds_each_levels_review_loss_with_its_interval() -> None:
+    from games.engine.bots.arena import arena
+
+    summary, _detail = arena("two_player", 2, ["strong", "easy"], seed=5, review="strong")
+    for level in ("strong", "easy"):
+        r = summary["levels"][level]["review_loss"]
+        assert r["decisions"] > 0 and r["ci95"][0] <= r["per_decision"] <= r["ci95"][1]
+        top = summary["levels"][level]["review_loss_top_value"]
+        assert top["decisions"] == r["decisions"] and top["per_decision"] >= 0
+    # the strong bot is the default evaluator's recommender: no loss against itself
+    assert summary["levels"]["strong"]["review_loss"]["per_decision"] == 0
+    plain, _ = arena("two_player", 2, ["strong", "easy"], seed=5)
+    assert "review_loss" not in plain["levels"]["easy"]
+
+
+def test_review_bench_reports_a_median_per_variant() -> None:
+    from games.engine.bench import review_figures
+
+    figures = review_figures(1)
+    assert set(figures) == set(VARIANT_IDS)
+    assert all(f["hands"] == 1 and f["median_s"] >= 0 for f in figures.values())
