@@ -50,7 +50,12 @@ def _ready_turn(replayed: ReplayedHand, step: int, seat: int) -> int | None:
     return None
 
 
-def _play_on(hand: bytes, melds: int, jokers: tuple[Tile, ...], unseen: bytes, draws: list[tuple[int, Tile]]):
+Reached = tuple[int, Tile] | None  # (turn, the draw that did it); tile -1: ready before any draw
+
+
+def _play_on(
+    hand: bytes, melds: int, jokers: tuple[Tile, ...], unseen: bytes, draws: list[tuple[int, Tile]]
+) -> tuple[Reached, Reached]:
     """(turn ready, turn complete, the draw that made it) for a 13-tile hand and its draws."""
     c = bytearray(hand)
     ready: tuple[int, Tile] | None = None
@@ -109,7 +114,7 @@ def hindsight(replayed: ReplayedHand, seat: int, decisions: list[dict[str, Any]]
     return {"label": LABEL, "items": items}
 
 
-def _text(kept: str, ready: Any, won: Any, actual: int | None, lang: str) -> str:
+def _text(kept: str, ready: Reached, won: Reached, actual: int | None, lang: str) -> str:
     if lang == "en":
         if won:
             what = f"keeping {kept}, your turn-{won[0]} draw {name(won[1])} would have completed the hand"
