@@ -6,6 +6,7 @@ bench     micro-benchmarks of hand analysis and simulation.
 verify    read a game record (docs/record-format.md); check its commitment and every draw.
 replay    read a game record; re-play every action through the engine and check the result.
 arena     bots of different levels play each other; points per hand per level.
+review    read one hand record; print the 复盘 review of one seat's decisions (docs/review.md).
 Bad input prints {"error": code, "message": …} and exits with status 2; a record that fails
 verify or replay prints the first problem and exits with status 1.
 """
@@ -121,13 +122,36 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return _check_records(args, summary)
 
 
+def _cmd_review(args: argparse.Namespace) -> int:
+    """The review of one seat of a hand record (a match record: of each hand), as one JSON
+    document. Bad input — not a record, a record that does not replay, no such seat — prints
+    {"error", "message"} and exits 2 like the other commands' bad input."""
+    from games.engine.record import hand_records
+    from games.engine.review import review_hand
+
+    try:
+        record = _read_record(args)
+        reviews = [review_hand(hand, args.seat) for hand in hand_records(record)]
+    except OSError as e:
+        return _fail("bad_input", f"cannot read {args.file}: {e.strerror}")
+    except EngineError as e:
+        return _fail(e.code, e.message)
+    print(json.dumps(reviews[0] if record["kind"] == "hand" else {"hands": reviews}, ensure_ascii=False))
+    return 0
+
+
 # -- arena (issue 22) --------------------------------------------------------------------------
 def _cmd_arena(args: argparse.Namespace) -> int:
     from games.engine.bots.arena import arena, parse_seats, table
 
     try:
         summary, detail = arena(
-            args.variant, args.hands, parse_seats(args.variant, args.seats), args.seed, args.duplicate
+            args.variant,
+            args.hands,
+            parse_seats(args.variant, args.seats),
+            args.seed,
+            args.duplicate,
+            review=args.review,
         )
     except EngineError as e:
         return _fail(e.code, e.message)
@@ -146,6 +170,14 @@ def _add_arena(sub: Any) -> None:
         "--duplicate",
         action="store_true",
         help="play every deal once per seat rotation (duplicate format: the deal's luck cancels)",
+    )
+    p.add_argument(
+        "--review",
+        nargs="?",
+        const="strong",
+        choices=("strong", "value"),
+        help="review every decision (docs/review.md) with this evaluator (default strong): adds"
+        " review_loss per level, with its 95%% interval",
     )
     p.set_defaults(func=_cmd_arena)
 
@@ -173,6 +205,10 @@ def main(argv: list[str] | None = None) -> int:
         p.add_argument("--file", help="read the record from this file instead of stdin")
         p.set_defaults(func=func)
     _add_arena(sub)
+    p = sub.add_parser("review", help="review one seat's decisions in a finished hand's record")
+    p.add_argument("--seat", type=int, default=0, help="the seat to review (default 0)")
+    p.add_argument("--file", help="read the record from this file instead of stdin")
+    p.set_defaults(func=_cmd_review)
     args = parser.parse_args(argv)
     return args.func(args)
 

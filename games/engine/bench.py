@@ -236,6 +236,40 @@ def view_figures(hands: int, seed: int = 11) -> dict[str, Any]:
     return out
 
 
+def review_figures(hands: int, seed: int = 13) -> dict[str, Any]:
+    """Seconds to review one seat's whole hand (games.engine.review: replaying the record and
+    judging every decision of the seat), median and max over `hands` bot-played hands per variant
+    (the normal bot at every seat; the reviewed seat rotates). The records are built untimed. The
+    CPU seconds of the process are given too: on a shared, loaded machine the wall clock also
+    counts the time other processes had the core."""
+    from games.engine.record import hand_record
+    from games.engine.review import review_hand
+    from games.engine.rulesets import VARIANT_IDS, get_ruleset
+    from games.engine.simulate import play_hand
+
+    out: dict[str, Any] = {}
+    for variant in VARIANT_IDS:
+        n = get_ruleset(variant).players
+        times: list[float] = []
+        cpu: list[float] = []
+        for i in range(hands):
+            setup = {"dealer": i % n, "base": 2, "salt": f"{seed:02x}{i:062x}"}
+            _state, log, _ = play_hand(variant, i, bot="normal", check=False, **setup)
+            actions = [(s, a.to_json(), "bot") for s, a in log]
+            record = json.loads(json.dumps(hand_record(variant, i, setup, actions, [])))
+            started, started_cpu = time.perf_counter(), time.process_time()
+            review_hand(record, i % n)
+            times.append(time.perf_counter() - started)
+            cpu.append(time.process_time() - started_cpu)
+        out[variant] = {
+            "hands": hands,
+            "median_s": round(statistics.median(times), 3),
+            "max_s": round(max(times), 3),
+            "cpu_median_s": round(statistics.median(cpu), 3),
+        }
+    return out
+
+
 # ---------------------------------------------------------------------------
 
 
@@ -277,6 +311,7 @@ def run_bench(quick: bool = False) -> dict[str, Any]:
 
     figures["bot_decisions"] = bot_decision_figures(4 if quick else 40)
     figures["views"] = view_figures(3 if quick else 30)
+    figures["review"] = review_figures(5 if quick else 200)
     sim = _simulate_figures(20 if quick else 200)
     figures["simulate_hands_per_s"] = sim or None
     figures["hands"] = {"complete14": len(complete14), "jokers14": len(jokers14), "hands13": len(hands13)}
@@ -317,6 +352,12 @@ def _print_table(f: dict[str, Any]) -> None:
         print(
             f"  {variant:11} view {v['view_us']:.0f} (p99 {v['view_p99_us']:.0f}),"
             f" waits help {v['waits_help_us']:.0f}"
+        )
+    print("review of one seat's whole hand (replay + every decision), seconds:")
+    for variant, r in f["review"].items():
+        print(
+            f"  {variant:11} median {r['median_s']:.3f}, max {r['max_s']:.3f},"
+            f" CPU median {r['cpu_median_s']:.3f} ({r['hands']} hands)"
         )
     sim = f["simulate_hands_per_s"]
     if not sim:

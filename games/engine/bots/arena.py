@@ -18,10 +18,11 @@ import math
 import random
 import statistics
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.engine.actions import apply, new_hand, seats_to_act
+from games.engine.actions import Action, apply, new_hand, seats_to_act
 from games.engine.bots import LEVELS, check_level, decide
 from games.engine.errors import EngineError
 from games.engine.rulesets import get_ruleset
@@ -37,21 +38,51 @@ class LevelTally:
     wins: int = 0
     deal_ins: int = 0
     win_values: list[int] = field(default_factory=list)
+    # with --review: per seat-hand, (sum of the review's estimated losses, graded decisions) —
+    # against the evaluator's recommendation, and against the highest-valued action
+    review: list[tuple[float, int]] = field(default_factory=list)
+    review_top: list[tuple[float, int]] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
         n = len(self.points)
         mean = statistics.fmean(self.points) if n else 0.0
         half = 1.96 * statistics.stdev(self.points) / math.sqrt(n) if n > 1 else 0.0
-        return {
+        out: dict[str, Any] = {
             "points_per_hand": round(mean, 3),
             "ci95": [round(mean - half, 3), round(mean + half, 3)],
             "win_rate": round(self.wins / self.seat_hands, 4) if self.seat_hands else 0.0,
             "deal_in_rate": round(self.deal_ins / self.seat_hands, 4) if self.seat_hands else 0.0,
         }
+        if self.review:
+            out["review_loss"] = review_loss(self.review)
+            out["review_loss_top_value"] = review_loss(self.review_top)
+        return out
 
     @property
     def avg_win_value(self) -> float:
         return round(statistics.fmean(self.win_values), 2) if self.win_values else 0.0
+
+
+def review_loss(per_hand: list[tuple[float, int]]) -> dict[str, Any]:
+    """Average estimated loss per decision (a ratio of sums over seat-hands) with its 95 %
+    interval: the seat-hands are the independent units (decisions within one hand are not), so
+    the interval is the ratio estimator's — 1.96 standard errors from the spread of
+    (loss − mean × decisions) over seat-hands."""
+    losses = [x for x, _ in per_hand]
+    counts = [n for _, n in per_hand]
+    total = sum(counts)
+    if not total:
+        return {"per_decision": None, "ci95": None, "decisions": 0}
+    mean = sum(losses) / total
+    k = len(per_hand)
+    residuals = [x - mean * n for x, n in per_hand]
+    sd = statistics.stdev(residuals) if k > 1 else 0.0
+    half = 1.96 * sd * math.sqrt(k) / total
+    return {
+        "per_decision": round(mean, 4),
+        "ci95": [round(mean - half, 4), round(mean + half, 4)],
+        "decisions": total,
+    }
 
 
 @dataclass(frozen=True)
@@ -74,7 +105,19 @@ def parse_seats(variant: str, seats: str) -> list[str]:
     return levels
 
 
-def play(variant: str, seed: int, levels: list[str], dealer: int, counters: dict[str, int]) -> HandState:
+OnAction = Callable[[HandState, int, Action], None]
+
+
+def play(
+    variant: str,
+    seed: int,
+    levels: list[str],
+    dealer: int,
+    counters: dict[str, int],
+    on_action: OnAction | None = None,
+) -> HandState:
+    """One hand by bots of `levels`; `on_action(state, seat, action)` sees each action before it
+    is applied (the review of every decision)."""
     base = 2 if variant == "yihua" else 1
     state = new_hand(variant, seed, dealer=dealer, base=base, counters=counters)
     rng = random.Random(seed ^ 0xA4E7A)
@@ -83,7 +126,10 @@ def play(variant: str, seed: int, levels: list[str], dealer: int, counters: dict
         for seat in seats_to_act(state):
             if state.phase == "over" or seat not in seats_to_act(state):
                 continue
-            state, _ = apply(state, seat, decide(levels[seat], state, seat, rng))
+            action = decide(levels[seat], state, seat, rng)
+            if on_action is not None:
+                on_action(state, seat, action)
+            state, _ = apply(state, seat, action)
             steps += 1
         if steps > MAX_STEPS:
             raise EngineError("runaway_hand", f"hand {seed} did not end in {MAX_STEPS} actions")
@@ -91,11 +137,18 @@ def play(variant: str, seed: int, levels: list[str], dealer: int, counters: dict
 
 
 def arena(
-    variant: str, hands: int, seats: list[str], seed: int, duplicate: bool = False
+    variant: str,
+    hands: int,
+    seats: list[str],
+    seed: int,
+    duplicate: bool = False,
+    review: str | None = None,
 ) -> tuple[dict[str, Any], Detail]:
     """Play `hands` hands: the summary the CLI prints as its last line, and the detail (average
     winning value per level, the mix of winning patterns) it prints above it. In duplicate
-    format `hands` is rounded up to whole deals (one hand per seat rotation)."""
+    format `hands` is rounded up to whole deals (one hand per seat rotation). With `review` (an
+    evaluator's name: strong, value), every decision is reviewed (games.engine.review) and each
+    level gets its `review_loss`."""
     if hands < 1:
         raise EngineError("bad_hands", "hands must be at least 1")
     rules = get_ruleset(variant)
@@ -113,7 +166,13 @@ def arena(
             i = d * per_deal + r
             levels = [seats[(s + i) % n] for s in range(n)]  # rotated: every level in every seat
             deal_seed = seed * 1_000_003 + (d if duplicate else i)
-            state = play(variant, deal_seed, levels, dealer, counters)
+            reviewed: list[list[tuple[float, float]]] = [[] for _ in range(n)]
+            on_action = _reviewer(reviewed, review) if review else None
+            state = play(variant, deal_seed, levels, dealer, counters, on_action)
+            if review:
+                for s, level in enumerate(levels):
+                    tallies[level].review.append((sum(x for x, _ in reviewed[s]), len(reviewed[s])))
+                    tallies[level].review_top.append((sum(y for _, y in reviewed[s]), len(reviewed[s])))
             result = state.result
             assert result is not None
             draws += result.drawn
@@ -146,6 +205,28 @@ def arena(
     return summary, Detail({level: t.avg_win_value for level, t in tallies.items()}, mix, paired)
 
 
+def _reviewer(reviewed: list[list[tuple[float, float]]], evaluator_name: str) -> OnAction:
+    """An on_action that reviews each decision from the deciding seat's view and keeps its loss,
+    and its loss against the highest-valued alternative (which also judges the strong bot when
+    the strong bot is the evaluator: not circular)."""
+    # the review builds on the bots: imported here, not at the top
+    from games.engine.review import review_decision
+    from games.engine.review.evaluator import EVALUATORS
+
+    if evaluator_name not in EVALUATORS:
+        raise EngineError("bad_evaluator", f"the review's evaluator is one of {', '.join(EVALUATORS)}")
+    evaluator = EVALUATORS[evaluator_name]()
+
+    def on_action(state: HandState, seat: int, action: Action) -> None:
+        decision = review_decision(state, seat, action, evaluator)
+        if decision is not None and decision["loss"] is not None:
+            values = [a["value"] for a in decision["alternatives"] if a["value"] is not None]
+            played = next(a["value"] for a in decision["alternatives"] if a["played"])
+            reviewed[seat].append((decision["loss"], max(values) - played))
+
+    return on_action
+
+
 def _paired(tallies: dict[str, LevelTally]) -> dict[tuple[str, str], tuple[float, float, float]]:
     out = {}
     levels = sorted(tallies, key=lambda level: -LEVELS.index(level))  # the stronger level first
@@ -170,6 +251,17 @@ def table(summary: dict[str, Any], detail: Detail) -> str:
             f"{level:8}{s['points_per_hand']:>13.3f}{f'[{lo:.3f}, {hi:.3f}]':>20}"
             f"{s['win_rate']:>10.1%}{detail.avg_win_value[level]:>9.2f}{s['deal_in_rate']:>9.1%}"
         )
+    for level, s in summary["levels"].items():
+        r = s.get("review_loss")
+        if r and r["per_decision"] is not None:
+            lo, hi = r["ci95"]
+            lines.append(
+                f"review loss per decision, {level}: {r['per_decision']:.3f} [{lo:.3f}, {hi:.3f}]"
+                f" ({r['decisions']} decisions)"
+            )
+            t = s["review_loss_top_value"]
+            lo, hi = t["ci95"]
+            lines.append(f"  against the highest-valued action: {t['per_decision']:.3f} [{lo:.3f}, {hi:.3f}]")
     lines.append("winning patterns: " + ", ".join(f"{p} {share:.1%}" for p, share in detail.patterns.items()))
     for (a, b), (mean, lo, hi) in detail.paired.items():
         lines.append(f"paired per deal: {a} − {b} {mean:+.3f} [{lo:+.3f}, {hi:+.3f}]")
