@@ -54,7 +54,7 @@ def _mid_hand(variant: str, seed: int, steps: int) -> HandState:
     return state
 
 
-def _reshuffle_hidden(state: HandState, viewer: int, seed: int) -> HandState:
+def reshuffle_hidden(state: HandState, viewer: int, seed: int) -> HandState:
     """The same table for `viewer`, but other hands' concealed tiles and the live wall dealt
     differently: only what `viewer` cannot see changes (hand sizes, drawn tiles and the wall's
     flowers kept in place, so the hand can go on the same way)."""
@@ -92,7 +92,7 @@ def test_a_bots_choice_ignores_hidden_tiles(variant: str) -> None:
         for steps in (5, 17, 31, 45):
             state = _mid_hand(variant, seed, steps)
             seat = seats_to_act(state)[0]
-            other = _reshuffle_hidden(state, seat, seed + steps)
+            other = reshuffle_hidden(state, seat, seed + steps)
             assert other.wall != state.wall or other.players != state.players  # really different
             assert view_for(other, seat) == view_for(state, seat)
             for level in LEVELS:

@@ -28,7 +28,7 @@ from games.engine.review import (
 from games.engine.rulesets import VARIANT_IDS
 from games.engine.simulate import play_hand
 from games.engine.tiles import name
-from tests.engine.test_bots import _reshuffle_hidden
+from tests.engine.test_bots import reshuffle_hidden
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -165,7 +165,7 @@ def test_redealing_every_hidden_tile_changes_no_recommendation_and_no_grade(vari
             seat = step.seat
             if before.phase != "choose":
                 mine = review_decision(before, seat, step.action)
-                other = _reshuffle_hidden(before, seat, seed * 1000 + i)
+                other = reshuffle_hidden(before, seat, seed * 1000 + i)
                 assert other.wall != before.wall or other.players != before.players
                 if mine is not None:
                     assert review_decision(other, seat, step.action) == mine, (variant, seed, i)
