@@ -10,6 +10,7 @@ is stored (`ChatMessage`) so a report can be read by an admin; text is always es
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from typing import Any
@@ -163,10 +164,16 @@ def muted_by(user: AbstractBaseUser | None) -> set[int]:
     return set(ChatMute.objects.filter(user_id=user.pk).values_list("muted_id", flat=True))
 
 
-def recent(table_id: int, viewer: AbstractBaseUser | None) -> list[dict[str, Any]]:
-    """The last messages of a table, oldest first, without those of players the viewer muted."""
+def recent(
+    table_id: int, viewer: AbstractBaseUser | None, before: datetime | None = None
+) -> list[dict[str, Any]]:
+    """The last messages of a table, oldest first, without those of players the viewer muted;
+    `before`: only those said by then (a delayed spectator's board is that far behind)."""
     muted = muted_by(viewer)
-    rows = ChatMessage.objects.filter(table_id=table_id).select_related("user").order_by("-created")[:HISTORY]
+    rows = ChatMessage.objects.filter(table_id=table_id)
+    if before is not None:
+        rows = rows.filter(created__lte=before)
+    rows = rows.select_related("user").order_by("-created")[:HISTORY]
     return [message_json(m, m.user.get_username()) for m in reversed(rows) if m.user_id not in muted]
 
 
@@ -177,11 +184,15 @@ def line_html(frame: dict[str, Any], language: str, oob: bool = False, viewer: s
         return render_to_string("games/_chat_line.html", {"m": frame, "oob": oob, "viewer": viewer})
 
 
-def board_context(table: Table, viewer: AbstractBaseUser | None, seat: int | None) -> dict[str, Any]:
-    """What the board's chat panel needs (games.views.table_page → _chat.html)."""
+def board_context(
+    table: Table, viewer: AbstractBaseUser | None, seat: int | None, delay: int = 0
+) -> dict[str, Any]:
+    """What the board's chat panel needs (games.views.table_page → _chat.html); `delay`: the
+    seconds this viewer's board is behind (the chat is as far behind as the board)."""
+    before = timezone.now() - timedelta(seconds=delay) if delay else None
     return {
         "chat_phrases": [(pid, zh, en) for pid, (zh, en) in PHRASES.items()],
-        "chat_lines": recent(table.pk, viewer),
+        "chat_lines": recent(table.pk, viewer, before),
         "chat_free_text": not table.public and seat is not None,
         "chat_max": MAX_TEXT,
     }
@@ -194,6 +205,7 @@ class ChatSocket:
     json_mode: bool
     language: str
     chat_muted: set[int] | None = None
+    chat_hold: Callable[[dict[str, Any]], float]  # seconds to hold a line (games.spectator_delay)
     send: Callable[..., Awaitable[None]]  # the consumer's own
     send_json: Callable[[dict[str, Any]], Awaitable[None]]
     send_error: Callable[..., Awaitable[None]]
@@ -223,6 +235,16 @@ class ChatSocket:
         if self.chat_muted is None:
             self.chat_muted = await db(muted_by)(self._actor())
         if frame.get("from_id") in self.chat_muted:
+            return
+        hold = self.chat_hold(frame)
+        if hold > 0:  # a delayed spectator: the line comes when the board reaches it
+            loop = asyncio.get_running_loop()
+            loop.call_later(hold, lambda: loop.create_task(self.send_chat_line(frame)))
+            return
+        await self.send_chat_line(frame)
+
+    async def send_chat_line(self, frame: dict[str, Any]) -> None:
+        if getattr(self, "closed", False):
             return
         if self.json_mode:
             await self.send_json({"type": "chat", **frame})

@@ -218,5 +218,6 @@ def table_page(request: HttpRequest, pk: int) -> HttpResponse:
         context["table"] = {**context["table"], "spectators": context["table"]["spectators"] + 1}
     model = board_model(context)
     ws_path = f"/ws/tables/{table.pk}/"
-    chat_panel = chat.board_context(table, user, context["viewer"]["seat"])  # issue 18
+    delay = context["table"].get("delay_s") or 0  # the chat is as far behind as the board
+    chat_panel = chat.board_context(table, user, context["viewer"]["seat"], delay)
     return render(request, "games/table.html", {**model, **chat_panel, "ws_path": ws_path, "oob": False})
