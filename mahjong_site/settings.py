@@ -126,6 +126,12 @@ SIGNUPS_PER_ADDRESS_PER_DAY = env_int("SIGNUPS_PER_ADDRESS_PER_DAY", 10)
 TOKENS_PER_USER_PER_HOUR = env_int("TOKENS_PER_USER_PER_HOUR", 5)
 TOKENS_PER_ADDRESS_PER_HOUR = env_int("TOKENS_PER_ADDRESS_PER_HOUR", 10)
 ANONYMOUS_SOCKETS_PER_ADDRESS = env_int("ANONYMOUS_SOCKETS_PER_ADDRESS", 20)  # per server process
+# One account cannot fill the lobby (docs/operations.md, "Security"): tables it owns with a person
+# seated, tables it makes an hour, tables it sits at, and its tables the lobby lists.
+OPEN_TABLES_PER_USER = env_int("OPEN_TABLES_PER_USER", 10)
+TABLES_PER_USER_PER_HOUR = env_int("TABLES_PER_USER_PER_HOUR", 30)
+SEATS_PER_USER = env_int("SEATS_PER_USER", 10)
+LOBBY_TABLES_PER_OWNER = env_int("LOBBY_TABLES_PER_OWNER", 3)
 # Proxies in front that APPEND to X-Forwarded-For (0: the proxy SETS it, as docs/operations.md asks).
 TRUSTED_PROXY_HOPS = env_int("TRUSTED_PROXY_HOPS", 0)
 # Point flows between linked accounts (same signup address, or joined this close together)
