@@ -153,10 +153,11 @@ def match_record(match: Match, viewer: AbstractBaseUser | None = None) -> dict[s
     return records.match_record(header, [hand_record(h) for h in hands])
 
 
-def uploaded_replays(raw: bytes) -> list[dict[str, Any]]:
+def uploaded_replays(raw: bytes, max_hands: int | None = None) -> list[dict[str, Any]]:
     """Replay data (as `build` gives) for every hand of an uploaded record, through the same
-    checks as `python -m games.engine replay`; raises records.RecordError; stores nothing."""
-    record = records.parse_record(raw)
+    checks as `python -m games.engine replay`; raises records.RecordError; stores nothing.
+    `max_hands`: a match of more hands is refused before any is replayed."""
+    record = records.parse_record(raw, max_hands)
     return [_replay_data(records.replay_record(hand)) for hand in records.hand_records(record)]
 
 

@@ -132,6 +132,12 @@ OPEN_TABLES_PER_USER = env_int("OPEN_TABLES_PER_USER", 10)
 TABLES_PER_USER_PER_HOUR = env_int("TABLES_PER_USER_PER_HOUR", 30)
 SEATS_PER_USER = env_int("SEATS_PER_USER", 10)
 LOBBY_TABLES_PER_OWNER = env_int("LOBBY_TABLES_PER_OWNER", 3)
+# Opening an uploaded record (/replays/open/) replays every hand: signed-in people, hourly limits,
+# hands per record, records opened at once per process (docs/operations.md, "Security").
+RECORD_UPLOADS_PER_USER_PER_HOUR = env_int("RECORD_UPLOADS_PER_USER_PER_HOUR", 20)
+RECORD_UPLOADS_PER_ADDRESS_PER_HOUR = env_int("RECORD_UPLOADS_PER_ADDRESS_PER_HOUR", 40)
+RECORD_MAX_HANDS = env_int("RECORD_MAX_HANDS", 16)
+RECORD_UPLOADS_AT_ONCE = env_int("RECORD_UPLOADS_AT_ONCE", 2)
 # Proxies in front that APPEND to X-Forwarded-For (0: the proxy SETS it, as docs/operations.md asks).
 TRUSTED_PROXY_HOPS = env_int("TRUSTED_PROXY_HOPS", 0)
 # Point flows between linked accounts (same signup address, or joined this close together)
