@@ -22,6 +22,8 @@ from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
+from accounts.models import Profile
+from accounts.sockets import user_group
 from common import broadcaster
 from games.db_threads import db
 from games.models import ChatMessage, ChatMute, ChatSilence, Seat, Table
@@ -71,6 +73,9 @@ def say(
     phrase_id, words = _content(table, seat, phrase, text)
     _refuse_silenced(user, now)
     with transaction.atomic():
+        # the speaker's profile row locked: messages sent at once (any socket, any process) are
+        # counted one after the other, never all against the same count
+        Profile.objects.select_for_update().filter(user_id=user.pk).values_list("pk", flat=True).first()
         if ChatMessage.objects.filter(user_id=user.pk, created__gt=now - RATE_WINDOW).count() >= RATE_LIMIT:
             raise _refuse("chat_rate_limited", _("You are chatting too fast; wait a few seconds."))
         message = ChatMessage.objects.create(
@@ -127,17 +132,17 @@ def message_json(message: ChatMessage, name: str) -> dict[str, Any]:
     }
 
 
-def report(message_id: Any, user: AbstractBaseUser | None) -> None:
-    """A viewer reports a message for the admins (the first report counts)."""
+def report(message_id: Any, user: AbstractBaseUser | None, table_id: int) -> None:
+    """A viewer reports a message of the table they are watching for the admins (the first
+    report counts); a message of another table is no such message here."""
     if user is None or not user.is_authenticated:
         raise _refuse("login_required", "log in to report")
     if isinstance(message_id, bool) or not isinstance(message_id, int):
         raise _refuse("bad_report", "'message' must be a message id")
-    updated = ChatMessage.objects.filter(pk=message_id, reported_at__isnull=True).update(
-        reported_at=timezone.now(), reported_by=user
-    )
-    if not updated and not ChatMessage.objects.filter(pk=message_id).exists():
-        raise _refuse("bad_report", "there is no such message")
+    here = ChatMessage.objects.filter(pk=message_id, table_id=table_id)
+    updated = here.filter(reported_at__isnull=True).update(reported_at=timezone.now(), reported_by=user)
+    if not updated and not here.exists():
+        raise _refuse("bad_report", "there is no such message at this table")
 
 
 def set_mute(user: AbstractBaseUser | None, name: Any, on: Any) -> set[int]:
@@ -155,6 +160,9 @@ def set_mute(user: AbstractBaseUser | None, name: Any, on: Any) -> set[int]:
         ChatMute.objects.get_or_create(user_id=user.pk, muted_id=other.pk)
     else:
         ChatMute.objects.filter(user_id=user.pk, muted_id=other.pk).delete()
+    # every open socket of the muter (other tabs, other tables, other processes) reads them again
+    event = {"type": "chat.mutes"}
+    transaction.on_commit(lambda: broadcaster.send(user_group(user.pk), event))
     return muted_by(user)
 
 
@@ -217,7 +225,7 @@ class ChatSocket:
             if kind == "say":
                 await db(say)(self.table_id, self._actor(), message.get("phrase"), message.get("text"))
             elif kind == "report":
-                await db(report)(_whole(message.get("message")), self._actor())
+                await db(report)(_whole(message.get("message")), self._actor(), self.table_id)
                 if self.json_mode:
                     await self.send_json({"type": "reported", "message": message.get("message")})
             else:
@@ -227,6 +235,10 @@ class ChatSocket:
                     await self.send_json({"type": "muted", "user": message.get("user"), "on": on})
         except ServiceError as e:
             await self.send_error(e.code, e.message)
+
+    async def chat_mutes(self, event: dict[str, Any]) -> None:
+        """The user muted or unmuted someone over another socket: read the mutes again."""
+        self.chat_muted = None
 
     async def chat_message(self, event: dict[str, Any]) -> None:
         if not getattr(self, "counted", True):

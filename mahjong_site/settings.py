@@ -48,6 +48,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "mahjong_site.nul_guard.RejectNulMiddleware",  # before anything reads the path or a query
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -147,7 +148,8 @@ REPEATED_LOSSES = env_int("REPEATED_LOSSES", 3)  # hands lost to the same linked
 FLAG_WINDOW_DAYS = env_int("FLAG_WINDOW_DAYS", 30)
 
 # django-axes: lock a username from one address after 5 failures, for 15 minutes.
-# Behind a proxy, run daphne with --proxy-headers so REMOTE_ADDR is the player's address.
+# Behind a proxy set TRUSTED_PROXY_HOPS (1 for one proxy): the player's address is read from the
+# X-Forwarded-For entry that proxy wrote (mahjong_site/client_address.py); 0 ignores the header.
 AXES_ENABLED = env_bool("AXES_ENABLED", True)
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = timedelta(minutes=15)

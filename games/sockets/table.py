@@ -240,6 +240,9 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Asyn
         if not isinstance(message, dict):
             await self.send_error("bad_message", "a message is one JSON object with a 'type'")
             return
+        if _holds_nul(message):  # no name or text holds one; the database cannot store one
+            await self.send_error("bad_message", "a message may not contain a NUL character")
+            return
         await self.route(normalise(message))
 
     async def route(self, message: dict[str, Any]) -> None:
@@ -382,6 +385,22 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Asyn
         # orjson: a state frame is encoded for every viewer of every version (stdlib json took
         # a tenth of a socket process's CPU under load); same compact UTF-8 text as before.
         await self.send(text_data=orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS).decode())
+
+
+def _holds_nul(value: Any) -> bool:
+    """Whether any key or string in a parsed frame holds a NUL character (no recursion)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
 
 
 def _still_signed_in(user_id: int, session: Any) -> bool:
