@@ -60,3 +60,8 @@ def header(headers: Iterable[tuple[bytes, bytes]], name: bytes) -> str | None:
     """One header of an ASGI scope (joined with commas when repeated), or None."""
     values = [value.decode("latin-1") for key, value in headers if key.lower() == name]
     return ", ".join(values) if values else None
+
+
+def of_axes_request(request: Any) -> str:
+    """django-axes' lockout address (AXES_CLIENT_IP_CALLABLE): the same as every other limit's."""
+    return of_request(request.META)

@@ -238,7 +238,7 @@ def test_ranked_queue_uses_the_variant_rating(four: list[User]) -> None:
     for user in four[:2]:
         matchmaking.poll(user, t + timedelta(seconds=19))
     assert not Table.objects.exists()
-    QueueEntry.objects.update(seen=t + timedelta(seconds=70))
+    QueueEntry.objects.update(seen=t + timedelta(seconds=69))  # polled a second before
     assert matchmaking.poll(four[1], t + timedelta(seconds=70)).get("table")  # window 3 + 35 ≥ 34
     assert QuickMatch.objects.get().ranked
 
