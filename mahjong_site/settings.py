@@ -156,7 +156,8 @@ AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
-AXES_CLIENT_IP_CALLABLE = "mahjong_site.client_address.of_axes_request"  # the header only through TRUSTED_PROXY_HOPS
+# the lockout keys on the same address as every other limit (X-Forwarded-For only via TRUSTED_PROXY_HOPS)
+AXES_CLIENT_IP_CALLABLE = "mahjong_site.client_address.of_axes_request"
 
 # --- internationalisation ------------------------------------------------------------------
 LANGUAGE_CODE = "zh-hans"  # also the fallback when Accept-Language matches nothing we have
