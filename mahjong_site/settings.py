@@ -139,6 +139,10 @@ RECORD_UPLOADS_PER_USER_PER_HOUR = env_int("RECORD_UPLOADS_PER_USER_PER_HOUR", 2
 RECORD_UPLOADS_PER_ADDRESS_PER_HOUR = env_int("RECORD_UPLOADS_PER_ADDRESS_PER_HOUR", 40)
 RECORD_MAX_HANDS = env_int("RECORD_MAX_HANDS", 16)
 RECORD_UPLOADS_AT_ONCE = env_int("RECORD_UPLOADS_AT_ONCE", 2)
+# Ranked play (docs/operations.md, "Security"): the widest rating gap a ranked queue pairs, and
+# the hours within which rank gained again from the same opponents diminishes.
+RANKED_MAX_GAP = env_int("RANKED_MAX_GAP", 10)
+RANK_REPEAT_HOURS = env_int("RANK_REPEAT_HOURS", 24)
 # Proxies in front that APPEND to X-Forwarded-For (0: the proxy SETS it, as docs/operations.md asks).
 TRUSTED_PROXY_HOPS = env_int("TRUSTED_PROXY_HOPS", 0)
 # Point flows between linked accounts (same signup address, or joined this close together)
