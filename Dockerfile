@@ -11,4 +11,4 @@ RUN DEBUG=0 SECRET_KEY=collectstatic-only ALLOWED_HOSTS=localhost python manage.
 RUN useradd --system --home /srv/mahjong mahjong
 USER mahjong
 EXPOSE 8000
-CMD ["daphne", "--proxy-headers", "-b", "0.0.0.0", "-p", "8000", "mahjong_site.asgi:application"]
+CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "mahjong_site.asgi:application"]

@@ -13,6 +13,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare
 
 from accounts import ledger
 from accounts.models import ApiToken, Profile
@@ -169,3 +170,13 @@ def address_lock(name: str) -> None:
 _TOKEN_ROWS = RowSql(ApiToken)
 _USER_ROWS = RowSql(get_user_model())
 _PROFILE_ROWS = RowSql(Profile)
+
+
+def still_signed_in(user_id: int, session_hash: str | None) -> bool:
+    """Whether a socket signed in as this account may stay so: the account is active and, for a
+    session, its password is the one the session was made with (read after the socket joined
+    the account's group, so a change committed meanwhile is seen here or closes it there)."""
+    user = get_user_model().objects.filter(pk=user_id, is_active=True).first()
+    if user is None:
+        return False
+    return session_hash is None or constant_time_compare(session_hash, user.get_session_auth_hash())

@@ -2,7 +2,8 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.signals import user_logged_out
-from django.db.models.signals import post_save
+from django.db import transaction
+from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 from django.http import HttpRequest
 
@@ -26,6 +27,25 @@ def revoke_tokens_on_password_change(
     password in `_password` until the save that stores it has run its signals."""
     if not created and not raw and getattr(instance, "_password", None) is not None:
         revoke_all_tokens(instance)
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="accounts_account_change_closes_sockets")
+def close_sockets_on_account_change(
+    sender: type, instance: Any, created: bool, raw: bool = False, **kwargs: Any
+) -> None:
+    """A new password or a deactivated account closes every open socket of the account, in any
+    process (a session elsewhere stops at its next page; its socket must stop now too)."""
+    if created or raw:
+        return
+    if getattr(instance, "_password", None) is not None or not instance.is_active:
+        user_id = instance.pk
+        transaction.on_commit(lambda: sockets.close_user_sockets(user_id))
+
+
+@receiver(post_delete, sender=settings.AUTH_USER_MODEL, dispatch_uid="accounts_deletion_closes_sockets")
+def close_sockets_on_deletion(sender: type, instance: Any, **kwargs: Any) -> None:
+    user_id = instance.pk
+    transaction.on_commit(lambda: sockets.close_user_sockets(user_id))
 
 
 @receiver(user_logged_out, dispatch_uid="accounts_logout_closes_sockets")

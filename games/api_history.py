@@ -61,7 +61,8 @@ def hand_record(request: HttpRequest, pk: int) -> JsonResponse:
 def match_record(request: HttpRequest, pk: int) -> JsonResponse:
     """The match header and the record of each of its finished hands."""
     try:
-        record = replays.match_record(replays.visible_match(pk, _viewer(request)))
+        viewer = _viewer(request)
+        record = replays.match_record(replays.visible_match(pk, viewer), viewer)
     except replays.ReplayRefused as e:
         status, message = REFUSALS[e.code]
         return error(status, e.code, "there is no such match" if e.code == "not_found" else message)

@@ -10,6 +10,7 @@ is stored (`ChatMessage`) so a report can be read by an admin; text is always es
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from typing import Any
@@ -21,6 +22,8 @@ from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
+from accounts.models import Profile
+from accounts.sockets import user_group
 from common import broadcaster
 from games.db_threads import db
 from games.models import ChatMessage, ChatMute, ChatSilence, Seat, Table
@@ -72,6 +75,9 @@ def say(
     phrase_id, words = _content(table, seat, phrase, text)
     _refuse_silenced(user, now)
     with transaction.atomic():
+        # the speaker's profile row locked: messages sent at once (any socket, any process) are
+        # counted one after the other, never all against the same count
+        Profile.objects.select_for_update().filter(user_id=user.pk).values_list("pk", flat=True).first()
         if ChatMessage.objects.filter(user_id=user.pk, created__gt=now - RATE_WINDOW).count() >= RATE_LIMIT:
             raise _refuse("chat_rate_limited", _("You are chatting too fast; wait a few seconds."))
         message = ChatMessage.objects.create(
@@ -128,17 +134,17 @@ def message_json(message: ChatMessage, name: str) -> dict[str, Any]:
     }
 
 
-def report(message_id: Any, user: AbstractBaseUser | None) -> None:
-    """A viewer reports a message for the admins (the first report counts)."""
+def report(message_id: Any, user: AbstractBaseUser | None, table_id: int) -> None:
+    """A viewer reports a message of the table they are watching for the admins (the first
+    report counts); a message of another table is no such message here."""
     if user is None or not user.is_authenticated:
         raise _refuse("login_required", "log in to report")
     if isinstance(message_id, bool) or not isinstance(message_id, int):
         raise _refuse("bad_report", "'message' must be a message id")
-    updated = ChatMessage.objects.filter(pk=message_id, reported_at__isnull=True).update(
-        reported_at=timezone.now(), reported_by=user
-    )
-    if not updated and not ChatMessage.objects.filter(pk=message_id).exists():
-        raise _refuse("bad_report", "there is no such message")
+    here = ChatMessage.objects.filter(pk=message_id, table_id=table_id)
+    updated = here.filter(reported_at__isnull=True).update(reported_at=timezone.now(), reported_by=user)
+    if not updated and not here.exists():
+        raise _refuse("bad_report", "there is no such message at this table")
 
 
 def set_mute(user: AbstractBaseUser | None, name: Any, on: Any) -> set[int]:
@@ -156,6 +162,9 @@ def set_mute(user: AbstractBaseUser | None, name: Any, on: Any) -> set[int]:
         ChatMute.objects.get_or_create(user_id=user.pk, muted_id=other.pk)
     else:
         ChatMute.objects.filter(user_id=user.pk, muted_id=other.pk).delete()
+    # every open socket of the muter (other tabs, other tables, other processes) reads them again
+    event = {"type": "chat.mutes"}
+    transaction.on_commit(lambda: broadcaster.send(user_group(user.pk), event))
     return muted_by(user)
 
 
@@ -165,10 +174,16 @@ def muted_by(user: AbstractBaseUser | None) -> set[int]:
     return set(ChatMute.objects.filter(user_id=user.pk).values_list("muted_id", flat=True))
 
 
-def recent(table_id: int, viewer: AbstractBaseUser | None) -> list[dict[str, Any]]:
-    """The last messages of a table, oldest first, without those of players the viewer muted."""
+def recent(
+    table_id: int, viewer: AbstractBaseUser | None, before: datetime | None = None
+) -> list[dict[str, Any]]:
+    """The last messages of a table, oldest first, without those of players the viewer muted;
+    `before`: only those said by then (a delayed spectator's board is that far behind)."""
     muted = muted_by(viewer)
-    rows = ChatMessage.objects.filter(table_id=table_id).select_related("user").order_by("-created")[:HISTORY]
+    rows = ChatMessage.objects.filter(table_id=table_id)
+    if before is not None:
+        rows = rows.filter(created__lte=before)
+    rows = rows.select_related("user").order_by("-created")[:HISTORY]
     return [message_json(m, m.user.get_username()) for m in reversed(rows) if m.user_id not in muted]
 
 
@@ -179,11 +194,15 @@ def line_html(frame: dict[str, Any], language: str, oob: bool = False, viewer: s
         return render_to_string("games/_chat_line.html", {"m": frame, "oob": oob, "viewer": viewer})
 
 
-def board_context(table: Table, viewer: AbstractBaseUser | None, seat: int | None) -> dict[str, Any]:
-    """What the board's chat panel needs (games.views.table_page → _chat.html)."""
+def board_context(
+    table: Table, viewer: AbstractBaseUser | None, seat: int | None, delay: int = 0
+) -> dict[str, Any]:
+    """What the board's chat panel needs (games.views.table_page → _chat.html); `delay`: the
+    seconds this viewer's board is behind (the chat is as far behind as the board)."""
+    before = timezone.now() - timedelta(seconds=delay) if delay else None
     return {
         "chat_phrases": [(pid, zh, en) for pid, (zh, en) in PHRASES.items()],
-        "chat_lines": recent(table.pk, viewer),
+        "chat_lines": recent(table.pk, viewer, before),
         "chat_free_text": not table.public and seat is not None,
         "chat_max": MAX_TEXT,
     }
@@ -196,6 +215,7 @@ class ChatSocket:
     json_mode: bool
     language: str
     chat_muted: set[int] | None = None
+    chat_hold: Callable[[dict[str, Any]], float]  # seconds to hold a line (games.spectator_delay)
     send: Callable[..., Awaitable[None]]  # the consumer's own
     send_json: Callable[[dict[str, Any]], Awaitable[None]]
     send_error: Callable[..., Awaitable[None]]
@@ -207,7 +227,7 @@ class ChatSocket:
             if kind == "say":
                 await db(say)(self.table_id, self._actor(), message.get("phrase"), message.get("text"))
             elif kind == "report":
-                await db(report)(_whole(message.get("message")), self._actor())
+                await db(report)(_whole(message.get("message")), self._actor(), self.table_id)
                 if self.json_mode:
                     await self.send_json({"type": "reported", "message": message.get("message")})
             else:
@@ -218,6 +238,10 @@ class ChatSocket:
         except ServiceError as e:
             await self.send_error(e.code, e.message)
 
+    async def chat_mutes(self, event: dict[str, Any]) -> None:
+        """The user muted or unmuted someone over another socket: read the mutes again."""
+        self.chat_muted = None
+
     async def chat_message(self, event: dict[str, Any]) -> None:
         if not getattr(self, "counted", True):
             return  # a socket the table has not admitted yet (its connect is still deciding)
@@ -225,6 +249,16 @@ class ChatSocket:
         if self.chat_muted is None:
             self.chat_muted = await db(muted_by)(self._actor())
         if frame.get("from_id") in self.chat_muted:
+            return
+        hold = self.chat_hold(frame)
+        if hold > 0:  # a delayed spectator: the line comes when the board reaches it
+            loop = asyncio.get_running_loop()
+            loop.call_later(hold, lambda: loop.create_task(self.send_chat_line(frame)))
+            return
+        await self.send_chat_line(frame)
+
+    async def send_chat_line(self, frame: dict[str, Any]) -> None:
+        if getattr(self, "closed", False):
             return
         if self.json_mode:
             await self.send_json({"type": "chat", **frame})

@@ -10,18 +10,19 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Avg, Count, Max, Q, QuerySet, Sum
+from django.utils import timezone
 
 from accounts.models import LedgerEntry, Profile
 from common import settings_store
 from games import ranks
 from games.engine.tiles import name
-from games.models import Hand, Match, Penalty, Rating, ScoreEntry
+from games.models import Hand, Match, Penalty, QuickMatch, Rating, ScoreEntry
 from games.rendering.board import bot_name
 from games.rendering.labels import extra_name, pattern_name, round_label
 
@@ -43,6 +44,27 @@ def played_in(hand: Hand, viewer: AbstractBaseUser | None) -> bool:
 def may_see_hand(hand: Hand, viewer: AbstractBaseUser | None) -> bool:
     """Public tables' hands are public; a private table's only to its players and staff."""
     return hand.table.public or played_in(hand, viewer) or _is_staff(viewer)
+
+
+def spectator_delay_of(table_id: int) -> int:
+    """Seconds a quick-match table's spectators are kept behind (0: live; games.spectator_delay)."""
+    if not QuickMatch.objects.filter(table_id=table_id).exists():
+        return 0
+    return settings_store.current().spectator_delay_seconds
+
+
+def behind_the_delay(hand: Hand, viewer: AbstractBaseUser | None, now: datetime | None = None) -> bool:
+    """Whether `viewer` may not see this finished hand yet: its table's spectators are still
+    behind its end. Its own players and staff see it at once; every other path (replays, records,
+    histories) treats it as still playing, so nobody learns early how or when it ended."""
+    if played_in(hand, viewer) or _is_staff(viewer):
+        return False
+    delay = spectator_delay_of(hand.table_id)
+    if not delay:
+        return False
+    if hand.ended is None:
+        return True
+    return hand.ended > (now or timezone.now()) - timedelta(seconds=delay)
 
 
 def visible_matches(viewer: AbstractBaseUser | None) -> Q:
@@ -158,7 +180,11 @@ def user_matches(user: AbstractBaseUser, viewer: AbstractBaseUser | None, limit:
         .order_by("number")
     )
     by_match: dict[int, list[HandRow]] = defaultdict(list)
+    delays = _delays({m.table_id for m in matches}) if not _is_staff(viewer) else {}
+    now = timezone.now()
     for hand in hands:
+        if _hidden_by_delay(hand, viewer, delays, now):
+            continue
         names = _shown_names(hand.match, usernames)
         scores = sorted(hand.scores.all(), key=lambda e: e.seat)
         mine = next((e.delta for e in scores if e.user_id == user.pk), None)
@@ -176,7 +202,26 @@ def user_matches(user: AbstractBaseUser, viewer: AbstractBaseUser | None, limit:
             _shown_names(m, usernames),
         )
         for m in matches
+        if by_match[m.pk]  # a match whose every hand is still behind the delay is not listed yet
     ]
+
+
+def _delays(table_ids: set[int]) -> dict[int, int]:
+    """The spectator delay of each of these tables that has one (quick-match tables)."""
+    delay = settings_store.current().spectator_delay_seconds
+    if not delay:
+        return {}
+    quick = QuickMatch.objects.filter(table_id__in=table_ids).values_list("table_id", flat=True)
+    return dict.fromkeys(quick, delay)
+
+
+def _hidden_by_delay(
+    hand: Hand, viewer: AbstractBaseUser | None, delays: dict[int, int], now: datetime
+) -> bool:
+    delay = delays.get(hand.table_id)
+    if not delay or played_in(hand, viewer):
+        return False
+    return hand.ended is None or hand.ended > now - timedelta(seconds=delay)
 
 
 def matches_json(rows: Iterable[MatchRow]) -> list[dict[str, Any]]:

@@ -109,13 +109,19 @@ def leave(user: AbstractBaseUser) -> bool:
     return bool(deleted)
 
 
+POLL_WRITE_INTERVAL = timedelta(seconds=1)
+
+
 def poll(user: AbstractBaseUser, now: datetime | None = None) -> dict[str, Any]:
     """The queue page's (or API client's) poll: still here; match if possible; the status."""
     now = now or timezone.now()
     entry = QueueEntry.objects.filter(user_id=user.pk).first()
     if entry is None:
         return {"queued": False}
-    if entry.table_id is None and not entry.dropped:
+    recent = entry.seen is not None and now - entry.seen < POLL_WRITE_INTERVAL
+    if entry.table_id is None and not entry.dropped and not recent:
+        # at most one write (and one matching) per second and waiting person: a client polling
+        # faster gets the status it would have got, not a transaction each time
         QueueEntry.objects.filter(pk=entry.pk).update(seen=now)
         match_queue(key_of(entry), now)
         entry.refresh_from_db()

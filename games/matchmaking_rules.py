@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils.translation import gettext as _
 
@@ -129,7 +130,11 @@ class Candidate:
 
 
 def gap_allowed(candidate: Candidate, now: datetime) -> float:
-    return RANKED_GAP + RANKED_GAP_PER_SECOND * max(0.0, (now - candidate.joined).total_seconds())
+    """The rating gap a ranked player accepts: wider the longer they wait, up to RANKED_MAX_GAP
+    (a quiet queue at an unusual level must not pair any two accounts in the end: a feeder
+    account throwing hands to a far stronger main one)."""
+    widened = RANKED_GAP + RANKED_GAP_PER_SECOND * max(0.0, (now - candidate.joined).total_seconds())
+    return min(widened, float(settings.RANKED_MAX_GAP))
 
 
 def compatible(a: Candidate, b: Candidate, now: datetime) -> bool:

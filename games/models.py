@@ -408,4 +408,11 @@ from games.models_announcements import Announcement  # noqa: E402, F401
 from games.models_chat import ChatMessage, ChatMute, ChatSilence  # noqa: E402, F401
 from games.models_queue import QueueEntry, QuickMatch  # noqa: E402, F401
 from games.models_ranks import Rank, RankChange  # noqa: E402, F401
-from games.models_site import AdminAuditLog, OpenSocket, ServerProcess, ServerStart, SiteSettings  # noqa: E402, F401
+from games.models_site import (  # noqa: E402, F401
+    AdminAuditLog,
+    OpenSocket,
+    RecordUpload,
+    ServerProcess,
+    ServerStart,
+    SiteSettings,
+)

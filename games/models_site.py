@@ -99,3 +99,15 @@ class AdminAuditLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} {self.action} {self.model} {self.object_repr}"
+
+
+class RecordUpload(models.Model):
+    """One record opened in the viewer (/replays/open/): counted per account and per address for
+    the hourly limits (games.views_history); old rows are only counted, never read again."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    address = models.CharField(max_length=45)
+    created = models.DateTimeField(default=timezone.now, db_index=True)
+
+    def __str__(self) -> str:
+        return f"record opened by {self.user_id} from {self.address}"

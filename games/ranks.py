@@ -13,12 +13,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext_noop as _  # English msgids, translated when shown
 
+from accounts.models import Profile
 from games.engine.rulesets import VARIANT_IDS
 from games.models import Hand, QuickMatch, Rank, RankChange, Rating, ScoreEntry
 
@@ -104,6 +108,8 @@ def record_hand_ranks(hand: Hand, variant: str) -> list[dict[str, Any]] | None:
     entries = list(ScoreEntry.objects.filter(hand=hand).order_by("seat"))
     if len(entries) not in PLACE_POINTS or any(e.user_id is None for e in entries):
         return None  # a bot at the table: not ranked
+    if linked_players([e.user_id for e in entries]):
+        return None  # one person's accounts (one signup address): nothing to rank
     rows = {
         r.user_id: r
         for r in Rank.objects.select_for_update().filter(
@@ -111,9 +117,14 @@ def record_hand_ranks(hand: Hand, variant: str) -> list[dict[str, Any]] | None:
         )
     }
     changes = []
+    players = [e.user_id for e in entries]
+    now = timezone.now()
     for entry, (place, gained) in zip(entries, place_points([e.delta for e in entries]), strict=True):
         row = rows.get(entry.user_id) or Rank(user_id=entry.user_id, variant=variant)
         before = Standing(row.tier, row.points)
+        if gained > 0:  # won again from the same opponents: worth less each time (win-trading)
+            others = [p for p in players if p != entry.user_id]
+            gained *= repeat_factor(entry.user_id, others, variant, now)
         after = apply_points(before, gained)
         row.tier, row.points, row.hands = after.tier, after.points, row.hands + 1
         row.save()
@@ -130,6 +141,30 @@ def record_hand_ranks(hand: Hand, variant: str) -> list[dict[str, Any]] | None:
         )
         changes.append(_change_json(entry, place, before, after))
     return changes
+
+
+def linked_players(user_ids: Sequence[int]) -> bool:
+    """Whether two of these accounts signed up from the same address (accounts.flows' strongest
+    link): a ranked hand between them would be one person playing themself."""
+    addresses = [
+        a for a in Profile.objects.filter(user_id__in=list(user_ids)).values_list("signup_ip", flat=True) if a
+    ]
+    return len(addresses) != len(set(addresses))
+
+
+def repeat_factor(user_id: int, others: Sequence[int], variant: str, now: datetime) -> float:
+    """1 / (1 + the ranked hands this player played with these same opponents within the last
+    RANK_REPEAT_HOURS): the first counts in full, the second half, the third a third…"""
+    since = now - timedelta(hours=settings.RANK_REPEAT_HOURS)
+    mine = RankChange.objects.filter(user_id=user_id, variant=variant, created__gt=since, created__lte=now)
+    hands = mine.values_list("hand_id", flat=True)
+    together = RankChange.objects.filter(hand_id__in=list(hands)).values_list("hand_id", "user_id")
+    players: dict[int, set[int]] = {}
+    for hand_id, uid in together:
+        players.setdefault(hand_id, set()).add(uid)
+    wanted = {user_id, *others}
+    repeats = sum(1 for seated in players.values() if seated == wanted)
+    return 1.0 / (1 + repeats)
 
 
 def _change_json(entry: ScoreEntry, place: int, before: Standing, after: Standing) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from games.engine.rulesets import get_ruleset
 from games.engine.state import HandState
 from games.engine.view import view_for
 from games.engine.wall import deal_wall, wall_text
-from games.history import may_see_hand, visible_matches
+from games.history import behind_the_delay, may_see_hand, visible_matches
 from games.models import Hand, HandAction, Match
 from games.rendering.board import bot_name
 from games.rendering.labels import pattern_name
@@ -39,8 +39,8 @@ def replayable_hand(hand_id: int, viewer: AbstractBaseUser | None) -> Hand:
     hand = Hand.objects.select_related("table", "match").filter(pk=hand_id).first()
     if hand is None or not may_see_hand(hand, viewer):
         raise ReplayRefused("not_found")
-    if hand.status != Hand.Status.OVER:
-        raise ReplayRefused("hand_in_progress")
+    if hand.status != Hand.Status.OVER or behind_the_delay(hand, viewer):
+        raise ReplayRefused("hand_in_progress")  # (behind the delay: as if still playing)
     return hand
 
 
@@ -137,10 +137,11 @@ def visible_match(match_id: int, viewer: AbstractBaseUser | None) -> Match:
     return match
 
 
-def match_record(match: Match) -> dict[str, Any]:
-    """The match header and the record of every finished hand (a hand in progress is left out)."""
+def match_record(match: Match, viewer: AbstractBaseUser | None = None) -> dict[str, Any]:
+    """The match header and the record of every finished hand `viewer` may see (a hand in
+    progress, or one still behind the spectator delay, is left out)."""
     finished = match.hands.filter(status=Hand.Status.OVER).select_related("table", "match")
-    hands = list(finished.order_by("number"))
+    hands = [h for h in finished.order_by("number") if not behind_the_delay(h, viewer)]
     if not hands:
         raise ReplayRefused("no_finished_hand")
     header = {
@@ -174,10 +175,11 @@ def uploaded_bots(data: dict[str, Any]) -> list[bool]:
     return [name == f"机器人 {index + 1}" for index, name in enumerate(data["players"])]
 
 
-def uploaded_replays(raw: bytes) -> list[dict[str, Any]]:
+def uploaded_replays(raw: bytes, max_hands: int | None = None) -> list[dict[str, Any]]:
     """Replay data (as `build` gives) for every hand of an uploaded record, through the same
-    checks as `python -m games.engine replay`; raises records.RecordError; stores nothing."""
-    record = records.parse_record(raw)
+    checks as `python -m games.engine replay`; raises records.RecordError; stores nothing.
+    `max_hands`: a match of more hands is refused before any is replayed."""
+    record = records.parse_record(raw, max_hands)
     return [_replay_data(records.replay_record(hand)) for hand in records.hand_records(record)]
 
 

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F, Q, Window
+from django.db.models.functions import RowNumber
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
@@ -103,13 +105,20 @@ def _lobby_row(table: Table) -> dict[str, Any]:
 
 
 def lobby_tables(user: Any = None) -> list[dict[str, Any]]:
-    """Open public tables, plus private ones where `user` sits or that they own."""
-    visible = Q(public=True)
-    if user is not None and user.is_authenticated:
-        visible |= Q(seats__user=user) | Q(owner=user)
+    """Open public tables, plus private ones where `user` sits or that they own: the newest
+    first, at most `LOBBY_TABLES_PER_OWNER` of any one owner (all of the viewer's own), so
+    that one account's tables cannot push everybody else's out of the list."""
+    signed_in = user is not None and user.is_authenticated
+    open_tables = Table.objects.exclude(status=Table.Status.CLOSED)
+    ranked = open_tables.filter(public=True).annotate(
+        owner_rank=Window(RowNumber(), partition_by=[F("owner_id")], order_by=F("created").desc())
+    )
+    newest = ranked.filter(owner_rank__lte=settings.LOBBY_TABLES_PER_OWNER).order_by("-created")
+    shown = Q(pk__in=list(newest.values_list("pk", flat=True)[:LOBBY_LIMIT]))
+    if signed_in:
+        shown |= Q(seats__user=user) | Q(owner=user)
     tables = (
-        Table.objects.exclude(status=Table.Status.CLOSED)
-        .filter(visible)
+        open_tables.filter(shown)
         .distinct()
         .select_related("owner", "hand")
         .prefetch_related("seats__user")
@@ -234,5 +243,6 @@ def table_page(request: HttpRequest, pk: int) -> HttpResponse:
         context["table"] = {**context["table"], "spectators": context["table"]["spectators"] + 1}
     model = board_model(context)
     ws_path = f"/ws/tables/{table.pk}/"
-    chat_panel = chat.board_context(table, user, context["viewer"]["seat"])  # issue 18
+    delay = context["table"].get("delay_s") or 0  # the chat is as far behind as the board
+    chat_panel = chat.board_context(table, user, context["viewer"]["seat"], delay)
     return render(request, "games/table.html", {**model, **chat_panel, "ws_path": ws_path, "oob": False})

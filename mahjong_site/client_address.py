@@ -1,14 +1,12 @@
 """The player's address, for the per-address limits (signups, API tokens, anonymous sockets).
 
-Behind a reverse proxy daphne runs with `--proxy-headers` and takes the FIRST entry of
-`X-Forwarded-For` as the client (`REMOTE_ADDR` for a request, `scope["client"]` for a socket).
-That is right only when the proxy SETS the header to the address it saw (nginx:
-`proxy_set_header X-Forwarded-For $remote_addr;`). A proxy that APPENDS
-(`$proxy_add_x_forwarded_for`) keeps whatever the client sent in front, so the client picks its
-own address and every per-address limit is void. For such a proxy chain set
-`TRUSTED_PROXY_HOPS` to the number of proxies that append: the address is then the entry that
-many places from the END of the header (the one the outermost trusted proxy wrote), whatever
-the client put before it (docs/operations.md, "Addresses and proxies").
+daphne runs WITHOUT `--proxy-headers` (that option took the FIRST entry of `X-Forwarded-For`,
+which any client writes itself when nothing in front overwrites it), so `REMOTE_ADDR` and
+`scope["client"]` are the connection's own address. The header counts only when
+`TRUSTED_PROXY_HOPS` says how many proxies in front wrote it: the address is then the entry that
+many places from the END of the header (the one the outermost trusted proxy wrote), whatever the
+client put before it; with 0 (the default, `make run`) the header is ignored (docs/operations.md,
+"Addresses and proxies").
 """
 
 from __future__ import annotations
@@ -36,7 +34,7 @@ def _valid(candidate: str) -> str | None:
 
 def choose(direct: str | None, forwarded_for: str | None) -> str:
     """The address to key limits on, from the connection's own address (already daphne's choice
-    when it runs with --proxy-headers) and the raw `X-Forwarded-For` header."""
+    if it was ever run with --proxy-headers) and the raw `X-Forwarded-For` header."""
     hops = int(getattr(settings, "TRUSTED_PROXY_HOPS", 0))
     if hops > 0 and forwarded_for:
         entries = [entry for entry in forwarded_for.split(",") if entry.strip()]
@@ -62,3 +60,8 @@ def header(headers: Iterable[tuple[bytes, bytes]], name: bytes) -> str | None:
     """One header of an ASGI scope (joined with commas when repeated), or None."""
     values = [value.decode("latin-1") for key, value in headers if key.lower() == name]
     return ", ".join(values) if values else None
+
+
+def of_axes_request(request: Any) -> str:
+    """django-axes' lockout address (AXES_CLIENT_IP_CALLABLE): the same as every other limit's."""
+    return of_request(request.META)

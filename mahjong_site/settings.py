@@ -48,6 +48,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "mahjong_site.nul_guard.RejectNulMiddleware",  # before anything reads the path or a query
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -126,6 +127,22 @@ SIGNUPS_PER_ADDRESS_PER_DAY = env_int("SIGNUPS_PER_ADDRESS_PER_DAY", 10)
 TOKENS_PER_USER_PER_HOUR = env_int("TOKENS_PER_USER_PER_HOUR", 5)
 TOKENS_PER_ADDRESS_PER_HOUR = env_int("TOKENS_PER_ADDRESS_PER_HOUR", 10)
 ANONYMOUS_SOCKETS_PER_ADDRESS = env_int("ANONYMOUS_SOCKETS_PER_ADDRESS", 20)  # per server process
+# One account cannot fill the lobby (docs/operations.md, "Security"): tables it owns with a person
+# seated, tables it makes an hour, tables it sits at, and its tables the lobby lists.
+OPEN_TABLES_PER_USER = env_int("OPEN_TABLES_PER_USER", 10)
+TABLES_PER_USER_PER_HOUR = env_int("TABLES_PER_USER_PER_HOUR", 30)
+SEATS_PER_USER = env_int("SEATS_PER_USER", 10)
+LOBBY_TABLES_PER_OWNER = env_int("LOBBY_TABLES_PER_OWNER", 3)
+# Opening an uploaded record (/replays/open/) replays every hand: signed-in people, hourly limits,
+# hands per record, records opened at once per process (docs/operations.md, "Security").
+RECORD_UPLOADS_PER_USER_PER_HOUR = env_int("RECORD_UPLOADS_PER_USER_PER_HOUR", 20)
+RECORD_UPLOADS_PER_ADDRESS_PER_HOUR = env_int("RECORD_UPLOADS_PER_ADDRESS_PER_HOUR", 40)
+RECORD_MAX_HANDS = env_int("RECORD_MAX_HANDS", 16)
+RECORD_UPLOADS_AT_ONCE = env_int("RECORD_UPLOADS_AT_ONCE", 2)
+# Ranked play (docs/operations.md, "Security"): the widest rating gap a ranked queue pairs, and
+# the hours within which rank gained again from the same opponents diminishes.
+RANKED_MAX_GAP = env_int("RANKED_MAX_GAP", 10)
+RANK_REPEAT_HOURS = env_int("RANK_REPEAT_HOURS", 24)
 # Proxies in front that APPEND to X-Forwarded-For (0: the proxy SETS it, as docs/operations.md asks).
 TRUSTED_PROXY_HOPS = env_int("TRUSTED_PROXY_HOPS", 0)
 # Point flows between linked accounts (same signup address, or joined this close together)
@@ -140,13 +157,16 @@ NEW_ACCOUNT_FEEDERS = env_int("NEW_ACCOUNT_FEEDERS", 2)
 NEW_ACCOUNT_POINTS = env_int("NEW_ACCOUNT_POINTS", 200)
 
 # django-axes: lock a username from one address after 5 failures, for 15 minutes.
-# Behind a proxy, run daphne with --proxy-headers so REMOTE_ADDR is the player's address.
+# Behind a proxy set TRUSTED_PROXY_HOPS (1 for one proxy): the player's address is read from the
+# X-Forwarded-For entry that proxy wrote (mahjong_site/client_address.py); 0 ignores the header.
 AXES_ENABLED = env_bool("AXES_ENABLED", True)
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
+# the lockout keys on the same address as every other limit (X-Forwarded-For only via TRUSTED_PROXY_HOPS)
+AXES_CLIENT_IP_CALLABLE = "mahjong_site.client_address.of_axes_request"
 
 # --- internationalisation ------------------------------------------------------------------
 LANGUAGE_CODE = "zh-hans"  # also the fallback when Accept-Language matches nothing we have

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from collections import Counter
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
+from channels.db import database_sync_to_async
 from channels.security.websocket import WebsocketDenier
 from django.conf import settings
 from django.http.request import split_domain_port, validate_host
 
+from accounts.services import user_for_token
 from mahjong_site import client_address
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -95,7 +97,7 @@ class AnonymousSocketCap:
         self.open: Counter[str] = Counter()
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
-        if scope["type"] != "websocket" or not _anonymous(scope):
+        if scope["type"] != "websocket" or not await _anonymous(scope):
             return await self.app(scope, receive, send)
         address = client_address.of_scope(scope)
         if self.open[address] >= settings.ANONYMOUS_SOCKETS_PER_ADDRESS:
@@ -109,8 +111,14 @@ class AnonymousSocketCap:
                 del self.open[address]
 
 
-def _anonymous(scope: dict[str, Any]) -> bool:
+async def _anonymous(scope: dict[str, Any]) -> bool:
+    """Whether the socket is nobody's: no logged-in session and no valid API token. Decided by
+    the authentication's result (a token is looked up), never by the address's text: any
+    `token=` there once let a socket past the cap."""
     user = scope.get("user")
     if user is not None and user.is_authenticated:
         return False
-    return b"token=" not in scope.get("query_string", b"")  # a bad token is closed at once anyway
+    token = (parse_qs(scope.get("query_string", b"").decode("latin-1")).get("token") or [""])[0]
+    if not token:
+        return True
+    return await database_sync_to_async(user_for_token)(token) is None

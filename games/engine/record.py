@@ -35,6 +35,7 @@ from games.engine.wall import commitment, deal_wall, parse_wall_text, wall_text
 FORMAT = "mahjong-record"
 VERSION = 1
 MAX_BYTES = 1024 * 1024  # an upload or stdin over 1 MB is refused unread
+MAX_DEPTH = 64  # a record nests about 8 levels; deeper is refused as bad_json, never recursed into
 SCHEMA_PATH = Path(__file__).with_name("record.schema.json")
 SALTED = "sha256-salt-wall"  # fairness.scheme of a hand dealt with a commitment
 LEGACY = "legacy-seed"  # a hand dealt before commitments: the seed is revealed instead
@@ -257,8 +258,9 @@ def _validator() -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(schema())
 
 
-def parse_record(raw: bytes | str) -> dict[str, Any]:
-    """The record in `raw` if it is at most 1 MB of JSON of this format's version and schema."""
+def parse_record(raw: bytes | str, max_hands: int | None = None) -> dict[str, Any]:
+    """The record in `raw` if it is at most 1 MB of JSON, nested at most MAX_DEPTH levels, of
+    this format's version and schema; `max_hands`: refuse a match of more hands, unreplayed."""
     data = raw.encode("utf-8") if isinstance(raw, str) else raw
     if len(data) > MAX_BYTES:
         size = f"the record is {len(data):,} bytes; at most {MAX_BYTES:,} (1 MB) are read"
@@ -267,8 +269,29 @@ def parse_record(raw: bytes | str) -> dict[str, Any]:
         record = json.loads(data)
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         raise RecordError("bad_json", f"the record is not JSON: {e}") from None
+    except RecursionError:  # (the decoder recurses: a 200,000-deep array)
+        raise RecordError("bad_json", f"the record nests deeper than {MAX_DEPTH} levels") from None
+    if nesting(record) > MAX_DEPTH:  # the schema check and every reader after it recurse too
+        raise RecordError("bad_json", f"the record nests deeper than {MAX_DEPTH} levels")
+    hands = record.get("hands") if isinstance(record, dict) else None
+    if max_hands is not None and isinstance(hands, list) and len(hands) > max_hands:
+        message = f"the record has {len(hands)} hands; at most {max_hands} are opened"
+        raise RecordError("too_many_hands", message)
     check_record(record)
     return record
+
+
+def nesting(value: Any) -> int:
+    """How deeply `value` nests (a scalar: 0), counted without recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is None:
+            continue
+        deepest = max(deepest, level)
+        stack.extend((child, level + 1) for child in children)
+    return deepest
 
 
 def check_record(record: Any) -> None:

@@ -19,11 +19,12 @@ from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.contrib.auth import HASH_SESSION_KEY
 from django.contrib.auth.models import AnonymousUser
 from django.db.utils import InterfaceError, OperationalError
 
 from accounts import sockets
-from accounts.services import token_digest, user_for_token
+from accounts.services import still_signed_in, token_digest, user_for_token
 from common import broadcaster
 from games import presence, snapshots
 from games.admission import ADMISSION
@@ -53,6 +54,12 @@ from games.table import presence as table_presence
 from games.table.errors import ServiceError
 
 log = logging.getLogger(__name__)
+
+REVOKED_MESSAGES = {
+    "token_revoked": "this API token was revoked",
+    "logged_out": "you logged out",
+    "account_changed": "the account's password changed or it was closed: sign in again",
+}
 
 
 # Issue 18: announcement banners, table chat and the spectator delay come in as mixins.
@@ -132,6 +139,8 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Asyn
             session_key = getattr(self.scope.get("session"), "session_key", None)
             if self.user.is_authenticated and session_key:
                 await self._join_auth_group(sockets.session_group(session_key))
+        if not await self._follow_account(None if token else self.scope.get("session")):
+            return
         invite = (query.get("invite") or [""])[0]
         # Joined first so that no version committed after the connect is missed; frames for it
         # wait until the connect has admitted this socket (`table_changed`).
@@ -171,6 +180,19 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Asyn
         await self.close(code=CLOSE_TRY_AGAIN)
         return False
 
+    async def _follow_account(self, session: Any) -> bool:
+        """A signed-in socket joins its account's group (a password change, deactivation or
+        deletion closes it: accounts.sockets), then checks the account once more, so that a
+        change committed before the join is not missed. False: it was closed."""
+        if self._actor() is None:
+            return True
+        self.account_group = sockets.user_group(self.user.pk)
+        await self.channel_layer.group_add(self.account_group, self.channel_name)
+        if await db_arrivals(_still_signed_in)(self.user.pk, session):
+            return True
+        await self.auth_revoked({"code": "account_changed"})
+        return False
+
     async def _join_auth_group(self, group: str) -> None:
         """Revoking the token or logging the session out closes this socket (accounts.sockets)."""
         self.auth_group = group
@@ -180,8 +202,7 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Asyn
         """This socket's token was revoked or its session logged out: it stops acting as the user."""
         self.revoked = True  # frames already on their way are dropped, not acted on
         code = event.get("code", "token_revoked")
-        message = "this API token was revoked" if code == "token_revoked" else "you logged out"
-        await self.send_error(code, message)
+        await self.send_error(code, REVOKED_MESSAGES.get(code, REVOKED_MESSAGES["logged_out"]))
         await self.close(code=CLOSE_BAD_TOKEN if code == "token_revoked" else CLOSE_LOGGED_OUT)
 
     def _actor(self) -> Any:
@@ -192,8 +213,9 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Asyn
         ADMISSION.leave(self)  # (a handshake cut short)
         if self.refused_admission:
             return  # it joined nothing and counted nowhere
-        if getattr(self, "auth_group", None):
-            await self.channel_layer.group_discard(self.auth_group, self.channel_name)
+        for group in (getattr(self, "auth_group", None), getattr(self, "account_group", None)):
+            if group:
+                await self.channel_layer.group_discard(group, self.channel_name)
         if not hasattr(self, "table_id"):
             return
         WATCHER.remove(self)
@@ -217,6 +239,9 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Asyn
             return
         if not isinstance(message, dict):
             await self.send_error("bad_message", "a message is one JSON object with a 'type'")
+            return
+        if _holds_nul(message):  # no name or text holds one; the database cannot store one
+            await self.send_error("bad_message", "a message may not contain a NUL character")
             return
         await self.route(normalise(message))
 
@@ -360,6 +385,27 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Asyn
         # orjson: a state frame is encoded for every viewer of every version (stdlib json took
         # a tenth of a socket process's CPU under load); same compact UTF-8 text as before.
         await self.send(text_data=orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS).decode())
+
+
+def _holds_nul(value: Any) -> bool:
+    """Whether any key or string in a parsed frame holds a NUL character (no recursion)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
+def _still_signed_in(user_id: int, session: Any) -> bool:
+    """(A database thread: reading the session may load it.)"""
+    return still_signed_in(user_id, session.get(HASH_SESSION_KEY) if session is not None else None)
 
 
 def _seen(context: dict[str, Any]) -> tuple[Any, ...]:

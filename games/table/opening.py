@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
 
+from accounts.models import Profile
 from common import settings_store
 from games.engine.errors import EngineError
 from games.engine.rulesets import VARIANT_IDS, get_ruleset
-from games.models import Table
+from games.models import Seat, Table
 from games.table import store
 from games.table.errors import ServiceError
 
@@ -49,14 +55,36 @@ def create_table(
         raise ServiceError("bad_timer", "turn timer 3–120 s, claim timer 2–60 s (or both 0: no timer)")
     if not (0 <= min_pause_ms <= 5000 and 0 <= undo_ms <= 5000 and 10 <= grace_seconds <= 3600):
         raise ServiceError("bad_timer", "pause and undo 0–5000 ms, grace 10–3600 s")
-    return store.create(
-        variant=variant,
-        owner=owner,
-        public=public,
-        options=validate_options(variant, options),
-        turn_seconds=turn_seconds,
-        claim_seconds=claim_seconds,
-        min_pause_ms=min_pause_ms,
-        undo_ms=undo_ms,
-        grace_seconds=grace_seconds,
-    )
+    with transaction.atomic():
+        refuse_too_many_tables(owner)
+        return store.create(
+            variant=variant,
+            owner=owner,
+            public=public,
+            options=validate_options(variant, options),
+            turn_seconds=turn_seconds,
+            claim_seconds=claim_seconds,
+            min_pause_ms=min_pause_ms,
+            undo_ms=undo_ms,
+            grace_seconds=grace_seconds,
+        )
+
+
+def refuse_too_many_tables(owner: AbstractBaseUser) -> None:
+    """One account may own `OPEN_TABLES_PER_USER` open tables (not closed, a person seated: a
+    table everybody left is no longer open) and make `TABLES_PER_USER_PER_HOUR` an hour, so it
+    cannot fill the lobby. The owner's profile row is locked: two creations at once are counted
+    one after the other."""
+    Profile.objects.select_for_update().filter(user_id=owner.pk).values_list("pk", flat=True).first()
+    mine = Table.objects.filter(owner_id=owner.pk)
+    made = mine.filter(created__gt=timezone.now() - timedelta(hours=1)).count()
+    if made >= settings.TABLES_PER_USER_PER_HOUR:
+        limit = settings.TABLES_PER_USER_PER_HOUR
+        message = _("You may create at most %(n)d tables an hour; try again later.") % {"n": limit}
+        raise ServiceError("too_many_tables", message)
+    seated = Seat.objects.filter(user__isnull=False).values("table_id")
+    open_tables = mine.exclude(status=Table.Status.CLOSED).filter(pk__in=seated).count()
+    if open_tables >= settings.OPEN_TABLES_PER_USER:
+        limit = settings.OPEN_TABLES_PER_USER
+        message = _("You may have at most %(n)d open tables; leave one of them first.") % {"n": limit}
+        raise ServiceError("too_many_tables", message)

@@ -9,8 +9,9 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from games.engine.actions import Action, legal_actions, new_hand
-from games.engine.errors import EngineError
+from games.engine.actions import Action, auto_action, legal_actions, new_hand, seats_to_act
+from games.engine.bots import decide
+from games.engine.errors import EngineError, NotYourTurn
 from games.engine.match import MatchPlace
 from games.engine.state import HandState
 from games.engine.wall import new_salt
@@ -60,8 +61,9 @@ def act(t: Change, user: AbstractBaseUser, action_json: Any) -> None:
     assert state is not None
     if timing.veiled(t, seat.index):
         # The pause after a discard, and for every seat outside a claim window the window
-        # too: the same answer whether or not anybody may claim (issue 23).
-        raise ServiceError("paused", "wait for the pause after the discard")
+        # too: the engine's own answer to a seat with nothing to do, so that an early action
+        # reads the same whether a window is open, the pause runs, or play has moved on.
+        raise ServiceError("not_your_turn", NotYourTurn().message)
     if state.phase == "claim" and action.type in CLAIM_TYPES and t.table.undo_ms:
         if action not in legal_actions(state, seat.index):
             append(t, seat.index, action, HandAction.Actor.HUMAN)  # raises the engine's error
@@ -109,10 +111,49 @@ def append(t: Change, seat: int, action: Action, actor: str) -> None:
         table.pause_until = t.now + timedelta(milliseconds=table.min_pause_ms)
         table.act_since = table.pause_until
         t.new_decision(pause=True)
+        if after.phase == "claim":
+            answer_for_the_server(t)
     elif _decision(before) != _decision(after):
         # a window resolved (or a turn began): its timer starts when the pause is over
         table.act_since = max(t.now, table.pause_until) if table.pause_until else t.now
         t.new_decision()
+
+
+def answers_at_once(seat: Seat) -> bool:
+    """A seat the server answers for the moment a claim window opens: a bot, 托管, an escaped
+    player. Their answer lands inside the pause every discard has, so the window is closed (its
+    outcome veiled) when the pause ends, exactly when a discard nobody could claim shows its
+    next draw: an outsider's frames, times and errors are the same either way. (A bot answering
+    after a human-like delay past the pause let anybody time the window: who could claim.)"""
+    return seat.is_bot or seat.left or seat.auto
+
+
+def server_action(t: Loaded, seat: Seat) -> tuple[Action | None, str]:
+    """What the server plays for a seat it plays (a bot at its level, else the automatic move)."""
+    state, hand = t.state, t.hand
+    assert state is not None and hand is not None
+    if seat.is_bot:
+        chance = timing.rng(hand, state.step, seat.index, "bot")
+        return decide(seat.bot_level, state, seat.index, chance), HandAction.Actor.BOT
+    # a declared-ready hand discarding its draw is the rules' own play, not a timeout
+    by_server = seat.played_by_server or timing.locked_by_ready(state, seat.index)
+    actor = HandAction.Actor.AUTO if by_server else HandAction.Actor.TIMEOUT
+    return auto_action(state, seat.index), actor
+
+
+def answer_for_the_server(t: Change) -> None:
+    """Answer a claim window at once for every seat in it the server plays (`answers_at_once`)."""
+    for _ in range(len(t.seats)):  # each answer leaves one seat fewer to wait for
+        state = t.state
+        if state is None or state.phase != "claim":
+            return
+        seat = next((t.seats[i] for i in seats_to_act(state) if answers_at_once(t.seats[i])), None)
+        if seat is None:
+            return
+        action, actor = server_action(t, seat)
+        if action is None:
+            return
+        append(t, seat.index, action, actor)
 
 
 def _decision(state: HandState) -> tuple[Any, ...]:

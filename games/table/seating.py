@@ -6,8 +6,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
+from django.utils.translation import gettext as _
 
+from accounts.models import Profile
 from accounts.services import balance_or_none
 from games import snapshots
 from games.engine.bots import DEFAULT_LEVEL, check_level
@@ -84,6 +87,7 @@ def sit(t: Change, user: AbstractBaseUser, index: Any, socket_id: int | None = N
     seat = seat_at(t, index)
     if not seat.empty:
         raise ServiceError("seat_taken", "that seat is taken")
+    refuse_too_many_seats(user)
     table = t.table
     balance = balance_or_none(user)
     # 50 × base (or 50 while no stake is set) of points no running hand elsewhere holds
@@ -103,6 +107,18 @@ def sit(t: Change, user: AbstractBaseUser, index: Any, socket_id: int | None = N
     table.notices.pop(str(user.pk), None)
     if socket_id is not None:
         move_socket(t, socket_id, seat)
+
+
+def refuse_too_many_seats(user: AbstractBaseUser) -> None:
+    """One account sits at `SEATS_PER_USER` open tables at most (its profile row locked after the
+    table's, as a settlement locks them: two sit-downs at once are counted one after the other)."""
+    Profile.objects.select_for_update().filter(user_id=user.pk).values_list("pk", flat=True).first()
+    seats = Seat.objects.filter(user_id=user.pk).exclude(table__status=Table.Status.CLOSED).count()
+    if seats >= settings.SEATS_PER_USER:
+        message = _("You may sit at %(n)d tables at most; leave one of them first.") % {
+            "n": settings.SEATS_PER_USER
+        }
+        raise ServiceError("too_many_seats", message)
 
 
 def stand(t: Change, user: AbstractBaseUser) -> None:

@@ -7,13 +7,12 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timedelta
 
-from games.engine.actions import Action, auto_action
-from games.engine.bots import decide
+from games.engine.actions import Action
 from games.models import HandAction, Penalty
 from games.table import timing
 from games.table.changes import change
 from games.table.errors import ServiceError
-from games.table.play import append, begin_hand, escape, ready_to_start
+from games.table.play import append, begin_hand, escape, ready_to_start, server_action
 from games.table.seating import after_seat_change, free_seat
 from games.table.store import Change
 
@@ -100,18 +99,7 @@ def _play_due_seats(t: Change) -> bool:
         when = timing.seat_due(t, seat)
         if when is None or when > t.now:
             continue
-        state, hand = t.state, t.hand
-        assert state is not None and hand is not None
-        if seat.is_bot:
-            action = decide(
-                seat.bot_level, state, seat.index, timing.rng(hand, state.step, seat.index, "bot")
-            )
-            actor = HandAction.Actor.BOT
-        else:
-            action = auto_action(state, seat.index)
-            # a declared-ready hand discarding its draw is the rules' own play, not a timeout
-            by_server = seat.played_by_server or timing.locked_by_ready(state, seat.index)
-            actor = HandAction.Actor.AUTO if by_server else HandAction.Actor.TIMEOUT
+        action, actor = server_action(t, seat)
         if action is None:
             continue
         append(t, seat.index, action, actor)

@@ -18,7 +18,7 @@ from games.engine.actions import Action
 from games.models import HandAction, Seat, Table
 from games.presenters import table_context
 from games.rendering.fragments import render_table_html
-from games.table import timers
+from games.table import play
 from tests.games.conftest import bot_table
 from tests.games.test_rendering import table_info
 from tests.games.test_views import create_payload
@@ -71,13 +71,13 @@ def test_the_clock_plays_each_bot_at_its_own_level(alice: User, monkeypatch: pyt
     for index, level in ((1, "easy"), (2, "normal"), (3, "strong")):
         services.add_bot(table.pk, alice, index, level)
     asked: list[tuple[str, int]] = []
-    real = timers.decide
+    real = play.decide  # every bot decision: on its turn (the clock) and in a window (at once)
 
     def spy(level: str, state: Any, seat: int, rng: random.Random) -> Action:
         asked.append((level, seat))
         return real(level, state, seat, rng)
 
-    monkeypatch.setattr(timers, "decide", spy)
+    monkeypatch.setattr(play, "decide", spy)
     services.start_hand(table.pk, alice)
     clock.drive_table_until_idle(
         table.pk,

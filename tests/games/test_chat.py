@@ -172,7 +172,7 @@ def test_the_admin_reads_reports_and_silences_or_bans_audited(alice: User, bob: 
     table = two_seated(alice, bob)
     Table.objects.filter(pk=table.pk).update(public=False)
     rude = say(table.pk, bob, text="rude words")
-    chat.report(rude["id"], alice)
+    chat.report(rude["id"], alice, rude["table"])
     client = logged_in_client(staff)
     client.cookies["django_language"] = "en"
     listing = client.get(reverse("admin:games_chatmessage_changelist") + "?reported=yes").content.decode()

@@ -92,7 +92,7 @@ def test_answers_within_the_pause_leave_nothing_to_see(
 ) -> None:
     claimed, unclaimed = Run(people, monkeypatch, CLAIMED), Run(people, monkeypatch, UNCLAIMED)
     assert claimed.seen(100) == unclaimed.seen(100)  # the pause, the window open
-    assert claimed.probes(200) == unclaimed.probes(200) == ["paused"] * 4
+    assert claimed.probes(200) == unclaimed.probes(200) == ["not_your_turn"] * 4
     claimed.answer(300)  # both claimants pass within the pause: the window closes in it
     assert claimed.seen(500) == unclaimed.seen(500)
     assert claimed.probes(600) == unclaimed.probes(600)
@@ -109,7 +109,7 @@ def test_a_window_answered_after_the_pause_looks_like_a_longer_pause(
     during = claimed.seen(3000)  # the claimants are thinking: outside, the pause goes on…
     assert during == claimed.seen(100)
     assert [s["table"]["paused"] for s in during] == [True, True]
-    assert claimed.probes(3000) == unclaimed.probes(200) == ["paused"] * 4  # …with its codes
+    assert claimed.probes(3000) == unclaimed.probes(200) == ["not_your_turn"] * 4  # …with its codes
     claimed.answer(4000)
     # …and ends as it does when nobody could claim: timing is all that differs
     assert claimed.seen(4100) == unclaimed.seen(1500)
@@ -135,7 +135,7 @@ def test_only_the_seats_in_the_window_see_it_and_only_their_own_countdown(
     # bob has answered: he sees no more of the window than anybody outside it
     assert public(context(run.table.pk, bob, later), "4s")["view"]["phase"] == "claim"
     assert context(run.table.pk, bob, later)["table"]["paused"]
-    assert probe(run.table.pk, bob, version, CHI, later) == "paused"
+    assert probe(run.table.pk, bob, version, CHI, later) == "not_your_turn"
     # dave, still in it, claims with the version the window opened at (item 8)
     services.perform(run.table.pk, dave, version, PONG, later)
     daves = context(run.table.pk, dave, later)

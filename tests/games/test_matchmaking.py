@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -46,7 +47,8 @@ def test_too_few_players_wait_until_the_bot_wait_runs_out() -> None:
     assert [c.id for c in group] == [1] and bots == 3
 
 
-def test_ranked_players_far_apart_are_not_matched_until_their_window_widens() -> None:
+def test_ranked_players_far_apart_are_not_matched_until_their_window_widens(settings: Any) -> None:
+    settings.RANKED_MAX_GAP = 40  # (the widening itself; its cap: tests/security/test_ranked_boosting.py)
     t = now()
     people = [candidate(1, rating=0.0), candidate(2, rating=20.0)]
     assert choose_group(people, 2, ranked=True, now=t) is None
@@ -229,7 +231,8 @@ def test_the_expected_wait_comes_from_recent_matches(four: list[User]) -> None:
     assert matchmaking.poll(four[2], t + timedelta(seconds=21))["expected_wait"] == 5
 
 
-def test_ranked_queue_uses_the_variant_rating(four: list[User]) -> None:
+def test_ranked_queue_uses_the_variant_rating(four: list[User], settings: Any) -> None:
+    settings.RANKED_MAX_GAP = 40  # a gap of 34 is bridged by waiting (below the default cap: never)
     Rating.objects.create(user=four[0], variant="two_player", mu=40.0, sigma=2.0)  # ordinal 34
     t = now()
     matchmaking.join(four[0], "two_player", "bronze", ranked=True, bot_wait=0, now=t)
@@ -238,7 +241,7 @@ def test_ranked_queue_uses_the_variant_rating(four: list[User]) -> None:
     for user in four[:2]:
         matchmaking.poll(user, t + timedelta(seconds=19))
     assert not Table.objects.exists()
-    QueueEntry.objects.update(seen=t + timedelta(seconds=70))
+    QueueEntry.objects.update(seen=t + timedelta(seconds=69))  # polled a second before
     assert matchmaking.poll(four[1], t + timedelta(seconds=70)).get("table")  # window 3 + 35 ≥ 34
     assert QuickMatch.objects.get().ranked
 

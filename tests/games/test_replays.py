@@ -277,7 +277,7 @@ def test_an_uploaded_record_opens_in_the_viewer_and_stores_nothing(alice: User, 
     hand = finished_hand(alice)
     raw = anon_client.get(f"/api/hands/{hand.pk}/record").content
     before = (Hand.objects.count(), HandAction.objects.count())
-    response = _upload(anon_client, raw)
+    response = _upload(logged_in_client(alice), raw)
     assert response.status_code == 200
     html = response.content.decode()
     assert 'id="replay-hands"' in html and "replay.js" in html and 'id="record-error"' not in html
@@ -299,20 +299,22 @@ def test_a_tampered_upload_is_refused_with_the_first_problem(
     hand = finished_hand(alice)
     record = anon_client.get(f"/api/hands/{hand.pk}/record").json()
     tamper(record)
-    response = _upload(anon_client, json.dumps(record).encode())
+    response = _upload(logged_in_client(alice), json.dumps(record).encode())
     assert response.status_code == 400
     html = response.content.decode()
     assert 'id="record-error"' in html and words in html and 'id="replay-hands"' not in html
 
 
-def test_an_upload_over_a_megabyte_or_missing_is_refused(anon_client: Client) -> None:
+def test_an_upload_over_a_megabyte_or_missing_is_refused(alice: User, anon_client: Client) -> None:
     from games.engine.record import MAX_BYTES
 
-    response = _upload(anon_client, b" " * (MAX_BYTES + 1))
+    client = logged_in_client(alice)
+    response = _upload(client, b" " * (MAX_BYTES + 1))
     assert response.status_code == 400 and "1 MB" in response.content.decode()
-    response = anon_client.post(reverse("history:open_record"), {})
+    response = client.post(reverse("history:open_record"), {})
     assert response.status_code == 400 and 'id="record-error"' in response.content.decode()
-    assert anon_client.get(reverse("history:open_record")).status_code == 200
+    assert client.get(reverse("history:open_record")).status_code == 200
+    assert anon_client.get(reverse("history:open_record")).status_code == 302  # sign in first
 
 
 def test_the_replays_text_names_a_pattern_as_the_hands_variant_does() -> None:

@@ -131,9 +131,11 @@ async def test_over_the_socket_a_spectator_is_behind_and_a_player_live(bob: User
     live, delayed = await receive(player), await receive(spectator)
     assert live["view"]["hand"] is not None and "delay_s" not in live["view"]["table"]
     assert delayed["view"]["hand"] is None and delayed["view"]["table"]["delay_s"] == 180
-    assert delayed["version"] >= live["version"] - 1
-    await sync_to_async(services.set_auto)(table.pk, east, True)  # any change: a new frame
+    assert delayed["version"] == 0  # the delayed frame's own count: no hand shown yet
+    await sync_to_async(services.set_auto)(table.pk, east, True)  # a live change
+    assert await spectator.receive_nothing(timeout=0.5)  # still three minutes behind: nothing new
+    await spectator.send_json_to({"type": "sync"})
     frame = await receive(spectator)
-    assert frame["view"]["hand"] is None  # still three minutes behind
+    assert frame["view"]["hand"] is None and frame["version"] == 0
     await player.disconnect()
     await spectator.disconnect()

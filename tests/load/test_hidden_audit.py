@@ -100,7 +100,7 @@ async def test_a_claim_window_looks_the_same_as_none_to_everybody_outside_it(
     spectator = await sync_to_async(make_user)(f"cw{answer_after_pause:d}-watcher")
     claimed = await observe(people, spectator, monkeypatch, CLAIMED, CLAIMANTS, answer_after_pause)
     unclaimed = await observe(people, spectator, monkeypatch, UNCLAIMED, (), answer_after_pause)
-    assert claimed.codes["pause"] == unclaimed.codes["pause"] == ["paused"] * 3  # no oracle
+    assert claimed.codes["pause"] == unclaimed.codes["pause"] == ["not_your_turn"] * 3  # no oracle
     assert claimed.codes["after"] == unclaimed.codes["after"]
     if answer_after_pause:  # the window outlived the pause: to outsiders the pause went on
         assert claimed.codes["window"] == unclaimed.codes["pause"]

@@ -67,7 +67,6 @@ OUTSIDER_CODES = {
 SEATED_CODES = {
     "not_your_turn",
     "illegal_action",
-    "paused",
     "no_hand",
     "hand_running",
     "already_seated",
