@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -186,6 +187,16 @@ def test_bots_fill_the_open_seats_after_the_chosen_wait(four: list[User]) -> Non
     assert [s.user_id for s in seats[:2]] == [four[0].pk, four[1].pk]
     assert all(s.is_bot for s in seats[2:]) and table.hand is not None
     assert QuickMatch.objects.get().bots == 2
+
+
+def test_quick_match_fills_with_the_bot_level_the_site_sets(alice: User, settings: Any) -> None:
+    settings.QUICK_MATCH_BOT_LEVEL = "expert"
+    t = now()
+    matchmaking.join(alice, "two_player", "bronze", bot_wait=15, now=t)
+    QueueEntry.objects.update(seen=t + timedelta(seconds=14))
+    assert sweep(t + timedelta(seconds=16)) == 1
+    bot = Table.objects.get().seats.get(index=1)
+    assert bot.is_bot and bot.bot_level == "expert"
 
 
 def test_the_clock_tick_runs_the_bot_fill(alice: User) -> None:

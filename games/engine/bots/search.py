@@ -61,7 +61,13 @@ SEARCH_SHANTEN = 2
 SEARCH_THREAT = 0.9
 # Depart from strong's choice only when the paired difference is this many standard errors
 # above zero (few samples are noisy; strong's choice is the safe default).
-CLEAR = 1.0
+CLEAR = 1.5
+# A fold is searched (the safest tile, then folding on) only where strong folds or a threat is
+# this big (defence.py's readiness × size) while this hand is not ready.
+FOLD_THREAT = 1.2
+# Other seats are dealt hands this far from ready when not ready (1, 2, 3 away), so that the
+# sampled table is as advanced as the real one (readiness from defence.py)
+AWAY = (0.45, 0.35, 0.2)
 
 
 @dataclass(frozen=True)
@@ -180,7 +186,7 @@ def _candidates(view: PlayerView, legal: Sequence[Action], base_tile: Tile) -> t
     for o in ranked[:PUSH_CANDIDATES]:
         if o.tile is not None:
             plans.append(Plan(o.tile, False))
-    if ts:
+    if ts and (folding or (fastest >= 1 and threat >= FOLD_THREAT)):
         safest = min(options, key=lambda o: (round(o.risk, 2), o.shanten, -o.worth))
         if safest.tile is not None:
             plans.append(Plan(safest.tile, True))
@@ -289,7 +295,10 @@ def _opponent_hand(
         return _random_hand(pool, size, rng)
     ready = 1.0 if o.ready else _threat(o, True, view.variant).ready
     r = rng.random()
-    away = 0 if r < ready else 1 if r < ready + (1 - ready) * 0.6 else 2
+    away = 0
+    if r >= ready:
+        r = (r - ready) / (1 - ready)
+        away = 1 if r < AWAY[0] else 2 if r < AWAY[0] + AWAY[1] else 3
     hand = _ready_hand(pool, groups, rng)
     if hand is None:
         return _random_hand(pool, size, rng)
@@ -348,9 +357,10 @@ def _values(
     table = _Table(view, rules.win_on_discard)
     first = time.perf_counter()
     for i in range(budget.samples):
-        if budget.time_ms is not None and i:
+        if budget.time_ms is not None:
             now = time.perf_counter()
-            per = (now - first) / i  # the next world costs about what the last ones did
+            # the next world costs about what the last ones did (the first: a guess, 1 ms)
+            per = (now - first) / i if i else 0.001
             if (now - started + per) * 1000 > budget.time_ms:
                 break
         world = _world(view, rng)
