@@ -5,6 +5,7 @@ Continue countdown, and the next hand of an all-bot table."""
 from __future__ import annotations
 
 import logging
+import time
 from datetime import datetime, timedelta
 
 from games.engine.actions import Action, auto_action
@@ -18,6 +19,9 @@ from games.table.seating import after_seat_change, free_seat, quick_match_exit
 from games.table.store import Change
 
 log = logging.getLogger(__name__)
+# A bot decision slower than this is logged as a warning (expert's budget keeps its p99 below;
+# docs/bots.md, "Speed"); every decision is logged at DEBUG with its time.
+SLOW_BOT_MS = 300.0
 
 NOT_CONTINUED = "您没有选择继续，已离开座位 (you did not choose Continue and were stood up)"
 
@@ -95,6 +99,13 @@ def _expire_disconnected(t: Change) -> None:
             after_seat_change(t)
 
 
+def _log_decision(table_id: int, seat: int, level: str, ms: float) -> None:
+    if ms > SLOW_BOT_MS:
+        log.warning("bot decision: table %s seat %s level %s took %.1f ms", table_id, seat, level, ms)
+    else:
+        log.debug("bot decision: table %s seat %s level %s took %.1f ms", table_id, seat, level, ms)
+
+
 def _play_due_seats(t: Change) -> bool:
     """Act for every awaited seat whose time has come; True if something was applied."""
     for seat in timing.awaited(t):
@@ -104,9 +115,11 @@ def _play_due_seats(t: Change) -> bool:
         state, hand = t.state, t.hand
         assert state is not None and hand is not None
         if seat.is_bot:
+            started = time.perf_counter()
             action = decide(
                 seat.bot_level, state, seat.index, timing.rng(hand, state.step, seat.index, "bot")
             )
+            _log_decision(t.table.pk, seat.index, seat.bot_level, (time.perf_counter() - started) * 1000)
             actor = HandAction.Actor.BOT
         else:
             action = auto_action(state, seat.index)
