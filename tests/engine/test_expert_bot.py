@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from games.engine.actions import apply, legal_actions, new_hand, seats_to_act
+from games.engine.actions import Action, apply, legal_actions, new_hand, seats_to_act
 from games.engine.bots import PlayerView, decide, search
 from games.engine.bots.arena import arena
 from games.engine.bots.policies import strong
@@ -154,16 +154,10 @@ def test_expert_folds_against_a_ready_big_hand_when_its_own_is_far() -> None:
         unseen=bytes(max(0, 4 - c) for c in seen),
         last_discard=None,
     )
-    legal = [a for a in legal_actions_of(view)]
+    legal = [Action("discard", t) for t in range(KINDS) if view.hand[t]]
     choice, judged = search._search(view, legal, random.Random(4), Budget(samples=48, time_ms=None))
     assert judged and choice.tile is not None
     assert choice.tile >= 9, "a character into a character hand"
-
-
-def legal_actions_of(view: PlayerView) -> list:
-    from games.engine.actions import Action
-
-    return [Action("discard", t) for t in range(KINDS) if view.hand[t]]
 
 
 @pytest.mark.parametrize("variant", VARIANT_IDS)
