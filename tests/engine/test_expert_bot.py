@@ -173,3 +173,15 @@ def test_expert_plays_whole_hands_in_the_arena(variant: str, monkeypatch: pytest
     total = levels["expert"]["points_per_hand"] + (players - 1) * levels["strong"]["points_per_hand"]
     assert total == pytest.approx(0, abs=0.01)
     assert ("expert", "strong") in detail.paired
+
+
+def test_where_no_discard_can_win_expert_plays_strongs_moves() -> None:
+    """Tianjin: nothing to defend, and what its hands are worth (kongs paid when made, the 龙)
+    is what strong prices and a rollout does not see — the search stays out."""
+    evaluator = ExpertEvaluator(FIXED)
+    turns = _turns("tianjin", 12, every=2)
+    assert turns
+    for state, seat in turns:
+        view = PlayerView.of(view_for(state, seat))
+        legal = legal_actions(state, seat)
+        assert evaluator.evaluate(view, legal, random.Random(5)) == []

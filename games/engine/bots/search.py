@@ -134,6 +134,11 @@ def _search(
     base = strong(view, legal, rng)
     if view.phase != "turn" or base.type != "discard" or base.tile is None:
         return base, []  # wins, claims, kongs and pre-hand choices: strong's
+    if not get_ruleset(view.variant).win_on_discard:
+        # Tianjin: no discard is dangerous, and what its hands are worth (kongs paid when made,
+        # the 龙) is what strong prices and a rollout does not see (400 duplicate hands, seed 23:
+        # searching there, expert − strong −0.050 [−0.099, −0.001])
+        return base, []
     plans, base_plan = _candidates(view, legal, base.tile)
     if len(plans) < 2:
         return base, []
