@@ -119,12 +119,18 @@ class CreateTableForm(forms.Form):
     )
     bot_level = forms.ChoiceField(
         label=_("Bot strength"),
-        choices=[("easy", _("Easy")), ("normal", _("Normal")), ("strong", _("Strong"))],
+        choices=[
+            ("easy", _("Easy")),
+            ("normal", _("Normal")),
+            ("strong", _("Strong")),
+            ("expert", _("Expert")),
+        ],
         initial="normal",
         required=False,  # left out: the default level (normal)
         help_text=_(
             "Easy takes any win; normal also plays for valuable hands; "
-            "strong also defends and passes a small win for a self-draw when that pays."
+            "strong also defends and passes a small win for a self-draw when that pays; "
+            "expert also plays its best discards forward in sampled deals and keeps the one that scores best."
         ),
     )
     public = forms.BooleanField(

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -91,7 +92,7 @@ def _seat_group(key: QueueKey, group: list[QueueEntry], bots: int, now: datetime
             for user in users[1:]:
                 commands.accept_stake(table.pk, user)
             for index in range(len(users), key.players):
-                commands.add_bot(table.pk, first, index)
+                commands.add_bot(table.pk, first, index, settings.QUICK_MATCH_BOT_LEVEL)
             table = commands.start_hand(table.pk, first)
             QuickMatch.objects.create(
                 table=table,

@@ -13,6 +13,7 @@ from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
+from games.engine.bots import LEVELS as BOT_LEVELS  # the pure engine: no Django imports
 from mahjong_site.env import channel_layers, database_config, env_bool, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -118,6 +119,11 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
 STARTING_BALANCE = env_int("STARTING_BALANCE", 1000)
+# The level of the bots quick match seats when a player's wait for bots runs out
+# (games.engine.bots.LEVELS: easy | normal | strong | expert); checked when a bot is seated.
+QUICK_MATCH_BOT_LEVEL = env_str("QUICK_MATCH_BOT_LEVEL", "normal")
+if QUICK_MATCH_BOT_LEVEL not in BOT_LEVELS:
+    raise ImproperlyConfigured(f"QUICK_MATCH_BOT_LEVEL must be one of {', '.join(BOT_LEVELS)}")
 # Seconds a player has after a settlement to press Continue before being stood up (games.table.timing).
 CONTINUE_SECONDS = env_int("CONTINUE_SECONDS", 60)
 

@@ -192,7 +192,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--variant", required=True)
     p.add_argument("--hands", type=int, default=100)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--bot", default="easy", choices=("easy", "normal", "strong", "random", "baseline"))
+    p.add_argument(
+        "--bot", default="easy", choices=("easy", "normal", "strong", "expert", "random", "baseline")
+    )
     p.set_defaults(func=_cmd_simulate)
     p = sub.add_parser("bench", help="micro-benchmarks")
     p.add_argument("--quick", action="store_true", help="fewer repetitions")

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import logging
 import secrets
+import time
 from datetime import timedelta
 from typing import Any
 
@@ -31,6 +33,10 @@ from games.table.seating import (
 from games.table.stake import short_of_points
 from games.table.store import Change
 
+log = logging.getLogger(__name__)
+# A bot decision slower than this is logged as a warning (expert's budget keeps its p99 below;
+# docs/bots.md, "Speed"); every decision is logged at DEBUG with its time.
+SLOW_BOT_MS = 300.0
 SHORT_OF_POINTS = "every seated player needs at least %d points (50 × the base stake)"
 CLAIM_TYPES = frozenset({"chi", "pong", "kong", "win"})
 START_ERRORS = {
@@ -128,13 +134,23 @@ def answers_at_once(seat: Seat) -> bool:
     return seat.is_bot or seat.left or seat.auto
 
 
+def _log_decision(table_id: int, seat: int, level: str, ms: float) -> None:
+    if ms > SLOW_BOT_MS:
+        log.warning("bot decision: table %s seat %s level %s took %.1f ms", table_id, seat, level, ms)
+    else:
+        log.debug("bot decision: table %s seat %s level %s took %.1f ms", table_id, seat, level, ms)
+
+
 def server_action(t: Loaded, seat: Seat) -> tuple[Action | None, str]:
     """What the server plays for a seat it plays (a bot at its level, else the automatic move)."""
     state, hand = t.state, t.hand
     assert state is not None and hand is not None
     if seat.is_bot:
         chance = timing.rng(hand, state.step, seat.index, "bot")
-        return decide(seat.bot_level, state, seat.index, chance), HandAction.Actor.BOT
+        started = time.perf_counter()
+        action = decide(seat.bot_level, state, seat.index, chance)
+        _log_decision(t.table.pk, seat.index, seat.bot_level, (time.perf_counter() - started) * 1000)
+        return action, HandAction.Actor.BOT
     # a declared-ready hand discarding its draw is the rules' own play, not a timeout
     by_server = seat.played_by_server or timing.locked_by_ready(state, seat.index)
     actor = HandAction.Actor.AUTO if by_server else HandAction.Actor.TIMEOUT

@@ -129,7 +129,7 @@ def stand(t: Change, user: AbstractBaseUser) -> None:
 
 
 def add_bot(t: Change, user: AbstractBaseUser, index: Any, level: Any = DEFAULT_LEVEL) -> None:
-    """A bot of `level` (easy | normal | strong) takes the empty seat `index`."""
+    """A bot of `level` (easy | normal | strong | expert) takes the empty seat `index`."""
     try:
         level = check_level(level)
     except EngineError as e:

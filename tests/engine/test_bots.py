@@ -12,7 +12,7 @@ import pytest
 from games.engine import bots
 from games.engine.__main__ import main
 from games.engine.actions import Action, apply, legal_actions, new_hand, seats_to_act
-from games.engine.bots import BOTS, LEVELS, PlayerView, check_level, decide
+from games.engine.bots import BOTS, LEVELS, PlayerView, check_level, decide, search
 from games.engine.bots.arena import arena, play
 from games.engine.bots.defence import threats
 from games.engine.bots.policies import easy, normal, strong
@@ -28,6 +28,14 @@ from games.engine.view import view_for
 # A few hundred hands per variant in CI (every hand seats all three levels); more by hand:
 # BOT_PROPERTY_HANDS=1000 .venv/bin/pytest tests/engine/test_bots.py -k illegal
 PROPERTY_HANDS = int(os.environ.get("BOT_PROPERTY_HANDS", "120"))
+
+
+@pytest.fixture(autouse=True)
+def _expert_searches_a_fixed_number_of_worlds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """expert's search stops on the clock at a live table; here on a sample count, so that two
+    calls with the same rng search the same worlds (the re-deal test compares them) and the
+    many-hands tests stay quick."""
+    monkeypatch.setattr(search, "BUDGET", search.Budget(samples=6, time_ms=None))
 
 
 # -- they see only a player's view -----------------------------------------------------------

@@ -60,8 +60,10 @@ def test_the_socket_action_carries_the_level(alice: User) -> None:
     version = Table.objects.get(pk=table.pk).version
     services.perform(table.pk, alice, version, {"type": "remove_bot", "seat": 1})
     with pytest.raises(services.ServiceError):
-        services.perform(table.pk, alice, version + 1, {"type": "add_bot", "seat": 1, "level": "expert"})
+        services.perform(table.pk, alice, version + 1, {"type": "add_bot", "seat": 1, "level": "wizard"})
     assert _levels(table) == [None, None]
+    services.perform(table.pk, alice, version + 1, {"type": "add_bot", "seat": 1, "level": "expert"})
+    assert _levels(table) == [None, "expert"]
 
 
 def test_the_clock_plays_each_bot_at_its_own_level(alice: User, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -142,3 +144,41 @@ def test_everybody_sees_which_strength_each_bot_has(alice: User, bob: User) -> N
     table = bot_table(alice, "two_player")
     seats = table_context(table.pk, bob)["table"]["seats"]
     assert [(s["is_bot"], s["bot_level"]) for s in seats] == [(False, None), (True, "normal")]
+
+
+# -- expert, the searching level ----------------------------------------------------------------
+
+
+def test_expert_is_chosen_like_every_other_level(alice: User, alice_client: Client) -> None:
+    """The create form, the API and the table page's buttons all know expert, in both languages."""
+    alice_client.post(reverse("games:create"), create_payload(bot_level="expert"))
+    assert _levels(Table.objects.get()) == [None, "expert", "expert", "expert"]
+    token = create_api_token(alice)
+    made = Client().post(
+        "/api/tables/",
+        {"variant": "shanghai", "base": 1, "bots": ["expert", "strong"]},
+        content_type="application/json",
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert made.status_code == 201, made.content
+    assert _levels(Table.objects.get(pk=made.json()["id"])) == [None, "expert", "strong", None]
+    table = table_info(4, None, phase="waiting", status="waiting", stake_state="proposed", deadline_ms=None)
+    table["seats"][2].update(name=None, is_bot=False, balance=None, accepted=False)
+    table["seats"][3].update(name="机器人 4", is_bot=True, bot_level="expert")
+    html = render_table_html(
+        {
+            "table": table,
+            "view": None,
+            "legal": [{"type": "add_bot", "seat": 2}],
+            "viewer": {"user": "eve", "seat": None},
+        }
+    )
+    assert "&quot;level&quot;:&quot;expert&quot;" in html
+    assert ">专家</span>" in html  # the site speaks Chinese first
+    from django.utils import translation
+
+    with translation.override("en"):
+        english = render_table_html(
+            {"table": table, "view": None, "legal": [], "viewer": {"user": "eve", "seat": None}}
+        )
+    assert 'title="Bot strength">Expert</span>' in english

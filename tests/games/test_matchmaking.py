@@ -190,6 +190,16 @@ def test_bots_fill_the_open_seats_after_the_chosen_wait(four: list[User]) -> Non
     assert QuickMatch.objects.get().bots == 2
 
 
+def test_quick_match_fills_with_the_bot_level_the_site_sets(alice: User, settings: Any) -> None:
+    settings.QUICK_MATCH_BOT_LEVEL = "expert"
+    t = now()
+    matchmaking.join(alice, "two_player", "bronze", bot_wait=15, now=t)
+    QueueEntry.objects.update(seen=t + timedelta(seconds=14))
+    assert sweep(t + timedelta(seconds=16)) == 1
+    bot = Table.objects.get().seats.get(index=1)
+    assert bot.is_bot and bot.bot_level == "expert"
+
+
 def test_the_clock_tick_runs_the_bot_fill(alice: User) -> None:
     from games.clock import tick
 

@@ -1,4 +1,4 @@
-"""Bots: three levels (easy, normal, strong) and a random player for fuzzing.
+"""Bots: four levels (easy, normal, strong, expert) and a random player for fuzzing.
 
 A bot is `(view, legal, rng) -> Action`: it gets a `PlayerView` read from the very dict
 `view_for(state, seat)` sends that player, and the player's legal actions — never the
@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 
 from games.engine.actions import Action, legal_actions
 from games.engine.bots.policies import easy, normal, random_level, strong
+from games.engine.bots.search import expert
 from games.engine.bots.seen import PlayerView
 from games.engine.errors import EngineError
 from games.engine.state import HandState
@@ -20,9 +21,15 @@ from games.engine.view import view_for
 
 Bot = Callable[[PlayerView, Sequence[Action], random.Random], Action]
 
-LEVELS: tuple[str, ...] = ("easy", "normal", "strong")
+LEVELS: tuple[str, ...] = ("easy", "normal", "strong", "expert")
 DEFAULT_LEVEL = "normal"  # quick-match fill and an add-bot request that names no level
-BOTS: dict[str, Bot] = {"easy": easy, "normal": normal, "strong": strong, "random": random_level}
+BOTS: dict[str, Bot] = {
+    "easy": easy,
+    "normal": normal,
+    "strong": strong,
+    "expert": expert,
+    "random": random_level,
+}
 ALIASES = {"baseline": "easy"}  # the single bot of earlier versions
 
 

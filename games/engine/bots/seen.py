@@ -36,6 +36,8 @@ class OtherSeat:
     hidden_kongs: int
     flowers: int
     ready: bool
+    hand_count: int = -1  # concealed tiles held (-1: not known, e.g. a hand-built view)
+    flower_tiles: tuple[Tile, ...] = ()  # the flowers themselves (their scoring counts them)
 
 
 @dataclass(frozen=True)
@@ -88,6 +90,8 @@ class PlayerView:
                         hidden_kongs=sum(1 for m in melds if not m.tiles),
                         flowers=len(tiles(s["flowers"])),
                         ready=bool(s["ready"]),
+                        hand_count=int(s["hand_count"]),
+                        flower_tiles=tiles(s["flowers"]),
                     )
                 )
         if view.get("indicator"):

@@ -1,0 +1,555 @@
+"""expert: strong's candidates judged by determinized Monte Carlo search.
+
+At a discard, strong's own ranking names a few candidates (its choice, the next-best fast
+discards, and the safest tile played as a fold). Each is judged by playing the hand forward in
+sampled worlds:
+
+- a **world** deals the tiles this seat cannot see — the other hands and the wall — from the
+  tiles the variant's set holds less everything visible (own hand, rivers, melds, indicator);
+  other hands get their real sizes, and their shapes follow what the table says of them: a
+  player who declared 报听 is dealt a ready hand, another is dealt a ready, one-away or
+  two-away hand as often as `defence.py`'s readiness (melds laid, discards made) says; yihua's
+  hidden concealed kongs get a kind of which four copies are unseen;
+- a **rollout** plays from there with fast policies for every seat (draw; win when complete
+  and the variant's own `Ruleset.score` accepts it; keep a tile only when it lowers the shanten,
+  else throw it; a folding seat throws what the others have thrown) to the wall's end or a
+  horizon, and a win on a discard where the variant allows it. No chi/pong in rollouts: the
+  draw order then stays the same for every candidate of a world, so the candidates differ only
+  where their own play differs (common random numbers: paired differences, small noise);
+- the **value** of a rollout is this seat's payment, scored by the variant's own `score`.
+
+The bot only ever sees the `PlayerView`: the worlds are sampled from it, so re-dealing the real
+hidden tiles changes nothing (tests/engine/test_bots.py). The search stops when the `Budget`'s
+samples are done or its time is nearly spent (it estimates the next sample's cost first), so
+it is never late; with fewer samples it simply keeps strong's choice more often, because it
+only departs from strong when the paired difference is clear of its own standard error.
+
+`ExpertEvaluator` is the evaluator interface (`Evaluator`): the candidates with their expected
+points, for a caller that wants to rank a move (a review) rather than make one.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from typing import Protocol
+
+from games.engine.actions import Action
+from games.engine.bots.defence import _threat, threats
+from games.engine.bots.policies import _discard_options, _folding, _strong_style, strong
+from games.engine.bots.seen import OtherSeat, PlayerView
+from games.engine.errors import EngineError
+from games.engine.hand import shanten
+from games.engine.rulesets import get_ruleset
+from games.engine.scoring.context import WinContext
+from games.engine.state import Meld
+from games.engine.tiles import HONOR, KINDS, Tile, tiles_of
+
+# A rollout stops after this many draws (all seats together): most hands end sooner, and a far
+# horizon adds cost and little signal (the rest is scored as a draw, 0).
+HORIZON = 48
+# How many of strong's fastest discards (by shanten, then worth) are searched beside its choice.
+PUSH_CANDIDATES = 3
+# Search only a hand this close to ready (farther, every discard plays alike in a rollout and
+# strong's shape knowledge is the better judge), or any hand while a table threat is this big.
+SEARCH_SHANTEN = 1
+SEARCH_THREAT = 0.9
+# Depart from strong's choice only when the paired difference is this many standard errors
+# above zero: few samples are noisy, and the rollouts know less than strong of what claims and
+# big patterns bring (Shanghai, 200 duplicate hands, seed 22: searching hands two from ready
+# and departing at 1.5 standard errors, expert − strong −0.21 [−2.18, +1.76]; one from ready
+# and 2 standard errors, +0.13 [−0.23, +0.50]).
+CLEAR = 2.0
+# A fold is searched (the safest tile, then folding on) only where strong folds or a threat is
+# this big (defence.py's readiness × size) while this hand is not ready.
+FOLD_THREAT = 1.2
+# Other seats are dealt hands this far from ready when not ready (1, 2, 3 away), so that the
+# sampled table is as advanced as the real one (readiness from defence.py)
+AWAY = (0.45, 0.35, 0.2)
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much one decision may search: at most `samples` worlds, and no new world once the
+    next one would end past `time_ms` (None: samples only — reproducible, for tests and
+    arena runs that must replay exactly)."""
+
+    samples: int = 48
+    time_ms: float | None = 70.0
+
+
+BUDGET = Budget()
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A candidate: the discard now, and whether the seat keeps folding after it."""
+
+    tile: Tile
+    fold: bool
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """One candidate as the search saw it: expected points for this seat per hand."""
+
+    action: Action
+    fold: bool
+    mean: float
+    samples: int
+
+
+class Evaluator(Protocol):
+    """What a review needs: the moves worth considering at a decision, each with its value."""
+
+    def evaluate(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> list[Judgement]: ...
+
+
+@dataclass(frozen=True)
+class ExpertEvaluator:
+    budget: Budget = BUDGET
+
+    def evaluate(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> list[Judgement]:
+        """The searched candidates, best first; [] where expert does not search (claims, kongs,
+        wins, a single sensible discard) — strong's choice stands there."""
+        return _search(view, legal, rng, self.budget)[1]
+
+
+def expert(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+    return _search(view, legal, rng, BUDGET)[0]
+
+
+# -- what is searched ------------------------------------------------------------------------
+
+
+def _search(
+    view: PlayerView, legal: Sequence[Action], rng: random.Random, budget: Budget
+) -> tuple[Action, list[Judgement]]:
+    started = time.perf_counter()
+    base = strong(view, legal, rng)
+    if view.phase != "turn" or base.type != "discard" or base.tile is None:
+        return base, []  # wins, claims, kongs and pre-hand choices: strong's
+    if not get_ruleset(view.variant).win_on_discard:
+        # Tianjin: no discard is dangerous, and what its hands are worth (kongs paid when made,
+        # the 龙) is what strong prices and a rollout does not see (400 duplicate hands, seed 23:
+        # searching there, expert − strong −0.050 [−0.099, −0.001])
+        return base, []
+    plans, base_plan = _candidates(view, legal, base.tile)
+    if len(plans) < 2:
+        return base, []
+    search_rng = random.Random(rng.getrandbits(64))
+    values = _values(view, plans, search_rng, budget, started)
+    if not values[0]:
+        return base, []
+    i_base = plans.index(base_plan)
+    n = len(values[0])
+    means = [statistics.fmean(v) for v in values]
+    best = max(range(len(plans)), key=lambda i: (means[i], i == i_base))
+    choice = base
+    if best != i_base and _clearly_better(values[best], values[i_base]):
+        choice = _discard(legal, plans[best].tile, base)
+    judged = [
+        Judgement(_discard(legal, p.tile, base), p.fold, round(m, 3), n)
+        for p, m in zip(plans, means, strict=True)
+    ]
+    judged.sort(key=lambda j: -j.mean)
+    return choice, judged
+
+
+def _clearly_better(a: list[float], b: list[float]) -> bool:
+    d = [x - y for x, y in zip(a, b, strict=True)]
+    mean = statistics.fmean(d)
+    if mean <= 0:
+        return False
+    if len(d) < 2:
+        return False
+    se = statistics.stdev(d) / math.sqrt(len(d))
+    return mean > CLEAR * se
+
+
+def _discard(legal: Sequence[Action], tile: Tile, base: Action) -> Action:
+    same = [a for a in legal if a.type == "discard" and a.tile == tile]
+    # as strong: undeclared where the variant lets the seat choose (two-player 报听)
+    return min(same, key=lambda a: a.ready != base.ready) if same else base
+
+
+def _candidates(view: PlayerView, legal: Sequence[Action], base_tile: Tile) -> tuple[list[Plan], Plan]:
+    style = _strong_style(view.variant)
+    ts = threats(view) if style.defend else []
+    tiles = {a.tile for a in legal if a.type == "discard" and a.tile is not None}
+    options = _discard_options(view, view.hand, view.melds, tiles, ts, style)
+    folding = _folding(view, options, ts, style)
+    base_plan = Plan(base_tile, folding)
+    fastest = min(o.shanten for o in options)
+    threat = max((th.level for th in ts), default=0.0)
+    if fastest > SEARCH_SHANTEN and threat < SEARCH_THREAT:
+        return [base_plan], base_plan
+    plans = [base_plan]
+    ranked = sorted(options, key=lambda o: (o.shanten, -o.worth))
+    for o in ranked[:PUSH_CANDIDATES]:
+        if o.tile is not None:
+            plans.append(Plan(o.tile, False))
+    if ts and (folding or (fastest >= 1 and threat >= FOLD_THREAT)):
+        safest = min(options, key=lambda o: (round(o.risk, 2), o.shanten, -o.worth))
+        if safest.tile is not None:
+            plans.append(Plan(safest.tile, True))
+    return list(dict.fromkeys(plans)), base_plan
+
+
+# -- worlds ------------------------------------------------------------------------------------
+
+
+@dataclass
+class World:
+    """One sampled deal of what this seat cannot see, and what each seat's play needs."""
+
+    hands: list[bytearray]  # per seat; this seat's is its own 14 (the candidate's discard is taken out)
+    melds: list[tuple[Meld, ...]]  # per seat, for scoring (hidden kongs given a sampled kind)
+    needs: list[int]  # groups still to make in the concealed part, per seat
+    rivers: list[set[Tile]]  # kinds each seat has discarded
+    wall: list[Tile]
+    draws: int
+
+
+@cache
+def _set_counts(variant: str) -> bytes:
+    c = bytearray(KINDS)
+    for t in get_ruleset(variant).wall_tiles():
+        if t < KINDS:
+            c[t] += 1
+    return bytes(c)
+
+
+def _pool(view: PlayerView) -> bytearray:
+    """Copies of each kind this seat cannot see, within the variant's set (two-player plays
+    without two suits: `view.unseen` counts 4 of every kind)."""
+    full = _set_counts(view.variant)
+    return bytearray(max(0, full[t] - (4 - view.unseen[t])) for t in range(KINDS))
+
+
+def _take_random(pool: bytearray, rng: random.Random) -> Tile | None:
+    total = sum(pool)
+    if not total:
+        return None
+    r = rng.randrange(total)
+    for t in range(KINDS):
+        r -= pool[t]
+        if r < 0:
+            pool[t] -= 1
+            return t
+    return None
+
+
+def _random_hand(pool: bytearray, size: int, rng: random.Random) -> bytearray:
+    hand = bytearray(KINDS)
+    for _ in range(size):
+        t = _take_random(pool, rng)
+        if t is None:
+            break
+        hand[t] += 1
+    return hand
+
+
+def _ready_hand(pool: bytearray, groups: int, rng: random.Random) -> bytearray | None:
+    """groups melds and a pair from the pool, less one tile: ready by construction (None, the
+    pool untouched, when the pool cannot make it)."""
+    hand = bytearray(KINDS)
+    taken: list[Tile] = []
+
+    def take(ts: Sequence[Tile]) -> None:
+        for t in ts:
+            pool[t] -= 1
+            hand[t] += 1
+            taken.append(t)
+
+    for _ in range(groups):
+        if rng.random() < 0.3:
+            kinds = [t for t in range(KINDS) if pool[t] >= 3]
+            if kinds:
+                take((rng.choice(kinds),) * 3)
+                continue
+        starts = [t for t in range(HONOR) if t % 9 <= 6 and pool[t] and pool[t + 1] and pool[t + 2]]
+        if not starts:
+            kinds = [t for t in range(KINDS) if pool[t] >= 3]
+            if not kinds:
+                break
+            take((rng.choice(kinds),) * 3)
+            continue
+        s = rng.choice(starts)
+        take((s, s + 1, s + 2))
+    pairs = [t for t in range(KINDS) if pool[t] >= 2]
+    if len(taken) < 3 * groups or not pairs:
+        for t in taken:
+            pool[t] += 1
+        return None
+    take((rng.choice(pairs),) * 2)
+    out = rng.choice(taken)
+    hand[out] -= 1
+    pool[out] += 1
+    return hand
+
+
+def _opponent_hand(
+    view: PlayerView, o: OtherSeat, size: int, groups: int, pool: bytearray, rng: random.Random
+) -> bytearray:
+    """A hand for `o` shaped as the table suggests: ready, one away or two away as often as its
+    readiness says (报听: always ready); early, with nothing laid or thrown, just random."""
+    if size != 3 * groups + 1 or (not o.melds and not o.hidden_kongs and len(o.discards) < 4):
+        return _random_hand(pool, size, rng)
+    ready = 1.0 if o.ready else _threat(o, True, view.variant).ready
+    r = rng.random()
+    away = 0
+    if r >= ready:
+        r = (r - ready) / (1 - ready)
+        away = 1 if r < AWAY[0] else 2 if r < AWAY[0] + AWAY[1] else 3
+    hand = _ready_hand(pool, groups, rng)
+    if hand is None:
+        return _random_hand(pool, size, rng)
+    for _ in range(away):  # swap a held tile for a random unseen one
+        held = [t for t in range(KINDS) if hand[t]]
+        out = rng.choice(held)
+        t = _take_random(pool, rng)
+        if t is None:
+            break
+        hand[out] -= 1
+        pool[out] += 1
+        hand[t] += 1
+    return hand
+
+
+def _world(view: PlayerView, rng: random.Random) -> World:
+    n = view.players
+    pool = _pool(view)
+    hands: list[bytearray] = [bytearray(KINDS) for _ in range(n)]
+    melds: list[tuple[Meld, ...]] = [() for _ in range(n)]
+    needs = [0] * n
+    rivers: list[set[Tile]] = [set() for _ in range(n)]
+    hands[view.me] = bytearray(view.hand)
+    melds[view.me] = view.melds
+    needs[view.me] = max(0, 4 - len(view.melds))
+    for o in view.others:
+        hidden = []
+        for _ in range(o.hidden_kongs):  # yihua hides them: a kind with four copies unseen
+            kinds = [t for t in range(KINDS) if pool[t] >= 4]
+            if kinds:
+                k = rng.choice(kinds)
+                pool[k] -= 4
+                hidden.append(Meld("concealed_kong", (k,) * 4))
+        melds[o.seat] = (*o.melds, *hidden)
+        needs[o.seat] = max(0, 4 - len(o.melds) - o.hidden_kongs)
+        rivers[o.seat] = set(o.discards)
+    # 报听 and melded seats first: their shapes need the pool most
+    order = sorted(view.others, key=lambda o: (not o.ready, -len(o.melds)))
+    for o in order:
+        size = o.hand_count if o.hand_count >= 0 else 3 * needs[o.seat] + 1
+        hands[o.seat] = _opponent_hand(view, o, size, needs[o.seat], pool, rng)
+    wall = tiles_of(bytes(pool))
+    rng.shuffle(wall)
+    draws = min(len(wall), view.wall_left, HORIZON)
+    return World(hands, melds, needs, rivers, wall, draws)
+
+
+# -- rollouts ----------------------------------------------------------------------------------
+
+
+def _values(
+    view: PlayerView, plans: list[Plan], rng: random.Random, budget: Budget, started: float
+) -> list[list[float]]:
+    values: list[list[float]] = [[] for _ in plans]
+    rules = get_ruleset(view.variant)
+    table = _Table(view, rules.win_on_discard)
+    first = time.perf_counter()
+    for i in range(budget.samples):
+        if budget.time_ms is not None:
+            now = time.perf_counter()
+            # the next world costs about what the last ones did (the first: a guess, 1 ms)
+            per = (now - first) / i if i else 0.001
+            if (now - started + per) * 1000 > budget.time_ms:
+                break
+        world = _world(view, rng)
+        for k, plan in enumerate(plans):
+            values[k].append(table.rollout(world, plan))
+    return values
+
+
+class _Table:
+    """The fixed facts of one decision, and the fast rollout over a world."""
+
+    def __init__(self, view: PlayerView, discard_wins: bool) -> None:
+        self.view = view
+        self.n = view.players
+        self.me = view.me
+        self.jokers = view.jokers
+        self.discard_wins = discard_wins
+        self.flowers: list[tuple[Tile, ...]] = [() for _ in range(self.n)]
+        self.flowers[view.me] = view.flowers
+        # how likely each opponent is ready, from the table only (a folding seat's guide)
+        self.readiness = [0.0] * self.n
+        for o in view.others:
+            self.flowers[o.seat] = o.flower_tiles
+            self.readiness[o.seat] = 0.95 if o.ready else _threat(o, True, view.variant).ready
+
+    def dist(self, hand: bytearray, need: int) -> int:
+        if not self.jokers:
+            return shanten(bytes(hand), 0, need)
+        c = bytearray(hand)
+        j = 0
+        for t in self.jokers:
+            j += c[t]
+            c[t] = 0
+        return shanten(bytes(c), j, need)
+
+    def rollout(self, w: World, plan: Plan) -> float:
+        n, me = self.n, self.me
+        hands = [bytearray(h) for h in w.hands]
+        hands[me][plan.tile] -= 1
+        sh = [self.dist(hands[s], w.needs[s]) for s in range(n)]
+        rivers = [set(r) for r in w.rivers]
+        seat, tile, i = me, plan.tile, 0
+        while True:
+            if self.discard_wins:
+                for k in range(1, n):
+                    s = (seat + k) % n
+                    # a seat does not win on a kind it threw itself (it would have kept it, and a
+                    # passed win locks it in most variants): what makes safe tiles safe here too
+                    if sh[s] != 0 or tile in rivers[s]:
+                        continue
+                    h = hands[s]
+                    h[tile] += 1
+                    done = self.dist(h, w.needs[s]) == -1
+                    h[tile] -= 1
+                    if done:
+                        pay = self.settle(s, h, tile, w.melds[s], seat)
+                        if pay:
+                            return float(pay[me])
+            rivers[seat].add(tile)
+            seat = (seat + 1) % n
+            if i >= w.draws:
+                return 0.0
+            drawn = w.wall[i]
+            i += 1
+            h = hands[seat]
+            h[drawn] += 1
+            now = self.dist(h, w.needs[seat])
+            if now == -1:
+                h[drawn] -= 1
+                pay = self.settle(seat, h, drawn, w.melds[seat], None)
+                h[drawn] += 1
+                if pay:
+                    return float(pay[me])
+            if seat == me and plan.fold:
+                tile = self.safest(h, rivers)
+                h[tile] -= 1
+                sh[seat] = self.dist(h, w.needs[seat])
+                continue
+            if now < sh[seat] or drawn in self.jokers:
+                tile = self.keep(h, drawn, now, w.needs[seat])
+                h[tile] -= 1
+                sh[seat] = self.dist(h, w.needs[seat])
+            else:
+                tile = drawn
+                h[tile] -= 1
+
+    def keep(self, h: bytearray, drawn: Tile, target: int, need: int) -> Tile:
+        """The discard that keeps the improvement: the most isolated tile that does."""
+        best: Tile | None = None
+        held = [t for t in range(KINDS) if h[t] and t not in self.jokers]
+        for t in sorted(held, key=lambda t: -_isolation(h, t)):
+            h[t] -= 1
+            d = self.dist(h, need)
+            h[t] += 1
+            if d <= max(target, 0):
+                return t
+            if best is None:
+                best = t
+        return best if best is not None else drawn
+
+    def safest(self, h: bytearray, rivers: list[set[Tile]]) -> Tile:
+        """A folding seat's discard: the tile the likely-ready opponents threw (then the most
+        isolated), judged from rivers only."""
+        best: tuple[float, int, Tile] | None = None
+        for t in range(KINDS):
+            if not h[t] or (t in self.jokers and sum(h) > sum(h[j] for j in self.jokers)):
+                continue
+            danger = sum(self.readiness[s] for s in range(self.n) if s != self.me and t not in rivers[s])
+            key = (danger, -_isolation(h, t), t)
+            if best is None or key < best:
+                best = key
+        assert best is not None
+        return best[2]
+
+    def settle(
+        self, seat: int, h: bytearray, win: Tile, melds: tuple[Meld, ...], from_seat: int | None
+    ) -> tuple[int, ...]:
+        """The payments of `seat`'s win on `win` (`h` holds the 13 others), () if the variant's
+        scoring refuses it."""
+        v = self.view
+        return _settle(
+            v.variant,
+            bytes(h),
+            win,
+            melds,
+            self.flowers[seat],
+            seat,
+            v.dealer,
+            v.players,
+            v.round_wind,
+            v.jokers,
+            v.discarded_joker if seat == v.me else False,
+            from_seat,
+        )
+
+
+def _isolation(h: bytearray, t: Tile) -> int:
+    if h[t] >= 2:
+        return 0
+    if t >= HONOR:
+        return 6
+    r = t % 9
+    lo, hi = t - min(r, 2), t + min(8 - r, 2)
+    return 4 - min(sum(h[lo : hi + 1]) - h[t], 3) + (1 if r in (0, 8) else 0)
+
+
+@lru_cache(maxsize=32768)
+def _settle(
+    variant: str,
+    counts13: bytes,
+    win_tile: Tile,
+    melds: tuple[Meld, ...],
+    flowers: tuple[Tile, ...],
+    seat: int,
+    dealer: int,
+    players: int,
+    round_wind: Tile,
+    jokers: tuple[Tile, ...],
+    discarded_joker: bool,
+    from_seat: int | None,
+) -> tuple[int, ...]:
+    ctx = WinContext(
+        variant=variant,
+        concealed=tuple(tiles_of(counts13)),
+        win_tile=win_tile,
+        seat=seat,
+        dealer=dealer,
+        players=players,
+        melds=melds,
+        flowers=flowers,
+        by="self_draw" if from_seat is None else "discard",
+        from_seat=from_seat,
+        round_wind=round_wind,
+        base=2 if variant == "yihua" else 1,  # yihua's base stake must be even
+        jokers=jokers,
+        discarded_joker=discarded_joker,
+    )
+    try:
+        result = get_ruleset(variant).score(ctx)
+    except EngineError:
+        return ()
+    if not result.win or not result.payments:
+        return ()
+    return tuple(result.payments)
