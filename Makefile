@@ -66,7 +66,7 @@ loadtest: $(STAMP)
 fuzz: $(STAMP)
 	$(BIN)/python scripts/fuzz.py --procs $(PROCS)
 
-# CPU per hand action and per viewer frame, one thread (docs/benchmarks.md, "Session 3"); PROFILE=1 for a tree.
+# CPU per hand action and per viewer frame, one thread (docs/benchmarks.md, "Live play"); PROFILE=1 for a tree.
 .PHONY: bench-service
 bench-service: $(STAMP)
 	$(BIN)/python scripts/service_bench.py

@@ -2,7 +2,7 @@
 
 When one is full its older half goes, not all of it: emptying a cache at once sent every busy
 table back to the database and to full replays in the same instant, a latency spike under load
-(docs/benchmarks.md, "Session 3"). Dicts keep insertion order, and `put` moves a key it stores
+(docs/benchmarks.md, "Live play"). Dicts keep insertion order, and `put` moves a key it stores
 to the end, so the entries in use — the newest of the tables being played — stay.
 """
 

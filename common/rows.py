@@ -2,7 +2,7 @@
 
 Django compiles each ORM query from scratch: on the 2-core test machine about 2 ms of CPU for
 the locked read of a table and 1–1.5 ms for each save or create, and one action ran five of
-them (docs/benchmarks.md, "Session 3"). `RowSql` builds the statements of one model once, from
+them (docs/benchmarks.md, "Live play"). `RowSql` builds the statements of one model once, from
 the model's own metadata (a migration that adds a field changes them too), and converts values
 with the fields' own methods both ways — what the ORM would send and read, without the
 compiling. Everything else keeps using the ORM.

@@ -3,7 +3,7 @@
 A socket process holds tens of thousands of long-lived containers (its sockets' tasks and
 queues, cached hand states, snapshots); every full collection walked all of them again:
 70–180 ms with the whole process stopped, several times a minute under load, which is what a
-player's slowest frames were made of (docs/benchmarks.md, "Session 5"). What survives a full
+player's slowest frames were made of (docs/benchmarks.md, "What keeps an action cheap"). What survives a full
 collection is long-lived, so it is frozen (moved where the collector does not look); the next
 full collection walks only what is newer. Frozen objects are still freed by reference counting;
 only a cycle among them that becomes garbage later would be kept, so every `refresh_seconds`

@@ -2,8 +2,8 @@
 
 **Autobahn's debug text.** Autobahn formats its whole configuration with `pprint.pformat` for
 every websocket it opens, for a debug line nobody logs: 7 % of a process's loop in a
-connection storm (py-spy, 1,000 tables arriving; docs/benchmarks.md, "Session 8"). The text is
-now made only if that line is written.
+connection storm (py-spy, 1,000 tables arriving; docs/benchmarks.md, "What keeps an action
+cheap"). The text is now made only if that line is written.
 
 **The switch interval** (`MAHJONG_SWITCH_INTERVAL`, seconds; unset: Python's 5 ms). A socket
 process runs its sockets on one event-loop thread and its database work on a few threads

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Tile efficiency alone: one hand, no opponents, no claims — how often each discard rule
-completes a hand within N draws (docs/bots.md, issue 22 third round).
+completes a hand within N draws (docs/bots.md, "Solitaire").
 
     .venv/bin/python scripts/bot_solitaire.py --deals 1500 --draws 18 --modes one,tie,two
 

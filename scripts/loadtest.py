@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Load test of live play over real websockets (docs/benchmarks.md, "Live play (make loadtest)").
+"""Load test of live play over real websockets (docs/benchmarks.md, "Load").
 
     .venv/bin/python scripts/loadtest.py --tables 100 --seconds 60 --procs 2 [--kill | --kills N] \
         [--rate 0.25] [--ramp 30] [--restart-redis] [--reset-pg] [--echo] [--spread seat]
@@ -28,7 +28,7 @@ Definitions (the accounting):
   off by a fault (those are `unconfirmed`). Each lost and duplicated action is printed (table,
   hand, seat, action; for a lost one the versions it was sent at and answered with) and listed
   in the JSON (`lost_actions`, `duplicated_actions`). `lost_after_3s` is what the old count,
-  3 s after the end, would have said (docs/benchmarks.md, session 6).
+  3 s after the end, would have said (docs/benchmarks.md, "What makes faults safe").
 - *errors*: error frames other than `stale_version` (a race with the clock that the client
   heals by acting again), missing answers, viewers not updated within 5 s, and socket closes;
   all of these are counted as `fault_effects` instead when they happen within FAULT_WINDOW
@@ -698,7 +698,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             time.sleep(3.0)  # what the accounting used to wait: kept to show what it miscounted
             early = account(drivers)
             ledger = account(drivers, settled=settle([d.table_id for d in drivers]))
-            # counted lost by the old fixed wait, and of what type (docs/benchmarks.md, session 6)
+            # counted lost by the old fixed wait, and of what type
+            # (docs/benchmarks.md, "What makes faults safe")
             ledger["lost_after_3s"] = early["lost"]
             ledger["lost_after_3s_types"] = dict(Counter(a["action"]["type"] for a in early["lost_actions"]))
         server_errors = stack.server_errors(stats.log_marks)

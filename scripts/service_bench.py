@@ -6,7 +6,7 @@
 Four players at one shanghai table (no pause, no undo window, so every action is applied at
 once); each action is one `commands.perform`, and before it the four viewers' frames are built
 the way the sockets build them (`snapshot_context` + the JSON encoding). It isolates what the
-load test mixes together (docs/benchmarks.md, "Session 3"): the figures are CPU time of this
+load test mixes together (docs/benchmarks.md, "Live play"): the figures are CPU time of this
 process (`time.process_time`), the database round trips excluded.
 """
 
