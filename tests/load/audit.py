@@ -38,8 +38,8 @@ from django.db import transaction
 
 from games import services
 from games.engine.rulesets import get_ruleset
-from games.engine.tiles import name
-from games.engine.view import view_for
+from games.engine.state import PlayerState
+from games.engine.tiles import name, tiles_of
 from games.engine.wall import deal_wall, wall_text
 from games.models import Hand, Table
 from games.routing import websocket_urlpatterns
@@ -204,6 +204,16 @@ def check_html(html: str, viewer: Viewer) -> list[str]:
 # --- driving whole hands ---------------------------------------------------------------------
 
 
+def _concealed(player: PlayerState) -> list[str]:
+    """A seat's concealed tiles as the engine holds them (read from the state, not a view: a
+    blind pre-hand choice shows nobody their own hand, yet the tiles are there to leak)."""
+    tiles = [name(t) for t in tiles_of(player.concealed)]
+    if player.drawn is not None:  # the drawn tile last, as a seat's own view lists it
+        tiles.remove(name(player.drawn))
+        tiles.append(name(player.drawn))
+    return tiles
+
+
 def _truth(table_id: int) -> tuple[int, list[list[str]] | None, bool]:
     """The table version, every seat's true concealed tiles (None between hands), hand over?"""
     table = Table.objects.get(pk=table_id)
@@ -211,7 +221,7 @@ def _truth(table_id: int) -> tuple[int, list[list[str]] | None, bool]:
     over = ctx.hand is not None and ctx.hand.status == Hand.Status.OVER
     if ctx.state is None:
         return table.version, None, over
-    hands = [view_for(ctx.state, seat)["seats"][seat]["hand"] for seat in range(ctx.state.num_players)]
+    hands = [_concealed(ctx.state.players[seat]) for seat in range(ctx.state.num_players)]
     return table.version, hands, over
 
 
