@@ -46,13 +46,27 @@ def snapshot_context(snapshot: snapshots.Snapshot, user: AbstractBaseUser | None
 def context_for(ctx: Loaded, user: AbstractBaseUser | None) -> dict[str, Any]:
     seat = ctx.seat_of(user)
     index = seat.index if seat is not None else None
+    played = index if index is not None else played_seat(ctx, user)
     return {
         "table": table_info(ctx, user),
-        "view": hand_view(ctx, index),
+        "view": hand_view(ctx, played),
         "legal": legal_for(ctx, user),
         "viewer": {"user": user.get_username() if _authenticated(user) else None, "seat": index},
+        "played": played,  # the seat whose hand this viewer sees as their own (also once it is freed)
         "revision": ctx.table.revision,  # the server's own ordering of renders; never sent
     }
+
+
+def played_seat(ctx: Loaded, user: AbstractBaseUser | None) -> int | None:
+    """The seat a viewer no longer seated played in the table's last hand, once that hand is over
+    (an admin closed the table, or they left after it): it was their own hand, so they still see
+    it face up, and only it. The settlement names who played each seat (usernames are unique)."""
+    hand = ctx.hand
+    if hand is None or hand.status != Hand.Status.OVER or not _authenticated(user):
+        return None
+    names = (hand.settlement or {}).get("names") or []
+    username = user.get_username()
+    return names.index(username) if username in names else None
 
 
 def consistent_load(table_id: int, tries: int = 5) -> Loaded:
@@ -306,6 +320,8 @@ def hand_view(ctx: Loaded, seat: int | None) -> dict[str, Any] | None:
     view["seats"] = list(view["seats"])
     if seat is not None and ctx.seats[seat].pending is not None:
         view["my_move"] = False  # the claim is made, only held for its undo window
+    if ctx.state is None and view["phase"] != "over":
+        return _ended_early(view, hand)
     if ctx.state is None or not veiled(ctx, seat):
         return view  # (a seat in a claim window sees it, during the pause too: phase "claim")
     # The pause after a discard, and outside a claim window the window too: the board as the
@@ -330,6 +346,15 @@ def hand_view(ctx: Loaded, seat: int | None) -> dict[str, Any] | None:
     view["turn"] = None
     view["my_move"] = False
     return view
+
+
+def _ended_early(view: dict[str, Any], hand: Hand) -> dict[str, Any]:
+    """A hand settled without a last action (an admin closed it: drawn, no payments): its log
+    replays to the middle of play, so the view says it is over itself. Unlike a hand played to
+    its end, no concealed hand is opened: each player keeps seeing only their own."""
+    ended = {key: value for key, value in view.items() if key not in ("waits", "discard_waits")}
+    ended.update(phase="over", turn=None, my_move=False, result=hand.result)
+    return ended
 
 
 def _discard_view(last: tuple[int, int] | None) -> dict[str, Any] | None:

@@ -217,7 +217,9 @@ def board_model(context: dict[str, Any]) -> dict[str, Any]:
     my_seat = viewer.get("seat")
     seats = table.get("seats", [])
     n = len(seats) or len((view or {}).get("seats", [])) or 4
-    bottom = my_seat if my_seat is not None else 0
+    # a player whose seat was freed after the hand still sees it from their own side
+    played = context.get("played")
+    bottom = my_seat if my_seat is not None else played if played is not None else 0
     positions = POSITIONS.get(n, POSITIONS[4])
     jokers = set((view or {}).get("jokers") or [])
     hand_legal = [a for a in legal if a["type"] not in TABLE_ACTIONS]

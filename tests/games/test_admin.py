@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
@@ -11,7 +13,7 @@ from accounts.models import LedgerEntry
 from games import moderation, presence, services
 from games.models import AdminAuditLog, Ban, Hand, Penalty, PenaltyReversal, Rating, Seat, Table
 from tests.conftest import logged_in_client
-from tests.games.conftest import balance, bot_table, two_seated
+from tests.games.conftest import balance, bot_table, play_to_end, two_seated
 
 pytestmark = pytest.mark.django_db
 
@@ -183,3 +185,62 @@ def test_staff_do_not_see_the_salt_of_a_hand_in_progress(staff_client: Client, a
     done = finished_hand(alice)
     page = staff_client.get(reverse("admin:games_hand_change", args=[done.pk])).content.decode()
     assert done.setup["salt"] in page
+
+
+def test_after_a_close_mid_hand_its_players_see_the_hand_over_with_only_their_own_tiles_open(
+    alice: User, bob: User
+) -> None:
+    """The close settles the hand as drawn and frees the seats: each former player's board shows
+    the hand as over (no whose-turn line, no countdown) from their own seat, their own last hand
+    face up and the other seat's concealed tiles still hidden, in the view and in the page."""
+    from games.presenters import json_view, table_context
+    from games.rendering.fragments import render_table_html
+
+    table = two_seated(alice, bob)
+    services.start_hand(table.pk, alice)
+    before = services.load(Table.objects.get(pk=table.pk)).state
+    assert before is not None
+    moderation.close_table(table.pk)
+    for (index, user), shared in itertools.product(enumerate((alice, bob)), (False, True)):
+        context = table_context(table.pk, user, shared)  # a page load, and a socket's frame
+        view = context["view"]
+        assert view["phase"] == "over" and view["turn"] is None and not view["my_move"]
+        assert view["result"]["by"] == "admin_closed"
+        assert context["table"]["deadline_ms"] is None
+        mine, other = view["seats"][index], view["seats"][1 - index]
+        assert len(mine["hand"]) == before.players[index].hand_size
+        assert "hand" not in other and "drawn" not in other  # never the other player's tiles
+        assert "waits" not in view
+        sent = json_view(context)["hand"]["seats"]
+        assert [i for i, seat in enumerate(sent) if "hand" in seat] == [index]
+        html = render_table_html(context, "en")
+        assert "to play" not in html and "Your turn" not in html and 'class="countdown"' not in html
+        assert "Hand over: closed by an admin, drawn" in html.split('id="board"')[1]
+        board = html.split('id="board"')[1].split('id="settlement"')[0]
+        sections = board.split('<section class="seat ')[1:]
+        own = next(s for s in sections if f'data-seat="{index}"' in s)
+        theirs = next(s for s in sections if f'data-seat="{1 - index}"' in s)
+        assert "pos-bottom" in own and "concealed opened" in own
+        assert "concealed opened" not in theirs
+        assert 'id="settlement"' in html
+    # A spectator still sees every concealed hand face down.
+    spectator = table_context(table.pk, None)["view"]
+    assert spectator["phase"] == "over" and not any("hand" in seat for seat in spectator["seats"])
+
+
+def test_a_player_who_left_after_a_finished_hand_still_sees_it_from_their_own_seat(
+    alice: User, bob: User
+) -> None:
+    from games.presenters import table_context
+    from games.rendering.fragments import render_table_html
+
+    table = two_seated(alice, bob)
+    services.start_hand(table.pk, alice)
+    play_to_end(table.pk)
+    services.leave(table.pk, bob)
+    assert not Seat.objects.filter(table=table, user=bob).exists()
+    context = table_context(table.pk, bob)
+    assert context["viewer"]["seat"] is None  # no longer seated, yet the board is drawn from seat 1
+    html = render_table_html(context, "en")
+    own = html.split('<section class="seat pos-bottom')[1].split("</section>")[0]
+    assert 'data-seat="1"' in own
