@@ -129,7 +129,7 @@ class HandRow:
 
     @property
     def rows(self) -> list[dict[str, Any]]:
-        # payments with a bot are practice (issue 23): shown beside the points, never applied
+        # payments with a bot are practice: shown beside the points, never applied
         practice = (self.hand.settlement or {}).get("practice") or [0] * len(self.names)
         return [
             {"name": n, "payment": p, "practice": q}
@@ -311,7 +311,7 @@ class Standing:
     rating: float | None
     mu: float | None = None
     sigma: float | None = None
-    rank: dict[str, Any] | None = None  # the tier in this variant (games.ranks; issue 18)
+    rank: dict[str, Any] | None = None  # the tier in this variant (games.ranks)
 
     @property
     def win_rate(self) -> float:

@@ -1,5 +1,6 @@
-"""Item 5: point flows between linked accounts (same signup address, or joined minutes apart)
-are flagged in the admin: penalty shares and hands repeatedly lost to the same player."""
+"""Point flows between linked accounts (same signup address, or joined minutes apart) are flagged
+in the admin: penalty shares and hands repeatedly lost to the same player; and, whatever the
+addresses, new accounts feeding one receiver and lopsided repeated ranked pairs."""
 
 from __future__ import annotations
 
