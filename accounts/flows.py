@@ -1,4 +1,4 @@
-"""Point flows between linked accounts, flagged for the admin (issue 23, item 5).
+"""Point flows between linked accounts, flagged for the admin.
 
 Free accounts each bring the starting balance; an escape's penalty is shared among the other
 humans, and a hand's losers pay its winner. So throwaway accounts can pour points into one.
@@ -8,7 +8,10 @@ settings.LINKED_SIGNUP_MINUTES of each other. Flagged, over the last settings.FL
 - a pair where one account lost settings.REPEATED_LOSSES hands or more to a linked one;
 - whatever the addresses, every flow into one receiver from new accounts (joined within
   settings.NEW_ACCOUNT_DAYS) when settings.NEW_ACCOUNT_FEEDERS or more of them each paid it
-  settings.NEW_ACCOUNT_POINTS or more (escape shares and lost hands): the throwaway-account pump.
+  settings.NEW_ACCOUNT_POINTS or more (escape shares and lost hands): the throwaway-account pump;
+- whatever the addresses, a lopsided ranked pair: two accounts that played settings.RANKED_PAIR_HANDS
+  ranked hands or more together within settings.RANKED_PAIR_HOURS, one of them taking at least
+  settings.RANKED_PAIR_SHARE percent of the points that went between them (win-trading for rank).
 Nothing is blocked or reversed automatically: the admin looks (Admin → Accounts → Flagged point
 flows) and acts with the existing tools (penalties, bans, reversals).
 """
@@ -25,14 +28,15 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import LedgerEntry, Profile
+from games.models import RankChange, ScoreEntry
 
 
 @dataclass
 class Flow:
     payer: Any
     receiver: Any
-    kind: str  # "penalty_share" or "hand_losses"
-    count: int  # penalty shares, or hands lost
+    kind: str  # "penalty_share", "hand_losses" or "ranked_pair"
+    count: int  # penalty shares, hands lost, or ranked hands played together
     points: int  # points that went from payer to receiver
     link: str  # why the two accounts are linked
     last: datetime
@@ -63,6 +67,7 @@ def flagged_flows(now: datetime | None = None) -> list[Flow]:
             flow.link = link
             flagged.append(flow)
     flagged += _new_accounts_feeding_one(shares + losses, exclude=flagged)
+    flagged += _lopsided_ranked_pairs(now or timezone.now())
     return sorted(flagged, key=lambda flow: flow.last, reverse=True)
 
 
@@ -136,3 +141,57 @@ def _hand_losses(since: datetime) -> list[Flow]:
                 flow.points += min(-loser.delta, winner.delta)
                 flow.last = max(flow.last, winner.created)
     return list(pairs.values())
+
+
+def _lopsided_ranked_pairs(now: datetime) -> list[Flow]:
+    """Two accounts meeting again and again in ranked hands with the points between them going
+    one way: one throws hands so the other climbs. Whatever their addresses (a booster need not
+    share one); a rivalry where both sides win now and then stays below the share."""
+    since = now - timedelta(hours=settings.RANKED_PAIR_HOURS)
+    hands = set(
+        RankChange.objects.filter(created__gt=since, created__lte=now).values_list("hand_id", flat=True)
+    )
+    entries = ScoreEntry.objects.filter(hand_id__in=hands, user__isnull=False).select_related("user", "hand")
+    by_hand: dict[int, list[ScoreEntry]] = defaultdict(list)
+    for entry in entries:
+        by_hand[entry.hand_id].append(entry)
+    together: dict[tuple[int, int], int] = defaultdict(int)  # (lower pk, higher pk): ranked hands
+    won: dict[tuple[int, int], int] = defaultdict(int)  # (winner, loser): points between them
+    users: dict[int, Any] = {}
+    last: dict[tuple[int, int], datetime] = {}
+    for hand_entries in by_hand.values():
+        for a in hand_entries:
+            users[a.user_id] = a.user
+            for b in hand_entries:
+                if a.user_id < b.user_id:
+                    pair = (a.user_id, b.user_id)
+                    together[pair] += 1
+                    ended = a.hand.ended or a.hand.started
+                    last[pair] = max(last.get(pair, ended), ended)
+                if a.delta > 0 > b.delta:
+                    won[(a.user_id, b.user_id)] += min(a.delta, -b.delta)
+    flagged = []
+    for (low, high), count in together.items():
+        if count < settings.RANKED_PAIR_HANDS:
+            continue
+        total = won[(low, high)] + won[(high, low)]
+        winner, loser = (low, high) if won[(low, high)] >= won[(high, low)] else (high, low)
+        if not total or won[(winner, loser)] * 100 < settings.RANKED_PAIR_SHARE * total:
+            continue
+        share = won[(winner, loser)] * 100 // total
+        link = _("%(count)d ranked hands together, %(share)d%% of the points to one side") % {
+            "count": count,
+            "share": share,
+        }
+        flagged.append(
+            Flow(
+                users[loser],
+                users[winner],
+                "ranked_pair",
+                count,
+                won[(winner, loser)],
+                link,
+                last[(low, high)],
+            )
+        )
+    return flagged

@@ -18,4 +18,4 @@ def user_profile(request: HttpRequest, username: str) -> JsonResponse:
     user = User.objects.filter(username=username, is_active=True).first()
     if user is None:
         return error(404, "no_user", "there is no such user")
-    return JsonResponse({"username": user.get_username(), "ranks": ranks.ranks_of(user)})
+    return JsonResponse({"username": user.get_username(), "ranks": ranks.ranks_of(user, request.user)})

@@ -1,4 +1,4 @@
-"""Read-only queries for match history, the points chart and leaderboards (issue 7).
+"""Read-only queries for match history, the points chart and leaderboards.
 
 Who may see what: a finished hand of a public table is public (like a watched game); a hand of
 a private table only to the people who played it and staff. A hand in progress is never in
@@ -129,7 +129,7 @@ class HandRow:
 
     @property
     def rows(self) -> list[dict[str, Any]]:
-        # payments with a bot are practice (issue 23): shown beside the points, never applied
+        # payments with a bot are practice: shown beside the points, never applied
         practice = (self.hand.settlement or {}).get("practice") or [0] * len(self.names)
         return [
             {"name": n, "payment": p, "practice": q}
@@ -311,7 +311,7 @@ class Standing:
     rating: float | None
     mu: float | None = None
     sigma: float | None = None
-    rank: dict[str, Any] | None = None  # the tier in this variant (games.ranks; issue 18)
+    rank: dict[str, Any] | None = None  # the tier in this variant (games.ranks)
 
     @property
     def win_rate(self) -> float:
@@ -341,15 +341,33 @@ class Leaderboard:
     provisional: list[Standing]
 
 
-def _entries(variant: str | None) -> QuerySet:
+def _entries(variant: str | None, unseen: QuerySet) -> QuerySet:
     # Bots have no user: they are never on a leaderboard.
-    q = ScoreEntry.objects.filter(user__isnull=False, hand__status=Hand.Status.OVER)
+    q = ScoreEntry.objects.filter(user__isnull=False, hand__status=Hand.Status.OVER).exclude(hand__in=unseen)
     return q.filter(hand__table__variant=variant) if variant else q
 
 
-def _wins(variant: str | None) -> dict[int, int]:
+def _balances_shown(user_ids: list[int], unseen: QuerySet) -> dict[int, int]:
+    """Balances as the public sees them: without what hands still behind their table's spectator
+    delay moved (their results, and escape penalties settled with them) — a balance that moved at
+    once would tell a delayed spectator the result."""
+    balances = dict(Profile.objects.filter(user_id__in=user_ids).values_list("user_id", "balance"))
+    moved = (
+        LedgerEntry.objects.filter(user_id__in=user_ids)
+        .filter(Q(hand__in=unseen) | Q(penalty__hand__in=unseen))
+        .values("user_id")
+        .annotate(total=Sum("delta"))
+    )
+    for row in moved:
+        balances[row["user_id"]] = balances.get(row["user_id"], 0) - row["total"]
+    return balances
+
+
+def _wins(variant: str | None, unseen: QuerySet) -> dict[int, int]:
     wins: dict[int, int] = defaultdict(int)
-    for user_id, seat, winners in _entries(variant).values_list("user_id", "seat", "hand__result__winners"):
+    for user_id, seat, winners in _entries(variant, unseen).values_list(
+        "user_id", "seat", "hand__result__winners"
+    ):
         if isinstance(winners, list) and seat in winners:
             wins[user_id] += 1
     return wins
@@ -357,16 +375,18 @@ def _wins(variant: str | None) -> dict[int, int]:
 
 def leaderboard(variant: str | None = None, limit: int = 100) -> Leaderboard:
     """Per variant: ranked by rating (ordinal); overall: by balance. Players below the minimum
-    number of hands are listed apart as provisional."""
+    number of hands are listed apart as provisional. It is public: hands still behind their
+    table's spectator delay are left out (their results, balances and ranks) until it passes."""
     min_hands = settings_store.current().rating_min_hands
+    unseen = ranks.hands_behind_the_delay()
     stats = (
-        _entries(variant)
+        _entries(variant, unseen)
         .values("user_id", "user__username")
         .annotate(hands=Count("id"), average=Avg("delta"), biggest=Max("delta"), total=Sum("delta"))
     )
-    wins = _wins(variant)
+    wins = _wins(variant, unseen)
     user_ids = [s["user_id"] for s in stats]
-    balances = dict(Profile.objects.filter(user_id__in=user_ids).values_list("user_id", "balance"))
+    balances = _balances_shown(user_ids, unseen)
     ratings = (
         {r.user_id: r for r in Rating.objects.filter(variant=variant, user_id__in=user_ids)}
         if variant

@@ -1,4 +1,4 @@
-"""Ranks (issue 18): tiers 新人, 初段 … 九段 per variant, moved by ranked results only.
+"""Ranks: tiers 新人, 初段 … 九段 per variant, moved by ranked results only.
 
 A hand is ranked when it is one of the first hands of a match started by a *ranked* quick-match
 queue with no bot at the table (games.matchmaking). Each such hand gives every player rank
@@ -7,6 +7,10 @@ weighing more the higher the tier; 100 points promote (to 50 in the next tier), 
 demotes from 二段 up (to 50 in the tier below). The rule is written in docs/history.md.
 
 The openskill rating (games.ratings) moves with every hand and is shown beside the tier.
+
+A ranked hand's rank change reaches nobody but the account itself and staff before the hand's
+end reaches its table's delayed spectators (games.spectator_delay): until then everyone else
+(the profile, its API, the leaderboard) is shown the rank as it stood before that hand.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop as _  # English msgids, translated when shown
 
 from accounts.models import Profile
+from common import settings_store
 from games.engine.rulesets import VARIANT_IDS
 from games.models import Hand, QuickMatch, Rank, RankChange, Rating, ScoreEntry
 
@@ -196,33 +201,67 @@ def standing_of(user_id: int, variant: str) -> Standing:
     return Standing(*row) if row else Standing()
 
 
-def ranks_of(user: AbstractBaseUser) -> dict[str, dict[str, Any]]:
-    """Every variant's tier, rank points and openskill rating of a player (the API's `ranks`)."""
+def hands_behind_the_delay(now: datetime | None = None) -> Any:
+    """Finished quick-match hands whose end their table's delayed spectators have not seen yet
+    (the same rule as games.history.behind_the_delay, for every hand at once)."""
+    delay = settings_store.current().spectator_delay_seconds
+    if not delay:
+        return Hand.objects.none()
+    since = (now or timezone.now()) - timedelta(seconds=delay)
+    return Hand.objects.filter(table__quick_match__isnull=False, ended__gt=since)
+
+
+def _unseen_changes(
+    user_ids: Sequence[int], variant: str | None = None
+) -> dict[tuple[int, str], list[RankChange]]:
+    """Per (player, variant), the rank changes of hands still behind the delay, oldest first."""
+    changes = RankChange.objects.filter(user_id__in=list(user_ids), hand__in=hands_behind_the_delay())
+    if variant is not None:
+        changes = changes.filter(variant=variant)
+    out: dict[tuple[int, str], list[RankChange]] = {}
+    for change in changes.order_by("created", "pk"):
+        out.setdefault((change.user_id, change.variant), []).append(change)
+    return out
+
+
+def _as_shown(row: Rank | None, unseen: list[RankChange]) -> tuple[Standing, int]:
+    """(standing, ranked hands) as the public sees them: before the oldest unseen change."""
+    if unseen:
+        first = unseen[0]
+        return Standing(first.tier_before, first.points_before), (row.hands if row else 0) - len(unseen)
+    return (Standing(row.tier, row.points), row.hands) if row else (Standing(), 0)
+
+
+def ranks_of(user: AbstractBaseUser, viewer: AbstractBaseUser | None = None) -> dict[str, dict[str, Any]]:
+    """Every variant's tier, rank points and openskill rating of a player (the API's `ranks`), as
+    `viewer` may see them: the account itself and staff at once, anyone else without the changes
+    of hands still behind their table's spectator delay."""
     rows = {r.variant: r for r in Rank.objects.filter(user_id=user.pk)}
     ratings = {r.variant: r for r in Rating.objects.filter(user_id=user.pk)}
+    live = viewer is not None and viewer.is_authenticated and (viewer.pk == user.pk or viewer.is_staff)
+    unseen = {} if live else _unseen_changes([user.pk])
     out = {}
     for variant in VARIANT_IDS:
         row, rating = rows.get(variant), ratings.get(variant)
-        tier = row.tier if row else 0
+        standing, hands = _as_shown(row, unseen.get((user.pk, variant), []))
         out[variant] = {
-            "tier": tier_names(tier)["id"],
-            "tier_zh": TIERS[tier][0],
-            "tier_en": TIERS[tier][1],
-            "level": tier,
-            "points": row.points if row else 0,
-            "ranked_hands": row.hands if row else 0,
+            "tier": tier_names(standing.tier)["id"],
+            "tier_zh": TIERS[standing.tier][0],
+            "tier_en": TIERS[standing.tier][1],
+            "level": standing.tier,
+            "points": standing.points,
+            "ranked_hands": hands,
             "rating": round(rating.ordinal, 3) if rating else None,
         }
     return out
 
 
 def tiers_for(variant: str, user_ids: Sequence[int]) -> dict[int, Standing]:
-    return {
-        user_id: Standing(tier, points)
-        for user_id, tier, points in Rank.objects.filter(
-            variant=variant, user_id__in=list(user_ids)
-        ).values_list("user_id", "tier", "points")
-    }
+    """The players' standings as the public sees them (the leaderboard's): without the changes
+    of hands still behind their table's spectator delay."""
+    unseen = _unseen_changes(user_ids, variant)
+    rows = Rank.objects.filter(variant=variant, user_id__in=list(user_ids))
+    return {row.user_id: _as_shown(row, unseen.get((row.user_id, variant), []))[0] for row in rows}
 
 
 def seat_rank(user_id: int, variant: str) -> dict[str, Any]:

@@ -45,7 +45,7 @@ def user_history(request: HttpRequest, username: str) -> HttpResponse:
         "matches": history.user_matches(user, viewer),
         "chart": history.chart(history.balance_series(user)) if own or (viewer and viewer.is_staff) else None,
         "ban": active_ban(user) if own else None,
-        "ranks": ranks.ranks_of(user),  # tiers per rule set (issue 18)
+        "ranks": ranks.ranks_of(user, viewer),  # tiers per rule set, as the viewer may see them
     }
     return render(request, "games/history/user.html", context)
 

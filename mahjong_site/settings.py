@@ -161,6 +161,11 @@ FLAG_WINDOW_DAYS = env_int("FLAG_WINDOW_DAYS", 30)
 NEW_ACCOUNT_DAYS = env_int("NEW_ACCOUNT_DAYS", 7)
 NEW_ACCOUNT_FEEDERS = env_int("NEW_ACCOUNT_FEEDERS", 2)
 NEW_ACCOUNT_POINTS = env_int("NEW_ACCOUNT_POINTS", 200)
+# …and, whatever their addresses, two accounts that played this many ranked hands together within
+# this many hours, one side taking at least this percentage of the points between them.
+RANKED_PAIR_HANDS = env_int("RANKED_PAIR_HANDS", 6)
+RANKED_PAIR_HOURS = env_int("RANKED_PAIR_HOURS", 24)
+RANKED_PAIR_SHARE = env_int("RANKED_PAIR_SHARE", 90)
 
 # django-axes: lock a username from one address after 5 failures, for 15 minutes.
 # Behind a proxy set TRUSTED_PROXY_HOPS (1 for one proxy): the player's address is read from the

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+from django.utils import timezone
 
 from games import matchmaking, ranks, services
 from games.models import Hand, QuickMatch, Rank, RankChange, Table
@@ -129,6 +132,8 @@ def test_leaderboard_and_user_page_show_ranks(pair: list[User]) -> None:
     assert "5th dan" in client.get("/users/ranked-a/history/").content.decode()
     table = _ranked_two_player([pair[1], make_user("third")])
     play_to_end(table.pk)
+    # the public leaderboard shows a quick-match hand once its spectators have seen it end
+    Hand.objects.filter(table=table).update(ended=timezone.now() - timedelta(hours=1))
     board = client.get("/leaderboard/?variant=two_player").content.decode()
     assert "Rank" in board and "Novice" in board
     api = client.get("/api/leaderboard?variant=two_player").json()

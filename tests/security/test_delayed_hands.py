@@ -76,3 +76,84 @@ def test_other_tables_are_not_delayed(alice: User) -> None:
     Hand.objects.filter(pk=hand.pk).update(ended=timezone.now())
     assert Client().get(f"/api/hands/{hand.pk}/replay").status_code == 200
     assert Table.objects.get(pk=hand.table_id).public
+
+
+# --- what a ranked hand moved: ranks and the leaderboard ---------------------------------------
+
+
+def finished_ranked_hand(ended_ago: float) -> Hand:
+    """A ranked two-person quick-match hand between east and west, played to the end, that ended
+    `ended_ago` seconds ago; east had played one ordinary hand before (so is on the leaderboard)."""
+    from games import matchmaking, services
+    from tests.games.conftest import play_to_end
+    from tests.games.history_helpers import finished_hand
+
+    east, west = make_user("east"), make_user("west")
+    earlier = finished_hand(east)
+    services.leave(earlier.table_id, east)
+    for user in (east, west):
+        matchmaking.join(user, "two_player", "bronze", ranked=True)
+    table = Table.objects.get(quick_match__isnull=False)
+    play_to_end(table.pk)
+    hand = Hand.objects.get(table=table, number=1)
+    Hand.objects.filter(pk=hand.pk).update(ended=timezone.now() - timedelta(seconds=ended_ago))
+    return Hand.objects.get(pk=hand.pk)
+
+
+def ranks_section(client: Client) -> str:
+    page = client.get("/users/east/history/").content.decode()
+    return page.split('class="ranks"')[1].split("</section>")[0]
+
+
+def shown_rank(client: Client) -> dict:
+    return client.get("/api/users/east").json()["ranks"]["two_player"]
+
+
+@pytest.mark.django_db
+def test_a_rank_moved_by_a_hand_still_behind_the_delay_is_shown_as_before_it() -> None:
+    from games.models import RankChange
+
+    hand = finished_ranked_hand(ended_ago=5)
+    change = RankChange.objects.get(hand=hand, user__username="east")
+    before = {"level": change.tier_before, "points": change.points_before, "ranked_hands": 0}
+    after = {"level": change.tier_after, "points": change.points_after, "ranked_hands": 1}
+
+    def seen(rank: dict) -> dict:
+        return {key: rank[key] for key in before}
+
+    for viewer in (Client(), logged_in_client(make_user("stranger"))):
+        assert seen(shown_rank(viewer)) == before
+        assert "<td>1</td>" not in ranks_section(viewer)  # no variant shows a ranked hand yet
+    east = User.objects.get(username="east")
+    assert seen(shown_rank(logged_in_client(east))) == after  # the account itself: at once
+    assert "<td>1</td>" in ranks_section(logged_in_client(east))
+    staff = User.objects.create_user("staff", is_staff=True)
+    assert seen(shown_rank(logged_in_client(staff))) == after
+    Hand.objects.filter(pk=hand.pk).update(ended=timezone.now() - timedelta(seconds=181))
+    assert seen(shown_rank(Client())) == after
+
+
+@pytest.mark.django_db
+def test_the_leaderboard_leaves_out_hands_still_behind_the_delay() -> None:
+    from accounts import ledger
+    from accounts.models import LedgerEntry, Profile
+
+    hand = finished_ranked_hand(ended_ago=5)
+    east, west = User.objects.get(username="east"), User.objects.get(username="west")
+    # 托管 plays both seats to a draw: the points a won hand moves, posted as its settlement does
+    ledger.post(east, 60, LedgerEntry.Kind.HAND_RESULT, hand=hand)
+    ledger.post(west, -60, LedgerEntry.Kind.HAND_RESULT, hand=hand)
+    live = Profile.objects.get(user=east).balance
+
+    def row() -> dict:
+        board = Client().get("/api/leaderboard").json()
+        return next(s for s in board["ranked"] + board["provisional"] if s["username"] == "east")
+
+    assert (row()["balance"], row()["hands"]) == (live - 60, 1)
+    board = Client().get("/api/leaderboard?variant=two_player").json()
+    east_rows = [s for s in board["ranked"] + board["provisional"] if s["username"] == "east"]
+    assert (
+        east_rows[0]["rank"]["points"] == 0
+    )  # the ordinary hand moved no rank; the ranked one not yet shown
+    Hand.objects.filter(pk=hand.pk).update(ended=timezone.now() - timedelta(seconds=181))
+    assert (row()["balance"], row()["hands"]) == (live, 2)

@@ -1,5 +1,6 @@
-"""Item 5: point flows between linked accounts (same signup address, or joined minutes apart)
-are flagged in the admin: penalty shares and hands repeatedly lost to the same player."""
+"""Point flows between linked accounts (same signup address, or joined minutes apart) are flagged
+in the admin: penalty shares and hands repeatedly lost to the same player; and, whatever the
+addresses, new accounts feeding one receiver and lopsided repeated ranked pairs."""
 
 from __future__ import annotations
 
@@ -180,3 +181,73 @@ def test_the_sybil_pump_moves_at_most_what_each_hand_could_cost_and_is_flagged(
     flagged = flows.flagged_flows()
     assert {f.payer for f in flagged} == set(throwaways)
     assert all(f.receiver == receiver and f.kind == "penalty_share" for f in flagged)
+
+
+def ranked_hand_lost(loser: User, winner: User, points: int = 30) -> None:
+    """A ranked hand `loser` lost to `winner`: its result in the ledger, and both ranks moved."""
+    from games.models import RankChange
+
+    lost_hand(loser, winner, points)
+    hand = Hand.objects.latest("pk")
+    for user, place, delta in ((winner, 1, 30), (loser, 2, -30)):
+        RankChange.objects.create(
+            hand=hand,
+            user=user,
+            variant="shanghai",
+            place=place,
+            tier_before=0,
+            points_before=0,
+            tier_after=0,
+            points_after=max(delta, 0),
+            delta=delta,
+        )
+
+
+def test_lopsided_repeated_ranked_pairs_are_flagged_whatever_their_addresses(
+    db: None, settings: object
+) -> None:
+    """Win-trading between two accounts nothing else links: the same two meet in ranked hands
+    again and again and nearly all the points between them go one way."""
+    settings.RANKED_PAIR_HANDS, settings.RANKED_PAIR_SHARE, settings.RANKED_PAIR_HOURS = 4, 90, 24
+    main = account("main", "203.0.113.4", 60)
+    feeder = account("feeder", "198.51.100.1", 20)
+    for _ in range(3):
+        ranked_hand_lost(feeder, main)
+    assert flows.flagged_flows() == []  # three hands may be chance
+    ranked_hand_lost(feeder, main)
+    [flow] = flows.flagged_flows()
+    assert (flow.payer, flow.receiver, flow.kind, flow.count, flow.points) == (
+        feeder,
+        main,
+        "ranked_pair",
+        4,
+        120,
+    )
+    with translation.override("en"):
+        assert "100%" in flows.flagged_flows()[0].link
+    admin = User.objects.create_superuser("root", password=PASSWORD)
+    page = logged_in_client(admin).get("/admin/accounts/flaggedpointflow/").content.decode()
+    assert 'class="flow ranked_pair"' in page and "feeder" in page
+
+
+def test_even_or_old_ranked_pairs_are_not_flagged(db: None, settings: object) -> None:
+    from games.models import RankChange
+
+    settings.RANKED_PAIR_HANDS, settings.RANKED_PAIR_SHARE, settings.RANKED_PAIR_HOURS = 4, 90, 24
+    a = account("a", "203.0.113.4", 60)
+    b = account("b", "198.51.100.1", 20)
+    for _ in range(3):
+        ranked_hand_lost(a, b)
+    ranked_hand_lost(b, a)  # 90 of 120 points one way: 75%, a fair rivalry
+    assert flows.flagged_flows() == []
+    c = account("c", "192.0.2.7", 20)
+    for _ in range(4):
+        ranked_hand_lost(c, a)
+    old_hands = RankChange.objects.filter(user=c).values_list("hand_id", flat=True)
+    RankChange.objects.filter(hand_id__in=list(old_hands)).update(
+        created=timezone.now() - timedelta(hours=25)
+    )
+    assert flows.flagged_flows() == []  # out of the window
+    for _ in range(4):
+        lost_hand(c, a)  # unranked hands: the linked-loss rules read those
+    assert flows.flagged_flows() == []
