@@ -124,11 +124,15 @@ def _hands_data(html: str, script_id: str) -> list[dict]:
     return data if isinstance(data, list) else [data]
 
 
-def test_an_opened_record_reads_like_the_stored_replay(alice: User, anon_client: Client) -> None:
+def test_an_opened_record_reads_like_the_stored_replay(
+    alice: User, alice_client: Client, anon_client: Client
+) -> None:
     hand = won_hand(alice)
     raw = anon_client.get(f"/api/hands/{hand.pk}/record").content
-    upload = SimpleUploadedFile("hand.json", raw)
-    response = anon_client.post(reverse("history:open_record"), {"record": upload}, HTTP_ACCEPT_LANGUAGE="en")
+    upload = SimpleUploadedFile("hand.json", raw)  # opening a record needs a login
+    response = alice_client.post(
+        reverse("history:open_record"), {"record": upload}, HTTP_ACCEPT_LANGUAGE="en"
+    )
     assert response.status_code == 200
     opened_html = response.content.decode()
     [opened] = _hands_data(opened_html, "replay-hands")
@@ -146,8 +150,8 @@ def test_an_opened_record_reads_like_the_stored_replay(alice: User, anon_client:
     assert patterns_shown.strip() and "_" not in patterns_shown
 
 
-def test_the_record_file_input_has_a_label(anon_client: Client) -> None:
-    html = _get(anon_client, reverse("history:open_record"))
+def test_the_record_file_input_has_a_label(alice_client: Client) -> None:
+    html = _get(alice_client, reverse("history:open_record"))
     assert '<label for="record-file">' in html and 'id="record-file"' in html
 
 
