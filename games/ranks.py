@@ -196,11 +196,6 @@ def _names_plain(tier: int) -> dict[str, str]:
 # --- reading ---------------------------------------------------------------------------------
 
 
-def standing_of(user_id: int, variant: str) -> Standing:
-    row = Rank.objects.filter(user_id=user_id, variant=variant).values_list("tier", "points").first()
-    return Standing(*row) if row else Standing()
-
-
 def hands_behind_the_delay(now: datetime | None = None) -> Any:
     """Finished quick-match hands whose end their table's delayed spectators have not seen yet
     (the same rule as games.history.behind_the_delay, for every hand at once)."""
@@ -265,5 +260,7 @@ def tiers_for(variant: str, user_ids: Sequence[int]) -> dict[int, Standing]:
 
 
 def seat_rank(user_id: int, variant: str) -> dict[str, Any]:
-    """A seat's `rank` as the board shows it beside the name."""
-    return _shown(standing_of(user_id, variant))
+    """A seat's `rank` as the board shows it beside the name: as the public sees it (the
+    table's players and spectators are other viewers), without the changes of hands still behind
+    their table's spectator delay. It is read at sit-down and moved by ranked hands played here."""
+    return _shown(tiers_for(variant, [user_id]).get(user_id, Standing()))
