@@ -22,7 +22,8 @@ from accounts.models import LedgerEntry, Profile
 from common import settings_store
 from games import ranks
 from games.engine.tiles import name
-from games.models import Hand, Match, Penalty, QuickMatch, Rating, ScoreEntry
+from games.models import Hand, Match, Penalty, QuickMatch, ScoreEntry
+from games.ratings import public_skills
 from games.rendering.board import bot_name
 from games.rendering.labels import extra_name, pattern_name, round_label
 
@@ -376,7 +377,7 @@ def _wins(variant: str | None, unseen: QuerySet) -> dict[int, int]:
 def leaderboard(variant: str | None = None, limit: int = 100) -> Leaderboard:
     """Per variant: ranked by rating (ordinal); overall: by balance. Players below the minimum
     number of hands are listed apart as provisional. It is public: hands still behind their
-    table's spectator delay are left out (their results, balances and ranks) until it passes."""
+    table's spectator delay are left out (their results, balances, ranks and ratings) until it passes."""
     min_hands = settings_store.current().rating_min_hands
     unseen = ranks.hands_behind_the_delay()
     stats = (
@@ -387,8 +388,9 @@ def leaderboard(variant: str | None = None, limit: int = 100) -> Leaderboard:
     wins = _wins(variant, unseen)
     user_ids = [s["user_id"] for s in stats]
     balances = _balances_shown(user_ids, unseen)
+    # as the public sees them: without what hands still behind the delay moved
     ratings = (
-        {r.user_id: r for r in Rating.objects.filter(variant=variant, user_id__in=user_ids)}
+        {user_id: skill for (user_id, _), skill in public_skills(user_ids, variant).items()}
         if variant
         else {}
     )

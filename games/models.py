@@ -274,6 +274,10 @@ class ScoreEntry(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     delta = models.BigIntegerField()
     balance_after = models.BigIntegerField(null=True, blank=True)  # None for bots
+    # The player's openskill rating in the variant just before this hand moved it (None: bots,
+    # hands that moved no rating): the public sees it until the hand is past the spectator delay.
+    mu_before = models.FloatField(null=True, blank=True)
+    sigma_before = models.FloatField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

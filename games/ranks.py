@@ -6,7 +6,8 @@ points by place (the points won in the hand; a tie shares the places' points equ
 weighing more the higher the tier; 100 points promote (to 50 in the next tier), falling below 0
 demotes from 二段 up (to 50 in the tier below). The rule is written in docs/history.md.
 
-The openskill rating (games.ratings) moves with every hand and is shown beside the tier.
+The openskill rating (games.ratings) moves with every hand and is shown beside the tier; it
+too is held back for other viewers while the hand is behind the delay (ratings.public_skills).
 
 A ranked hand's rank change reaches nobody but the account itself and staff before the hand's
 end reaches its table's delayed spectators (games.spectator_delay): until then everyone else
@@ -30,6 +31,7 @@ from accounts.models import Profile
 from common import settings_store
 from games.engine.rulesets import VARIANT_IDS
 from games.models import Hand, QuickMatch, Rank, RankChange, Rating, ScoreEntry
+from games.ratings import Skill, public_skills
 
 TIERS = (
     ("新人", _("Novice")),
@@ -196,11 +198,6 @@ def _names_plain(tier: int) -> dict[str, str]:
 # --- reading ---------------------------------------------------------------------------------
 
 
-def standing_of(user_id: int, variant: str) -> Standing:
-    row = Rank.objects.filter(user_id=user_id, variant=variant).values_list("tier", "points").first()
-    return Standing(*row) if row else Standing()
-
-
 def hands_behind_the_delay(now: datetime | None = None) -> Any:
     """Finished quick-match hands whose end their table's delayed spectators have not seen yet
     (the same rule as games.history.behind_the_delay, for every hand at once)."""
@@ -237,8 +234,11 @@ def ranks_of(user: AbstractBaseUser, viewer: AbstractBaseUser | None = None) -> 
     `viewer` may see them: the account itself and staff at once, anyone else without the changes
     of hands still behind their table's spectator delay."""
     rows = {r.variant: r for r in Rank.objects.filter(user_id=user.pk)}
-    ratings = {r.variant: r for r in Rating.objects.filter(user_id=user.pk)}
     live = viewer is not None and viewer.is_authenticated and (viewer.pk == user.pk or viewer.is_staff)
+    if live:
+        ratings = {r.variant: Skill(r.mu, r.sigma) for r in Rating.objects.filter(user_id=user.pk)}
+    else:
+        ratings = {variant: skill for (_, variant), skill in public_skills([user.pk]).items()}
     unseen = {} if live else _unseen_changes([user.pk])
     out = {}
     for variant in VARIANT_IDS:
@@ -265,5 +265,7 @@ def tiers_for(variant: str, user_ids: Sequence[int]) -> dict[int, Standing]:
 
 
 def seat_rank(user_id: int, variant: str) -> dict[str, Any]:
-    """A seat's `rank` as the board shows it beside the name."""
-    return _shown(standing_of(user_id, variant))
+    """A seat's `rank` as the board shows it beside the name: as the public sees it (the
+    table's players and spectators are other viewers), without the changes of hands still behind
+    their table's spectator delay. It is read at sit-down and moved by ranked hands played here."""
+    return _shown(tiers_for(variant, [user_id]).get(user_id, Standing()))

@@ -3,10 +3,15 @@
 After every finished hand each seat is ranked by the points it won in that hand (ties share a
 rank) and the humans' mu/sigma move. Bots take part as fixed default-strength opponents: they
 are never stored, never updated and never ranked.
+
+Each player's score entry keeps the rating the hand started from (`mu_before`/`sigma_before`):
+until a quick-match hand is past its table's spectator delay, everyone but the player and staff
+sees the rating as it stood before it (`public_skills`), so no rating moves early.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -69,12 +74,44 @@ def record_hand_ratings(hand: Hand) -> list[Rating]:
     played = [e.delta + (practice[e.seat] if e.seat < len(practice) else 0) for e in entries]
     after = rate(before, played)
     updated = []
-    for entry, skill in zip(entries, after, strict=True):
+    for entry, old, skill in zip(entries, before, after, strict=True):
         if entry.user_id is None:
             continue  # a bot: a fixed default opponent, never stored
+        entry.mu_before, entry.sigma_before = old.mu, old.sigma
+        entry.save(update_fields=["mu_before", "sigma_before"])
         row = rows.get(entry.user_id) or Rating(user_id=entry.user_id, variant=variant)
         row.mu, row.sigma = skill.mu, skill.sigma
         row.hands += 1
         row.save()
         updated.append(row)
     return updated
+
+
+def public_skills(user_ids: Sequence[int], variant: str | None = None) -> dict[tuple[int, str], Skill | None]:
+    """Per (player, variant) with a rating: the skill as the public sees it — as it stood before
+    the oldest of the player's hands still behind its table's spectator delay (None: no rating
+    before it), so a rating moves for other viewers only when the hand's end is shown."""
+    from games.ranks import hands_behind_the_delay  # games.ranks reads ratings too
+
+    rows = Rating.objects.filter(user_id__in=list(user_ids))
+    unseen = ScoreEntry.objects.filter(
+        user_id__in=list(user_ids), hand__in=hands_behind_the_delay(), mu_before__isnull=False
+    )
+    if variant is not None:
+        rows = rows.filter(variant=variant)
+        unseen = unseen.filter(hand__table__variant=variant)
+    oldest: dict[tuple[int, str], Skill] = {}
+    count: Counter[tuple[int, str]] = Counter()
+    for user_id, in_variant, mu, sigma in unseen.order_by("hand__ended", "pk").values_list(
+        "user_id", "hand__table__variant", "mu_before", "sigma_before"
+    ):
+        oldest.setdefault((user_id, in_variant), Skill(mu, sigma))
+        count[(user_id, in_variant)] += 1
+    out: dict[tuple[int, str], Skill | None] = {}
+    for row in rows:
+        key = (row.user_id, row.variant)
+        if key not in oldest:
+            out[key] = Skill(row.mu, row.sigma)
+        else:  # a rating first made by an unseen hand did not exist before it
+            out[key] = oldest[key] if row.hands > count[key] else None
+    return out

@@ -84,13 +84,20 @@ def test_other_tables_are_not_delayed(alice: User) -> None:
 def finished_ranked_hand(ended_ago: float) -> Hand:
     """A ranked two-person quick-match hand between east and west, played to the end, that ended
     `ended_ago` seconds ago; east had played one ordinary hand before (so is on the leaderboard)."""
-    from games import matchmaking, services
-    from tests.games.conftest import play_to_end
+    from games import services
     from tests.games.history_helpers import finished_hand
 
     east, west = make_user("east"), make_user("west")
     earlier = finished_hand(east)
     services.leave(earlier.table_id, east)
+    return ranked_hand(east, west, ended_ago)
+
+
+def ranked_hand(east: User, west: User, ended_ago: float) -> Hand:
+    """East and west play a ranked two-person quick-match hand that ended `ended_ago` seconds ago."""
+    from games import matchmaking
+    from tests.games.conftest import play_to_end
+
     for user in (east, west):
         matchmaking.join(user, "two_player", "bronze", ranked=True)
     table = Table.objects.get(quick_match__isnull=False)
@@ -157,3 +164,67 @@ def test_the_leaderboard_leaves_out_hands_still_behind_the_delay() -> None:
     )  # the ordinary hand moved no rank; the ranked one not yet shown
     Hand.objects.filter(pk=hand.pk).update(ended=timezone.now() - timedelta(seconds=181))
     assert (row()["balance"], row()["hands"]) == (live, 2)
+
+
+# --- what a hand moved: the openskill rating, and the rank beside a name at another table ------
+
+
+def rating_shown(client: Client, username: str = "east") -> float | None:
+    return client.get(f"/api/users/{username}").json()["ranks"]["two_player"]["rating"]
+
+
+def board_row(username: str = "east") -> dict:
+    board = Client().get("/api/leaderboard?variant=two_player").json()
+    return next(s for s in board["ranked"] + board["provisional"] if s["username"] == username)
+
+
+@pytest.mark.django_db
+def test_a_rating_moved_by_a_hand_still_behind_the_delay_is_shown_as_before_it() -> None:
+    from games import services
+    from games.models import Rating
+    from tests.games.history_helpers import finished_hand
+
+    east, west = make_user("east"), make_user("west")
+    services.leave(finished_hand(east).table_id, east)
+    before = Rating.objects.get(user=east, variant="two_player")
+    hand = ranked_hand(east, west, ended_ago=5)
+    live = Rating.objects.get(user=east, variant="two_player")
+    assert (live.mu, live.sigma) != (before.mu, before.sigma)  # the hand moved it
+
+    for viewer in (Client(), logged_in_client(make_user("stranger"))):
+        assert rating_shown(viewer) == round(before.ordinal, 3)
+        assert rating_shown(viewer, "west") is None  # west had no rating before this hand
+        page = viewer.get("/users/east/history/").content.decode()
+        assert f"{live.ordinal:.2f}" not in page and f"{before.ordinal:.2f}" in page
+    row = board_row()  # one public board: the players see it as everyone does
+    assert (row["rating"], row["mu"], row["sigma"]) == (round(before.ordinal, 3), before.mu, before.sigma)
+    assert rating_shown(logged_in_client(east)) == round(live.ordinal, 3)  # the account itself: at once
+    staff = User.objects.create_user("staff", is_staff=True)
+    assert rating_shown(logged_in_client(staff)) == round(live.ordinal, 3)
+
+    Hand.objects.filter(pk=hand.pk).update(ended=timezone.now() - timedelta(seconds=181))
+    assert rating_shown(Client()) == round(live.ordinal, 3)
+    assert rating_shown(Client(), "west") is not None
+    assert board_row()["rating"] == round(live.ordinal, 3)
+
+
+@pytest.mark.django_db
+def test_the_rank_beside_a_name_at_another_table_leaves_out_hands_still_behind_the_delay() -> None:
+    from games import services
+    from games.models import Rank, RankChange, Seat
+    from tests.games.conftest import bot_table
+
+    hand = finished_ranked_hand(ended_ago=5)
+    east = User.objects.get(username="east")
+    # 托管 plays the hand to a draw, which moves no points: east won 40, as a win would post them
+    RankChange.objects.filter(hand=hand, user=east).update(points_after=40)
+    Rank.objects.filter(user=east, variant="two_player").update(points=40)
+    change = RankChange.objects.get(hand=hand, user=east)
+    services.leave(hand.table_id, east)
+    table = bot_table(east, "two_player", base=1)
+    assert Seat.objects.get(table=table, index=0).rank["points"] == change.points_before
+
+    Hand.objects.filter(pk=hand.pk).update(ended=timezone.now() - timedelta(seconds=181))
+    services.leave(table.pk, east)
+    table = bot_table(east, "two_player", base=1)
+    assert Seat.objects.get(table=table, index=0).rank["points"] == change.points_after
