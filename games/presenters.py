@@ -58,10 +58,13 @@ def context_for(ctx: Loaded, user: AbstractBaseUser | None) -> dict[str, Any]:
 
 
 def played_seat(ctx: Loaded, user: AbstractBaseUser | None) -> int | None:
-    """The seat a viewer no longer seated played in the table's last hand, once that hand is over
-    (an admin closed the table, or they left after it): it was their own hand, so they still see
-    it face up, and only it. The settlement names who played each seat (usernames are unique)."""
+    """The seat a player played in the last hand of a table an admin closed (which freed every
+    seat): it was their own hand, so they still see it face up, and only it. At an open table a
+    freed seat is anybody's to take, so a player who left sees the table as everyone else does.
+    The settlement names who played each seat (usernames are unique)."""
     hand = ctx.hand
+    if ctx.table.status != Table.Status.CLOSED:
+        return None
     if hand is None or hand.status != Hand.Status.OVER or not _authenticated(user):
         return None
     names = (hand.settlement or {}).get("names") or []

@@ -228,9 +228,9 @@ def test_after_a_close_mid_hand_its_players_see_the_hand_over_with_only_their_ow
     assert spectator["phase"] == "over" and not any("hand" in seat for seat in spectator["seats"])
 
 
-def test_a_player_who_left_after_a_finished_hand_still_sees_it_from_their_own_seat(
-    alice: User, bob: User
-) -> None:
+def test_a_player_who_left_an_open_table_sees_it_as_everyone_does(alice: User, bob: User) -> None:
+    """Only a closed table keeps a freed player's last hand at the bottom: at an open table the
+    freed seat is anybody's, and the board must not call it theirs."""
     from games.presenters import table_context
     from games.rendering.fragments import render_table_html
 
@@ -240,7 +240,7 @@ def test_a_player_who_left_after_a_finished_hand_still_sees_it_from_their_own_se
     services.leave(table.pk, bob)
     assert not Seat.objects.filter(table=table, user=bob).exists()
     context = table_context(table.pk, bob)
-    assert context["viewer"]["seat"] is None  # no longer seated, yet the board is drawn from seat 1
+    assert context["viewer"]["seat"] is None and context["played"] is None
     html = render_table_html(context, "en")
-    own = html.split('<section class="seat pos-bottom')[1].split("</section>")[0]
-    assert 'data-seat="1"' in own
+    bottom = html.split('<section class="seat pos-bottom')[1].split("</section>")[0]
+    assert 'data-seat="1"' not in bottom  # drawn as a spectator sees it, from seat 0
