@@ -19,6 +19,7 @@ flows) and acts with the existing tools (penalties, bans, reversals).
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -28,7 +29,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import LedgerEntry, Profile
-from games.models import RankChange, ScoreEntry
 
 
 @dataclass
@@ -40,6 +40,11 @@ class Flow:
     points: int  # points that went from payer to receiver
     link: str  # why the two accounts are linked
     last: datetime
+
+
+# More kinds of flagged flow, from what accounts cannot read (games registers the ranked pairs at
+# start: games.apps). Imports run one way, common → accounts → games.
+FLAG_SOURCES: list[Callable[[datetime], list[Flow]]] = []
 
 
 def link_between(a: Any, b: Any, profiles: dict[int, Profile]) -> str | None:
@@ -67,7 +72,7 @@ def flagged_flows(now: datetime | None = None) -> list[Flow]:
             flow.link = link
             flagged.append(flow)
     flagged += _new_accounts_feeding_one(shares + losses, exclude=flagged)
-    flagged += _lopsided_ranked_pairs(now or timezone.now())
+    flagged += [flow for source in FLAG_SOURCES for flow in source(now or timezone.now())]
     return sorted(flagged, key=lambda flow: flow.last, reverse=True)
 
 
@@ -141,57 +146,3 @@ def _hand_losses(since: datetime) -> list[Flow]:
                 flow.points += min(-loser.delta, winner.delta)
                 flow.last = max(flow.last, winner.created)
     return list(pairs.values())
-
-
-def _lopsided_ranked_pairs(now: datetime) -> list[Flow]:
-    """Two accounts meeting again and again in ranked hands with the points between them going
-    one way: one throws hands so the other climbs. Whatever their addresses (a booster need not
-    share one); a rivalry where both sides win now and then stays below the share."""
-    since = now - timedelta(hours=settings.RANKED_PAIR_HOURS)
-    hands = set(
-        RankChange.objects.filter(created__gt=since, created__lte=now).values_list("hand_id", flat=True)
-    )
-    entries = ScoreEntry.objects.filter(hand_id__in=hands, user__isnull=False).select_related("user", "hand")
-    by_hand: dict[int, list[ScoreEntry]] = defaultdict(list)
-    for entry in entries:
-        by_hand[entry.hand_id].append(entry)
-    together: dict[tuple[int, int], int] = defaultdict(int)  # (lower pk, higher pk): ranked hands
-    won: dict[tuple[int, int], int] = defaultdict(int)  # (winner, loser): points between them
-    users: dict[int, Any] = {}
-    last: dict[tuple[int, int], datetime] = {}
-    for hand_entries in by_hand.values():
-        for a in hand_entries:
-            users[a.user_id] = a.user
-            for b in hand_entries:
-                if a.user_id < b.user_id:
-                    pair = (a.user_id, b.user_id)
-                    together[pair] += 1
-                    ended = a.hand.ended or a.hand.started
-                    last[pair] = max(last.get(pair, ended), ended)
-                if a.delta > 0 > b.delta:
-                    won[(a.user_id, b.user_id)] += min(a.delta, -b.delta)
-    flagged = []
-    for (low, high), count in together.items():
-        if count < settings.RANKED_PAIR_HANDS:
-            continue
-        total = won[(low, high)] + won[(high, low)]
-        winner, loser = (low, high) if won[(low, high)] >= won[(high, low)] else (high, low)
-        if not total or won[(winner, loser)] * 100 < settings.RANKED_PAIR_SHARE * total:
-            continue
-        share = won[(winner, loser)] * 100 // total
-        link = _("%(count)d ranked hands together, %(share)d%% of the points to one side") % {
-            "count": count,
-            "share": share,
-        }
-        flagged.append(
-            Flow(
-                users[loser],
-                users[winner],
-                "ranked_pair",
-                count,
-                won[(winner, loser)],
-                link,
-                last[(low, high)],
-            )
-        )
-    return flagged

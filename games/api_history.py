@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET
 
 from accounts.services import user_for_token
 from games import history, replays
+from games import leaderboard as leaderboards
 from games.views_history import variant_param
 
 User = get_user_model()
@@ -87,7 +88,7 @@ def user_matches(request: HttpRequest, username: str) -> JsonResponse:
 
 @require_GET
 def leaderboard(request: HttpRequest) -> JsonResponse:
-    board = history.leaderboard(variant_param(request))
+    board = leaderboards.leaderboard(variant_param(request))
     return JsonResponse(
         {
             "variant": board.variant,

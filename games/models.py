@@ -384,34 +384,12 @@ class Ban(models.Model):
         return gettext("%(count)d escape(s) in 24 hours") % {"count": int(escapes[1])}
 
 
-class Rating(models.Model):
-    """A player's openskill (Plackett-Luce) rating in one variant, updated after every hand."""
-
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
-    variant = models.CharField(max_length=20, choices=VARIANT_CHOICES)
-    mu = models.FloatField()
-    sigma = models.FloatField()
-    hands = models.PositiveIntegerField(default=0)
-    updated = models.DateTimeField(auto_now=True)
-
-    class Meta:
-        constraints = [models.UniqueConstraint(fields=["user", "variant"], name="rating_unique_user_variant")]
-
-    def __str__(self) -> str:
-        return f"{self.user} {self.variant} {self.ordinal:.1f}"
-
-    @property
-    def ordinal(self) -> float:
-        """The conservative skill shown on the leaderboard: mu - 3 sigma."""
-        return self.mu - 3 * self.sigma
-
-
-# Issue 18 (quick match, ranks, announcements, chat) and the site's own rows: their own modules,
+# Quick match, ranks and ratings, announcements, chat and the site's own rows: their own modules,
 # registered with the app here.
 from games.models_announcements import Announcement  # noqa: E402, F401
 from games.models_chat import ChatMessage, ChatMute, ChatSilence  # noqa: E402, F401
 from games.models_queue import QueueEntry, QuickMatch  # noqa: E402, F401
-from games.models_ranks import Rank, RankChange  # noqa: E402, F401
+from games.models_ranks import Rank, RankChange, Rating  # noqa: E402, F401
 from games.models_site import (  # noqa: E402, F401
     AdminAuditLog,
     OpenSocket,

@@ -1,4 +1,5 @@
-"""Ranks (issue 18): visible tiers per variant that move with ranked results only (games.ranks)."""
+"""Ranks — visible tiers per variant that move with ranked results only (games.ranks) — and the
+openskill ratings every hand moves (games.ratings)."""
 
 from __future__ import annotations
 
@@ -44,3 +45,25 @@ class RankChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} {self.delta:+d} in {self.hand}"
+
+
+class Rating(models.Model):
+    """A player's openskill (Plackett-Luce) rating in one variant, updated after every hand."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
+    variant = models.CharField(max_length=20, choices=VARIANT_CHOICES_QUEUE)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    hands = models.PositiveIntegerField(default=0)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "variant"], name="rating_unique_user_variant")]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.variant} {self.ordinal:.1f}"
+
+    @property
+    def ordinal(self) -> float:
+        """The conservative skill shown on the leaderboard: mu - 3 sigma."""
+        return self.mu - 3 * self.sigma

@@ -13,6 +13,7 @@ from django.contrib.auth.models import AbstractBaseUser
 
 from common import caches, settings_store
 from games import snapshots
+from games.engine.record import ADMIN_CLOSED
 from games.engine.rulesets import get_ruleset
 from games.engine.tiles import WIND_ZH, name, seat_wind
 from games.engine.view import view_for
@@ -58,14 +59,14 @@ def context_for(ctx: Loaded, user: AbstractBaseUser | None) -> dict[str, Any]:
 
 
 def played_seat(ctx: Loaded, user: AbstractBaseUser | None) -> int | None:
-    """The seat a player played in the last hand of a table an admin closed (which freed every
-    seat): it was their own hand, so they still see it face up, and only it. At an open table a
-    freed seat is anybody's to take, so a player who left sees the table as everyone else does.
-    The settlement names who played each seat (usernames are unique)."""
+    """The seat a player played in a hand an admin closed mid-play (which freed every seat): it
+    was their own hand, and it ended with no tile opened, so they still see theirs face up, and
+    only it. Anywhere else a freed seat is anybody's to take (a hand played to its end shows every
+    hand anyway). The settlement names who played each seat (usernames are unique)."""
     hand = ctx.hand
-    if ctx.table.status != Table.Status.CLOSED:
-        return None
     if hand is None or hand.status != Hand.Status.OVER or not _authenticated(user):
+        return None
+    if (hand.result or {}).get("by") != ADMIN_CLOSED:
         return None
     names = (hand.settlement or {}).get("names") or []
     username = user.get_username()

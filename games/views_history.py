@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from games import history, ranks, replays
+from games import leaderboard as leaderboards
 from games.engine.record import MAX_BYTES, RecordError
 from games.engine.rulesets import VARIANT_IDS
 from games.models import RecordUpload
@@ -166,6 +167,6 @@ def variant_param(request: HttpRequest) -> str | None:
 @require_GET
 def leaderboard(request: HttpRequest) -> HttpResponse:
     variant = variant_param(request)
-    board = history.leaderboard(variant)
+    board = leaderboards.leaderboard(variant)
     variants = [(v, VARIANT_NAMES.get(v, (v, v))) for v in VARIANT_IDS]
     return render(request, "games/history/leaderboard.html", {"board": board, "variants": variants})

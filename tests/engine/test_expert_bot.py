@@ -12,7 +12,7 @@ from games.engine.actions import Action, apply, legal_actions, new_hand, seats_t
 from games.engine.bots import PlayerView, decide, search
 from games.engine.bots.arena import arena
 from games.engine.bots.policies import strong
-from games.engine.bots.search import Budget, ExpertEvaluator, _pool, _world
+from games.engine.bots.search import Budget, ExpertEvaluator, sample_world, unseen_pool
 from games.engine.bots.seen import OtherSeat
 from games.engine.hand import shanten
 from games.engine.rulesets import VARIANT_IDS
@@ -40,8 +40,8 @@ def _turns(variant: str, seed: int, every: int = 7) -> list[tuple[HandState, int
 def test_a_sampled_world_deals_exactly_the_tiles_the_seat_cannot_see(variant: str) -> None:
     for state, seat in _turns(variant, 5)[:6]:
         view = PlayerView.of(view_for(state, seat))
-        pool = _pool(view)
-        world = _world(view, random.Random(1))
+        pool = unseen_pool(view)
+        world = sample_world(view, random.Random(1))
         dealt = bytearray(KINDS)
         for o in view.others:
             hand = world.hands[o.seat]
@@ -84,7 +84,7 @@ def test_a_player_who_declared_ready_is_dealt_a_ready_hand() -> None:
         last_discard=None,
     )
     for seed in range(20):
-        world = _world(view, random.Random(seed))
+        world = sample_world(view, random.Random(seed))
         assert shanten(bytes(world.hands[1]), 0, 4) == 0
 
 
@@ -92,7 +92,8 @@ def test_with_no_time_left_expert_plays_strongs_move_at_once() -> None:
     for state, seat in _turns("shanghai", 8)[:8]:
         view = PlayerView.of(view_for(state, seat))
         legal = legal_actions(state, seat)
-        choice, judged = search._search(view, legal, random.Random(2), Budget(samples=8, time_ms=0.0))
+        no_time = Budget(samples=8, time_ms=0.0)
+        choice, judged = search.search_candidates(view, legal, random.Random(2), no_time)
         assert judged == [] and choice == strong(view, legal, random.Random(2))
 
 
@@ -155,7 +156,7 @@ def test_expert_folds_against_a_ready_big_hand_when_its_own_is_far() -> None:
         last_discard=None,
     )
     legal = [Action("discard", t) for t in range(KINDS) if view.hand[t]]
-    choice, judged = search._search(view, legal, random.Random(4), Budget(samples=48, time_ms=None))
+    choice, judged = search.search_candidates(view, legal, random.Random(4), Budget(samples=48, time_ms=None))
     assert judged and choice.tile is not None
     assert choice.tile >= 9, "a character into a character hand"
 

@@ -7,7 +7,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from games.history import chart, leaderboard
+from games.history import chart
+from games.leaderboard import leaderboard
 from games.models import ScoreEntry, SiteSettings
 from tests.conftest import logged_in_client
 from tests.games.history_helpers import finished_hand, running_hand, won_hand

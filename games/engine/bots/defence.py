@@ -35,7 +35,7 @@ def threats(view: PlayerView) -> list[Threat]:
     if not get_ruleset(view.variant).win_on_discard:
         return []
     one_suit_signal = _suits_in_wall(view.variant) > 1
-    return [_threat(o, one_suit_signal, view.variant) for o in view.others]
+    return [seat_threat(o, one_suit_signal, view.variant) for o in view.others]
 
 
 @cache
@@ -59,7 +59,7 @@ THREAT_SIZE: dict[str, tuple[float, float]] = {
 }
 
 
-def _threat(o: OtherSeat, one_suit_signal: bool = True, variant: str = "shanghai") -> Threat:
+def seat_threat(o: OtherSeat, one_suit_signal: bool = True, variant: str = "shanghai") -> Threat:
     opened = len(o.melds) + o.hidden_kongs
     # calibrated on four strong bots (Shanghai): ~0.3 ready with one meld and ten discards,
     # ~0.6 with two, nearly always with three

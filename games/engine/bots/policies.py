@@ -184,7 +184,7 @@ class Style:
 NORMAL = Style(defend=False, plans="normal", late=False)
 
 
-def _strong_style(variant: str) -> Style:
+def strong_style(variant: str) -> Style:
     # two-player: no defence. A deal-in costs 13 while the opponent's self-draw costs 39 whatever
     # this seat throws, so dodging their wait only trades the cheap loss for the dear one
     # (2,000 duplicate hands, seed 22: strong with defence +0.72 [−0.19, +1.62] against easy,
@@ -226,7 +226,7 @@ def normal(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Act
 
 
 def strong(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
-    return _play(view, legal, _strong_style(view.variant))
+    return _play(view, legal, strong_style(view.variant))
 
 
 def _play(view: PlayerView, legal: Sequence[Action], style: Style) -> Action:
@@ -248,8 +248,8 @@ def _play(view: PlayerView, legal: Sequence[Action], style: Style) -> Action:
     if not discards:
         return legal[0]
     tiles = {a.tile for a in discards if a.tile is not None}
-    options = _discard_options(view, view.hand, view.melds, tiles, ts, style)
-    fold = _folding(view, options, ts, style)
+    options = discard_options(view, view.hand, view.melds, tiles, ts, style)
+    fold = should_fold(view, options, ts, style)
     best = _pick(options, fold)
     kong = None if fold else _keeping_kong(view, legal, best.shanten)
     if kong is not None:
@@ -336,7 +336,7 @@ def _holding_out(view: PlayerView, legal: Sequence[Action], ts: list[Threat]) ->
     return later > now
 
 
-def _discard_options(
+def discard_options(
     view: PlayerView, hand: bytes, melds: tuple[Meld, ...], tiles: set[Tile], ts: list[Threat], style: Style
 ) -> list[Option]:
     c = bytearray(hand)
@@ -413,7 +413,7 @@ def _pick(options: list[Option], fold: bool) -> Option:
     return fastest
 
 
-def _folding(view: PlayerView, options: list[Option], ts: list[Threat], style: Style) -> bool:
+def should_fold(view: PlayerView, options: list[Option], ts: list[Threat], style: Style) -> bool:
     """Fold when somebody is clearly close to a big hand and this hand is far from ready."""
     if not ts:
         return False
@@ -446,7 +446,7 @@ def _claim(view: PlayerView, legal: Sequence[Action], ts: list[Threat], style: S
             after = _evaluate(view, c, new_melds, None, style)
         else:
             tiles = {t for t in range(KINDS) if c[t]}
-            after = _pick(_discard_options(view, c, new_melds, tiles, ts, style), False)
+            after = _pick(discard_options(view, c, new_melds, tiles, ts, style), False)
         keeping_kong = a.type == "kong" and style.kongs != "faster" and after.shanten <= now.shanten
         faster = after.shanten < now.shanten or keeping_kong
         keeps_value = after.multiplier >= 0.6 * now.multiplier

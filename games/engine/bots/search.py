@@ -40,8 +40,8 @@ from functools import cache, lru_cache
 from typing import Protocol
 
 from games.engine.actions import Action
-from games.engine.bots.defence import _threat, threats
-from games.engine.bots.policies import _discard_options, _folding, _strong_style, strong
+from games.engine.bots.defence import seat_threat, threats
+from games.engine.bots.policies import discard_options, should_fold, strong, strong_style
 from games.engine.bots.seen import OtherSeat, PlayerView
 from games.engine.errors import EngineError
 from games.engine.hand import shanten
@@ -117,17 +117,17 @@ class ExpertEvaluator:
     def evaluate(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> list[Judgement]:
         """The searched candidates, best first; [] where expert does not search (claims, kongs,
         wins, a single sensible discard) — strong's choice stands there."""
-        return _search(view, legal, rng, self.budget)[1]
+        return search_candidates(view, legal, rng, self.budget)[1]
 
 
 def expert(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
-    return _search(view, legal, rng, BUDGET)[0]
+    return search_candidates(view, legal, rng, BUDGET)[0]
 
 
 # -- what is searched ------------------------------------------------------------------------
 
 
-def _search(
+def search_candidates(
     view: PlayerView, legal: Sequence[Action], rng: random.Random, budget: Budget
 ) -> tuple[Action, list[Judgement]]:
     started = time.perf_counter()
@@ -179,11 +179,11 @@ def _discard(legal: Sequence[Action], tile: Tile, base: Action) -> Action:
 
 
 def _candidates(view: PlayerView, legal: Sequence[Action], base_tile: Tile) -> tuple[list[Plan], Plan]:
-    style = _strong_style(view.variant)
+    style = strong_style(view.variant)
     ts = threats(view) if style.defend else []
     tiles = {a.tile for a in legal if a.type == "discard" and a.tile is not None}
-    options = _discard_options(view, view.hand, view.melds, tiles, ts, style)
-    folding = _folding(view, options, ts, style)
+    options = discard_options(view, view.hand, view.melds, tiles, ts, style)
+    folding = should_fold(view, options, ts, style)
     base_plan = Plan(base_tile, folding)
     fastest = min(o.shanten for o in options)
     threat = max((th.level for th in ts), default=0.0)
@@ -225,7 +225,7 @@ def _set_counts(variant: str) -> bytes:
     return bytes(c)
 
 
-def _pool(view: PlayerView) -> bytearray:
+def unseen_pool(view: PlayerView) -> bytearray:
     """Copies of each kind this seat cannot see, within the variant's set (two-player plays
     without two suits: `view.unseen` counts 4 of every kind)."""
     full = _set_counts(view.variant)
@@ -301,7 +301,7 @@ def _opponent_hand(
     readiness says (报听: always ready); early, with nothing laid or thrown, just random."""
     if size != 3 * groups + 1 or (not o.melds and not o.hidden_kongs and len(o.discards) < 4):
         return _random_hand(pool, size, rng)
-    ready = 1.0 if o.ready else _threat(o, True, view.variant).ready
+    ready = 1.0 if o.ready else seat_threat(o, True, view.variant).ready
     r = rng.random()
     away = 0
     if r >= ready:
@@ -322,9 +322,9 @@ def _opponent_hand(
     return hand
 
 
-def _world(view: PlayerView, rng: random.Random) -> World:
+def sample_world(view: PlayerView, rng: random.Random) -> World:
     n = view.players
-    pool = _pool(view)
+    pool = unseen_pool(view)
     hands: list[bytearray] = [bytearray(KINDS) for _ in range(n)]
     melds: list[tuple[Meld, ...]] = [() for _ in range(n)]
     needs = [0] * n
@@ -371,7 +371,7 @@ def _values(
             per = (now - first) / i if i else 0.001
             if (now - started + per) * 1000 > budget.time_ms:
                 break
-        world = _world(view, rng)
+        world = sample_world(view, rng)
         for k, plan in enumerate(plans):
             values[k].append(table.rollout(world, plan))
     return values
@@ -392,7 +392,7 @@ class _Table:
         self.readiness = [0.0] * self.n
         for o in view.others:
             self.flowers[o.seat] = o.flower_tiles
-            self.readiness[o.seat] = 0.95 if o.ready else _threat(o, True, view.variant).ready
+            self.readiness[o.seat] = 0.95 if o.ready else seat_threat(o, True, view.variant).ready
 
     def dist(self, hand: bytearray, need: int) -> int:
         if not self.jokers:
