@@ -79,6 +79,7 @@ def test_a_hand_against_three_experts_at_a_live_table(
     page.goto("/tables/new/")
     page.locator("#id_variant").select_option("shanghai")
     page.locator("#id_base").fill("2")
+    page.locator("details.advanced summary").click()  # the pause is an advanced setting
     page.locator("#id_pause_ms").fill("0")
     page.locator("#id_bots").fill("3")
     page.locator("#id_bot_level").select_option("expert")

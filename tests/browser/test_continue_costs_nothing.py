@@ -120,10 +120,10 @@ def test_the_cost_of_leaving_stands_beside_the_countdown_in_both_languages(
     bob.locator("#board button.sit").click()
     bob.locator("#table-side button.accept").click()
     alice.locator("#table-side button.start").click()
-    expect(alice.locator("#board .turn-row .escape-stakes")).to_have_text(
+    expect(alice.locator("#board .escape-stakes")).to_have_text(
         "Leaving this hand: −26 points and a 10-minute ban"
     )
-    expect(bob.locator("#board .turn-row .escape-stakes")).to_have_text(
+    expect(bob.locator("#board .escape-stakes")).to_have_text(
         "离开本局：扣 26 积分，禁止入座 10 分钟"
     )
     alice.screenshot(path=f"{SHOTS}/escape-stakes-en.png", full_page=True)

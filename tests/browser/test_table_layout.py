@@ -157,7 +157,7 @@ def test_the_settlement_and_the_replay(browser: Browser, rigged_url: str, langua
 
     alice.goto("/accounts/profile/")
     alice.locator("a[href$='/history/']").first.click()
-    alice.locator("details.hand summary a[href*='/replay/']").first.click()
+    alice.locator(".hand-item .replay-link").first.click()  # beside the summary, not inside it
     expect(alice).to_have_url(re.compile(r"/hands/\d+/replay/"))
     expect(alice.locator("#replay-board")).to_be_visible()
     shoot(alice, f"replay-start-{language}")
