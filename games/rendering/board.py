@@ -238,10 +238,9 @@ def board_model(context: dict[str, Any]) -> dict[str, Any]:
         hand = _my_hand(seat_views[my_seat], hand_legal, jokers, table.get("variant", ""), my_turn, view)
     zh, en = VARIANT_NAMES.get(table.get("variant", ""), (table.get("variant_name_zh", ""), ""))
     result = settlement_model(table, view, arranged, jokers)
-    if table.get("phase") == "waiting":
-        # The table waits for players (the match is over, nobody owes a Continue): a settlement
-        # laid over the board would stand between people and the seats, bots and stake; the
-        # notice says what happened, and the hand is in the history.
+    if viewer.get("seat") is None and table.get("phase") == "waiting":
+        # The table waits for players: a settlement laid over the board would stand between a
+        # visitor (or a player just stood up) and the seats; the notice says what happened.
         result = None
     if table.get("message"):
         table = {**table, "message": notice_text(table["message"])}
