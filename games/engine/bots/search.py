@@ -36,17 +36,16 @@ import statistics
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 from typing import Protocol
 
 from games.engine.actions import Action
 from games.engine.bots.defence import seat_threat, threats
 from games.engine.bots.policies import discard_options, should_fold, strong, strong_style
 from games.engine.bots.seen import OtherSeat, PlayerView
-from games.engine.errors import EngineError
+from games.engine.bots.value import settle_win
 from games.engine.hand import shanten
 from games.engine.rulesets import get_ruleset
-from games.engine.scoring.context import WinContext
 from games.engine.state import Meld
 from games.engine.tiles import HONOR, KINDS, Tile, tiles_of
 
@@ -489,7 +488,7 @@ class _Table:
         """The payments of `seat`'s win on `win` (`h` holds the 13 others), () if the variant's
         scoring refuses it."""
         v = self.view
-        return _settle(
+        return settle_win(
             v.variant,
             bytes(h),
             win,
@@ -513,43 +512,3 @@ def _isolation(h: bytearray, t: Tile) -> int:
     r = t % 9
     lo, hi = t - min(r, 2), t + min(8 - r, 2)
     return 4 - min(sum(h[lo : hi + 1]) - h[t], 3) + (1 if r in (0, 8) else 0)
-
-
-@lru_cache(maxsize=32768)
-def _settle(
-    variant: str,
-    counts13: bytes,
-    win_tile: Tile,
-    melds: tuple[Meld, ...],
-    flowers: tuple[Tile, ...],
-    seat: int,
-    dealer: int,
-    players: int,
-    round_wind: Tile,
-    jokers: tuple[Tile, ...],
-    discarded_joker: bool,
-    from_seat: int | None,
-) -> tuple[int, ...]:
-    ctx = WinContext(
-        variant=variant,
-        concealed=tuple(tiles_of(counts13)),
-        win_tile=win_tile,
-        seat=seat,
-        dealer=dealer,
-        players=players,
-        melds=melds,
-        flowers=flowers,
-        by="self_draw" if from_seat is None else "discard",
-        from_seat=from_seat,
-        round_wind=round_wind,
-        base=2 if variant == "yihua" else 1,  # yihua's base stake must be even
-        jokers=jokers,
-        discarded_joker=discarded_joker,
-    )
-    try:
-        result = get_ruleset(variant).score(ctx)
-    except EngineError:
-        return ()
-    if not result.win or not result.payments:
-        return ()
-    return tuple(result.payments)

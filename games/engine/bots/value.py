@@ -10,6 +10,7 @@ Two measures, because a hand far from ready has no score yet:
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from games.engine.bots.seen import PlayerView
 from games.engine.errors import EngineError
@@ -125,8 +126,8 @@ def wait_payoff(view: PlayerView, counts13: bytes, win_tile: Tile, from_seat: in
     )
 
 
-@lru_cache(maxsize=8192)
-def _payoff(
+@lru_cache(maxsize=32768)
+def settle_win(
     variant: str,
     counts13: bytes,
     win_tile: Tile,
@@ -139,7 +140,10 @@ def _payoff(
     jokers: tuple[Tile, ...],
     discarded_joker: bool,
     from_seat: int | None = None,
-) -> int:
+) -> tuple[int, ...]:
+    """Every seat's payment if `seat` wins on `win_tile` (by self-draw when `from_seat` is None),
+    scored by the variant's own rules; () when that is no win. Shared by the bots' wait values
+    and the search's rollouts (cached: the same ready hands come back again and again)."""
     ctx = WinContext(
         variant=variant,
         concealed=tuple(tiles_of(counts13)),
@@ -159,7 +163,14 @@ def _payoff(
     try:
         result = get_ruleset(variant).score(ctx)
     except EngineError:  # a shape the scorer refuses is no win for the bot either
-        return 0
+        return ()
     if not result.win or not result.payments:
-        return 0
-    return max(0, result.payments[seat])
+        return ()
+    return tuple(result.payments)
+
+
+def _payoff(*args: Any) -> int:
+    """What this seat's win on the tile would pay it (0: no win); `settle_win`'s arguments."""
+    payments = settle_win(*args)
+    seat = args[5]
+    return max(0, payments[seat]) if payments else 0
