@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from games.engine.record import nesting
 from games.sockets.frames import NOT_PARSED, TokenBucket, read_frame
 
 MAX_PING_FRAME = 1024  # bytes: a liveness probe needs a few
@@ -31,23 +31,10 @@ class PingConsumer(AsyncWebsocketConsumer):
         content = await read_frame(self, text_data, bytes_data, MAX_PING_FRAME)
         if content is NOT_PARSED:
             return
-        if _depth(content) > MAX_PING_DEPTH:
+        if nesting(content) > MAX_PING_DEPTH:
             await self.send_error("too_deep", f"messages nest at most {MAX_PING_DEPTH} levels")
             return
         await self.send(text_data=json.dumps(content))
 
     async def send_error(self, code: str, message: str) -> None:
         await self.send(text_data=json.dumps({"type": "error", "code": code, "message": message}))
-
-
-def _depth(value: Any) -> int:
-    """How deeply `value` nests (a scalar: 0), counted without recursion."""
-    deepest, stack = 0, [(value, 1)]
-    while stack:
-        item, level = stack.pop()
-        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
-        if children is None:
-            continue
-        deepest = max(deepest, level)
-        stack.extend((child, level + 1) for child in children)
-    return deepest
