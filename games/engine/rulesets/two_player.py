@@ -10,7 +10,7 @@ actions (RULES §1.14).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from games.engine.errors import EngineError
@@ -130,13 +130,11 @@ class TwoPlayerRuleset(Ruleset):
     def _apply_swap(self, state: HandState, seat: int, action: Action) -> HandState:
         assert action.tile is not None
         p = state.players[seat]
-        head, tail = state.head, state.tail - self.reserve(state)
-        rng = random.Random(f"{state.seed}:swap-pung-places:{head}")
-        hand, live = swap_pung(p.concealed, action.tile, action.tiles, state.wall[head:tail], rng)
-        chosen = dict(state.choices)
-        chosen[SWAP_DONE] = head
-        state = replace(
-            state, wall=state.wall[:head] + live + state.wall[tail:], choices=tuple(sorted(chosen.items()))
+        state, hand = self._exchange_with_wall(
+            state,
+            "swap-pung-places",
+            SWAP_DONE,
+            lambda live, rng: swap_pung(p.concealed, action.tile, action.tiles, live, rng),
         )
         kept = p.drawn if p.drawn is not None and hand[p.drawn] else None  # the drawn tile, if still held
         return state.with_player(seat, concealed=hand, drawn=kept)
@@ -215,15 +213,27 @@ class TwoPlayerRuleset(Ruleset):
             return self._apply_swap(state, seat, action)
         p = state.players[seat]
         assert action.tile is not None and p.drawn is not None
-        head, tail = state.head, state.tail - self.reserve(state)
-        rng = random.Random(f"{state.seed}:cuopai-pick:{head}")
-        hand, live = cuopai_swap(p.concealed, p.drawn, action.tile, state.wall[head:tail], rng)
-        chosen = dict(state.choices)
-        chosen[CUOPAI_DONE] = head
-        state = replace(
-            state, wall=state.wall[:head] + live + state.wall[tail:], choices=tuple(sorted(chosen.items()))
+        state, hand = self._exchange_with_wall(
+            state,
+            "cuopai-pick",
+            CUOPAI_DONE,
+            lambda live, rng: cuopai_swap(p.concealed, p.drawn, action.tile, live, rng),
         )
         return state.with_player(seat, concealed=hand, drawn=action.tile)
+
+    def _exchange_with_wall(
+        self, state: HandState, salt_label: str, done: str, exchange: Callable[..., tuple[Any, tuple]]
+    ) -> tuple[HandState, Any]:
+        """An exchange with the live wall (搓牌, 游戏中换牌): `exchange(live, rng)` gives the new
+        concealed counts and live wall; the places are drawn from the hand's seed, so a record
+        replays and verifies, and the exchange is marked done at this point of the wall."""
+        head, tail = state.head, state.tail - self.reserve(state)
+        rng = random.Random(f"{state.seed}:{salt_label}:{head}")
+        hand, live = exchange(state.wall[head:tail], rng)
+        chosen = dict(state.choices)
+        chosen[done] = head
+        wall = state.wall[:head] + live + state.wall[tail:]
+        return replace(state, wall=wall, choices=tuple(sorted(chosen.items()))), hand
 
     # -- during play -----------------------------------------------------------
     def is_winning_shape(self, state: HandState, seat: int, counts: bytes) -> bool:
