@@ -472,6 +472,8 @@ def winning_hands(draw: st.DrawFn) -> dict[str, Any]:
 @settings(max_examples=200, deadline=None)
 @given(winning_hands())
 @example(case(concealed="3445566778899m", win_tile="3m", by="self_draw", seat=0, dealer=0, base=1))  # 连七对
+# 一色双龙会
+@example(case(concealed="1223355778899m", win_tile="1m", by="self_draw", seat=0, dealer=0, base=1))
 def test_every_four_groups_and_a_pair_wins_and_pays_zero_sum(data: dict[str, Any]) -> None:
     got = score_case(data)
     assert got["win"] is True
@@ -480,8 +482,11 @@ def test_every_four_groups_and_a_pair_wins_and_pays_zero_sum(data: dict[str, Any
     assert got["value"] == min(total, 13)
     times = 1 if data["by"] == "discard" else 3  # seed 004 §三: 自摸 ×3方, 點和 ×1方
     assert got["payments"][data["seat"]] == got["value"] * times * data["base"]
-    # one suit + honours / one suit / honours only: never below 6 in this set (连七对 and 九莲宝灯
-    # imply 清一色, which the Chinese Official table then does not count again)
-    one_suit = {"mixed_one_suit", "pure_one_suit", "all_honours", "seven_shifted_pairs", "nine_gates"}
+    # one suit + honours / one suit / honours only: never below 6 in this set (连七对, 九莲宝灯 and
+    # 一色双龙会 imply 清一色, which the Chinese Official table then does not count again)
+    one_suit = {
+        "mixed_one_suit", "pure_one_suit", "all_honours",
+        "seven_shifted_pairs", "nine_gates", "pure_terminal_chows",
+    }
     assert one_suit & set(got["patterns"])
     assert total >= 6
