@@ -53,7 +53,7 @@ class ApiToken(models.Model):
         return self.revoked is None
 
 
-# --- History, ratings, moderation (issue 7) ---------------------------------------------------
+# --- History, ratings, moderation ----------------------------------------------------------
 
 
 class LedgerEntry(models.Model):

@@ -1,4 +1,4 @@
-"""The admin for site-wide announcements (issue 18): every save and delete is audit-logged and
+"""The admin for site-wide announcements: every save and delete is audit-logged and
 reaches the open boards at once (games.announcements.publish)."""
 
 from __future__ import annotations

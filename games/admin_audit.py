@@ -1,4 +1,4 @@
-"""The audit log of the moderation admin (issue 7): `audit` appends one row per admin action;
+"""The audit log of the moderation admin: `audit` appends one row per admin action;
 `AuditedAdmin` audits every save and delete; `ReadOnlyAdmin` (common.admin_base) shows history rows
 it may not edit;
 `run_audited` calls a moderation service for one object and audits it."""

@@ -1,4 +1,4 @@
-"""The admin for table chat (issue 18): read messages (reported ones first), silence or ban
+"""The admin for table chat: read messages (reported ones first), silence or ban
 their senders; every action is in the audit log (games.admin_audit.audit)."""
 
 from __future__ import annotations

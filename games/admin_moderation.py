@@ -1,4 +1,4 @@
-"""The moderation admin (issue 7): live tables and their players, penalties and reversals, bans,
+"""The moderation admin: live tables and their players, penalties and reversals, bans,
 grants, the ledger, ratings, site settings, and an audit log of every admin action — each kind
 in its own module (admin_tables, admin_penalties, admin_points, admin_audit); this one holds the
 site settings and server rows, and registers them all.

@@ -1,4 +1,4 @@
-"""The moderation admin of penalties, their reversals and bans (issue 7): made and lifted through
+"""The moderation admin of penalties, their reversals and bans: made and lifted through
 games.penalties, each in the audit log."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The ledger (grants through games.penalties, never a row saved here) and the ratings, in the
-moderation admin (issue 7)."""
+moderation admin."""
 
 from __future__ import annotations
 

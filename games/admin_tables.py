@@ -1,4 +1,4 @@
-"""The moderation admin of live tables (issue 7): their state, players and hands; close, make
+"""The moderation admin of live tables: their state, players and hands; close, make
 private, kick — each through games.moderation and in the audit log."""
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ def make_private(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: Q
 
 class ClockTroubleFilter(admin.SimpleListFilter):
     """Tables whose timeouts fail (games.clock retries them with a back-off) or that the clock
-    closed after too many failures (issue 23)."""
+    closed after too many failures."""
 
     title = _("clock trouble")
     parameter_name = "clock"
@@ -155,7 +155,7 @@ class TableModerationAdmin(AuditedAdmin, basic_admin.TableAdmin):
     actions = [close_tables, make_private]
     date_hierarchy = "created"
 
-    # The change page is a read-only view of the live state (issue 24): a table changes only
+    # The change page is a read-only view of the live state: a table changes only
     # through the services, so what an admin does there is a button (close, make private, kick).
     fields = ["live_state", "variant", "owner", "public", "created"]
     change_form_template = "admin/games/table/change_form.html"

@@ -5,7 +5,7 @@ seat's count and its row, the first render: several database calls on the proces
 threads). When thousands of sockets arrive at once — a process restarted after a crash takes back
 its share of every table's players within seconds — their handshakes fill those threads, and every
 hand action of every table already playing on the process waits behind them: one storm slowed every
-table for seconds (issue 20).
+table for seconds.
 
 So each process lets at most `ADMIT_CONNECTING` (settings) handshakes run at once. A socket
 arriving beyond that is accepted only to be told `busy` with `retry_after` (seconds) and closed

@@ -1,4 +1,4 @@
-"""Site-wide announcements (issue 18): an admin writes one with an expiry; it shows at the top
+"""Site-wide announcements: an admin writes one with an expiry; it shows at the top
 of every page (`{% site_announcements %}` in base.html) and, at once, as a banner on every open
 board through the channel layer: each table socket also joins ANNOUNCE_GROUP
 (`AnnouncementSocket`), and a change is sent there after commit (`publish`). When one expires,

@@ -1,4 +1,4 @@
-"""Table chat (issue 18): preset phrases for everyone at a table, free text at private tables
+"""Table chat: preset phrases for everyone at a table, free text at private tables
 between seated players; rate-limited, escaped, muted per player, moderated in the admin.
 
 `say` checks and stores a message, then tells the table's group after commit

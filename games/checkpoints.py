@@ -1,7 +1,7 @@
 """Hand checkpoints: a hand's state saved every CHECKPOINT_EVERY actions, so that a process that
 has never seen the hand — just started, or restarted after a crash, taking over the sockets of
 one that died — rebuilds it from the newest checkpoint and the few actions logged since, not by
-replaying the hand from its deal (issue 20: after a kill, every table of the dead process was
+replaying the hand from its deal (after a kill, every table of the dead process was
 replayed from its first action at once, by the process its sockets came back to).
 
 The log stays the truth: a checkpoint is derived data, written in the same transaction as the

@@ -6,7 +6,7 @@ so any number of clock processes may run side by side. `make run` starts one
 (`python manage.py run_clock`). Tests call `tick` or `drive_table_until_idle` with a fake
 `now` instead of sleeping.
 
-Failure isolation (issue 23, docs/operations.md): a timeout that raises is retried after a
+Failure isolation (docs/operations.md): a timeout that raises is retried after a
 back-off (1, 2, 4, 8 s); after MAX_FAILURES in a row the table is closed with the error recorded
 (`Table.clock_closed`, `clock_error`: the admin's "clock trouble" filter). Failing tables are
 taken after every healthy one, so they never hold up another table's timers and bots. With
@@ -45,7 +45,7 @@ def due_tables(now: datetime, busy: Collection[int] = ()) -> list[tuple[int, int
     but for the `busy` ones (their timeout is still running on a thread).
 
     Tables whose timeouts have been failing come last: however many there are, they never take
-    the batch from a healthy table (issue 23: 200 broken tables starved every other table)."""
+    the batch from a healthy table (200 broken tables once starved every other table)."""
     rows = Table.objects.filter(deadline__lte=now).exclude(status=Table.Status.CLOSED)
     if busy:
         rows = rows.exclude(pk__in=list(busy))
@@ -85,7 +85,7 @@ def outcome(table_id: int, version: int, failures: int, error: BaseException | N
 class Scheduler:
     """The clock on a pool of threads (`run` uses it with PostgreSQL): each due table's timeout
     runs on a thread of its own, and a table whose timeout is still running is skipped by later
-    ticks — so a slow table holds one thread, never the tick or another table (issue 23). Up to
+    ticks — so a slow table holds one thread, never the tick or another table. Up to
     `threads` − 1 slow tables at once leave the others served. The outcomes are booked by the
     ticking thread."""
 
@@ -159,7 +159,7 @@ class Reaper:
 
     A killed process leaves thousands of sockets (two per table at 1,000 tables on two
     processes), and dropping each locks and loads its table: tens of seconds of work. Run on the
-    ticking thread it stopped every timer, bot and held claim of every table meanwhile (issue 20:
+    ticking thread it stopped every timer, bot and held claim of every table meanwhile (and
     claims confirmed to their players sat past their undo window uncommitted). A reap still
     running when the next is due is not started twice. `background=False` (SQLite, one writer at
     a time: the in-process clock) reaps on the caller's thread, as before."""

@@ -11,7 +11,7 @@ serialised by its row lock. With SQLite (one writer at a time) there is one thre
 Arrivals and departures (a socket's handshake, its first frame, its close) run on a lane of
 their own (`db_arrivals`, `settings.ARRIVAL_DB_THREADS`): a storm of thousands of sockets
 arriving at once (the evening's start, a restarted process taking its share back) then queues
-behind itself, not in front of the hand actions of the tables already playing (issue 20: one
+behind itself, not in front of the hand actions of the tables already playing (one
 shared queue stalled every table of the process for seconds). With 0 threads, or SQLite, they
 share the one pool.
 """

@@ -1,4 +1,4 @@
-"""Quick match (issue 18): a queue per (variant, base stake, ranked) in the database.
+"""Quick match: a queue per (variant, base stake, ranked) in the database.
 
 A player joins (`join`), keeps the queue page open (each poll, `poll`, says they are still
 there) and is seated at a new public table together with the others of the queue as soon as

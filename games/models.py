@@ -63,7 +63,7 @@ class Table(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
     # What clients see and act on (docs/protocol.md): bumped by every change everybody can see.
     # Changes only some seats may know of (answers in a claim window) leave it alone, or the
-    # numbers would tell spectators that somebody could claim (issue 23).
+    # numbers would tell spectators that somebody could claim.
     version = models.PositiveIntegerField(default=0)
     # Bumped by every change, seen or not: what this process's snapshots, the broadcasts and the
     # clock's deadlines are keyed by (a snapshot at the revision the database holds is current).
@@ -147,7 +147,7 @@ class Seat(models.Model):
     connections = models.IntegerField(default=0)  # open sockets of this seat's user
     disconnected_at = models.DateTimeField(null=True, blank=True)
     # Its last socket was cut off by a server process found dead (games.presence), not closed
-    # by the player: a disconnect escape that follows is nobody's fault (issue 23).
+    # by the player: a disconnect escape that follows is nobody's fault.
     server_cut = models.BooleanField(default=False)
     continue_choice = models.BooleanField(null=True, blank=True)
     auto = models.BooleanField(default=False)  # 托管 asked for by the player
@@ -289,7 +289,7 @@ class ScoreEntry(models.Model):
 
 
 class Penalty(models.Model):
-    """A penalty charged to a player; reversed only by an appended PenaltyReversal (issue 7)."""
+    """A penalty charged to a player; reversed only by an appended PenaltyReversal (an audit trail)."""
 
     class Reason(models.TextChoices):
         ESCAPE = "escape", _("left mid-hand")
@@ -332,7 +332,7 @@ class Penalty(models.Model):
         return hasattr(self, "reversal")
 
 
-# --- History, ratings, moderation (issue 7) ---------------------------------------------------
+# --- History, ratings, moderation ----------------------------------------------------------
 
 
 class PenaltyReversal(models.Model):

@@ -1,4 +1,4 @@
-"""Site-wide announcements (issue 18): written in the admin, shown until they expire."""
+"""Site-wide announcements: written in the admin, shown until they expire."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Table chat (issue 18): messages, players' own mutes, and admins' silences (games.chat)."""
+"""Table chat: messages, players' own mutes, and admins' silences (games.chat)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Quick match (issue 18): the queue lives in the database so every server process shares it.
+"""Quick match: the queue lives in the database so every server process shares it.
 
 `QueueEntry`: one per queued player (a user is in at most one queue: a unique user).
 `QuickMatch`: one per table a queue started, with what the queue promised (stake, ranked, how

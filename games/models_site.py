@@ -23,7 +23,7 @@ class SiteSettings(models.Model):
     rating_min_hands = models.PositiveIntegerField(_("hands before a player is ranked"), default=10)
     spectator_delay_seconds = models.PositiveIntegerField(
         _("spectator delay at quick-match tables (s)"), default=180
-    )  # issue 18: games.spectator_delay
+    )  # games.spectator_delay
     updated = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -1,4 +1,4 @@
-"""Penalties and the graded abandonment policy (RULES §1.8, §3.3 Y4; issue 7).
+"""Penalties and the graded abandonment policy (RULES §1.8, §3.3 Y4).
 
 Penalty rows are appended, never deleted: a reversal is a PenaltyReversal row plus a
 compensating ledger entry. Points move only through accounts.ledger.

@@ -11,7 +11,7 @@ sockets of a process not seen for STALE_SECONDS out of the counts, as disconnect
 process's last heartbeat. The server cut those off, so the seats they counted for are marked
 (`Seat.server_cut`) and their disconnect escape is nobody's fault — theirs only: a process
 given up excuses no one else (an idle process that stopped beating used to record a server
-start, which excused every disconnect of the last minute anywhere, issue 23).
+start, which excused every disconnect of the last minute anywhere).
 
 Heartbeats are stamped with the database's time, and staleness is measured against the
 freshest heartbeat, not the clock's own time: machines' clocks may disagree, and when the

@@ -283,7 +283,7 @@ def _seat_info(seat: Any, dealer: int, players: int) -> dict[str, Any]:
         "auto": bool(seat.user_id) and (seat.auto or seat.left or not seat.connected),
         "left": seat.left,
         "pending": None,
-        "rank": seat.rank if seat.user_id else None,  # the tier (games.ranks; issue 18)
+        "rank": seat.rank if seat.user_id else None,  # the tier (games.ranks)
     }
 
 

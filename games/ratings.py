@@ -1,4 +1,4 @@
-"""Skill ratings per variant with openskill's Plackett-Luce model (issue 7).
+"""Skill ratings per variant with openskill's Plackett-Luce model.
 
 After every finished hand each seat is ranked by the points it won in that hand (ties share a
 rank) and the humans' mu/sigma move. Bots take part as fixed default-strength opponents: they

@@ -1,5 +1,5 @@
 """What a replay says, in the viewer's language: each step as a sentence, the board's labels,
-and the settlement with pattern names and the variant's arithmetic (issue 24 item 3).
+and the settlement with pattern names and the variant's arithmetic.
 
 The replay page's script only places these strings; the engine notation ("chi 6s 567s") stays
 in the JSON API (`replays.build`), which programs read.

@@ -1,4 +1,4 @@
-"""Spectator delay (issue 18): spectators of quick-match tables see the game some time behind.
+"""Spectator delay: spectators of quick-match tables see the game some time behind.
 
 Who: a viewer not seated at the table, at a table the queue started (ranked or not); the delay
 is the admin's `SiteSettings.spectator_delay_seconds` (default 180 s; 0 turns it off). Seated

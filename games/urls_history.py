@@ -15,6 +15,6 @@ urlpatterns = [
     path("api/hands/<int:pk>/record", api_history.hand_record, name="api_hand_record"),
     path("api/matches/<int:pk>/record", api_history.match_record, name="api_match_record"),
     path("api/users/<str:username>/matches", api_history.user_matches, name="api_matches"),
-    path("api/users/<str:username>", api_ranks.user_profile, name="api_user"),  # ranks (issue 18)
+    path("api/users/<str:username>", api_ranks.user_profile, name="api_user"),  # with the ranks
     path("api/leaderboard", api_history.leaderboard, name="api_leaderboard"),
 ]

@@ -92,7 +92,7 @@ def _lobby_row(table: Table) -> dict[str, Any]:
             {
                 "index": s.index,
                 # the wind the board shows for this seat (it follows the dealer), and the
-                # bots' table names: one name per seat everywhere (issue 24)
+                # bots' table names: one name per seat everywhere
                 "wind_zh": WIND_ZH[name(seat_wind(s.index, table.dealer, len(seats)))],
                 "name": (
                     f"机器人 {s.index + 1}" if s.is_bot else s.user.get_username() if s.user_id else None
@@ -236,10 +236,10 @@ def table_page(request: HttpRequest, pk: int) -> HttpResponse:
     if not _may_see(request, table):
         raise Http404("no such table")
     user = request.user if request.user.is_authenticated else None
-    context = spectator_delay.for_viewer(table.pk, user, table_context(table, user))  # issue 18
+    context = spectator_delay.for_viewer(table.pk, user, table_context(table, user))
     if context["viewer"]["seat"] is None:
         # this page's socket counts its viewer as a spectator as soon as it opens: count them
-        # already, rather than show 0 until the first frame (issue 24)
+        # already, rather than show 0 until the first frame
         context["table"] = {**context["table"], "spectators": context["table"]["spectators"] + 1}
     model = board_model(context)
     ws_path = f"/ws/tables/{table.pk}/"

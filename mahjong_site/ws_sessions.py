@@ -10,7 +10,7 @@ the same way and hands the consumer the server's own `send`.
 Channels' `AuthMiddleware` looks the user up on its one shared database thread for every socket,
 with a session or not. A socket with no session cookie (an API token's, a visitor's) is
 anonymous to it whatever it looks up: it is now told so without the hop to that thread, which
-a storm of arriving token sockets queued on (a sixth of a process's loop, issue 20).
+a storm of arriving token sockets queued on (a sixth of a process's loop when thousands arrived).
 """
 
 from __future__ import annotations

@@ -140,7 +140,7 @@ def _cmd_review(args: argparse.Namespace) -> int:
     return 0
 
 
-# -- arena (issue 22) --------------------------------------------------------------------------
+# -- arena: bot levels played against each other ------------------------------------------
 def _cmd_arena(args: argparse.Namespace) -> int:
     from games.engine.bots.arena import arena, parse_seats, table
 

@@ -62,7 +62,7 @@ REVOKED_MESSAGES = {
 }
 
 
-# Issue 18: announcement banners, table chat and the spectator delay come in as mixins.
+# Announcement banners, table chat and the spectator delay come in as mixins.
 class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, AsyncWebsocketConsumer):
     table_id: int
     user: Any
@@ -89,7 +89,7 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Asyn
 
     async def websocket_disconnect(self, message: dict[str, Any]) -> None:
         """Channels' own, without its `aclose_old_connections()` hop (see `dispatch`): a sixth
-        of a busy process's loop when thousands of sockets come and go (issue 20)."""
+        of a busy process's loop when thousands of sockets come and go."""
         for group in self.groups:
             await self.channel_layer.group_discard(group, self.channel_name)
         await self.disconnect(message["code"])

@@ -116,7 +116,7 @@ class Heartbeat:
     beats every HEARTBEAT_SECONDS for as long as it lives, with sockets or without. (It used to
     beat from the version watcher, which stops with the last socket: the clock then gave the idle
     process up, and that excused the disconnects of players anywhere — an escape made
-    penalty-free by closing one's socket on a quiet process, issue 23.)"""
+    penalty-free by closing one's socket on a quiet process.)"""
 
     def __init__(self) -> None:
         self.task: asyncio.Task[None] | None = None

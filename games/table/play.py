@@ -113,7 +113,7 @@ def append(t: Change, seat: int, action: Action, actor: str) -> None:
         # After EVERY discard and every added kong play pauses for the same minimum, claimable
         # (robbable) or not: timing reveals nothing. Only the action that may open a window pauses:
         # an answer within one (a pass, a claim) neither restarts the pause nor begins a new
-        # decision (issue 23).
+        # decision (a restart would tell the others that somebody may claim).
         table.pause_until = t.now + timedelta(milliseconds=table.min_pause_ms)
         table.act_since = table.pause_until
         t.new_decision(pause=True)

@@ -57,7 +57,7 @@ def connect(
     """A socket opened: a seated player is back (托管 ends); anyone else is a spectator.
     `process_id`: the ServerProcess holding the socket (games.presence), which then gets a row.
     Who may watch is decided here, on the rows the change loads anyway (one read for the whole
-    handshake: issue 20); `no_table` for a table that is missing or not open to this socket."""
+    handshake); `no_table` for a table that is missing or not open to this socket."""
     with change(table_id) as t:  # a missing table: no_table
         if not may_watch(t.table, user, session, invite, t.seats):
             raise ServiceError("no_table", "there is no such table (or it is private)")

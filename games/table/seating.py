@@ -97,7 +97,7 @@ def sit(t: Change, user: AbstractBaseUser, index: Any, socket_id: int | None = N
     # it, and the caller's user object (a socket's, long-lived) gets no profile cached.
     seat.user = snapshots.light_user(user.pk, user.get_username(), balance)
     seat.sat_at = t.now
-    seat.rank = seat_rank(user.pk, table.variant)  # shown beside the name (issue 18)
+    seat.rank = seat_rank(user.pk, table.variant)  # shown beside the name
     seat.accepted = False
     seat.continue_choice = None
     seat.connections = 0

@@ -43,8 +43,8 @@ def finish_hand(t: Change) -> None:
         max(0, balance_of(s.user) - held) if s.user_id else BOT_BALANCE
         for s, held in zip(t.seats, keep, strict=True)
     ]
-    # What the hand pays as played, and the part between people that moves real points (issue 23:
-    # a bot has no account; a payment to or from one is practice, shown but never applied).
+    # What the hand pays as played, and the part between people that moves real points (a
+    # bot has no account; a payment to or from one is practice, shown but never applied).
     notional = rules.settle(result, balances, discarder)
     final = notional if all(humans) else rules.settle(only_between(result, humans), balances, discarder)
     practice = [n - f for n, f in zip(notional, final, strict=True)]
@@ -86,7 +86,7 @@ def finish_hand(t: Change) -> None:
         # which seats bots played: a table closed or left since still names them ("Bot 2")
         "bots": [bool(s.is_bot) for s in t.seats],
     }
-    rank_changes = record_hand_ranks(hand, table.variant)  # ranked quick matches only (issue 18)
+    rank_changes = record_hand_ranks(hand, table.variant)  # ranked quick matches only
     if rank_changes:
         hand.settlement["ranks"] = rank_changes
         for change in rank_changes:

@@ -53,7 +53,8 @@ def _stand_up_undecided(t: Change) -> None:
     `continue_seconds()` of the settlement is stood up. The hand is over, so it is no escape:
     no penalty, no ban, whatever the table (a quick match included).
     Only during the settlement (`continue_deadline`): someone who sits down afterwards did not
-    play that hand and is never stood up for it (issue 24: tables became unjoinable)."""
+    play that hand and is never stood up for it (else
+    a finished table stood up everyone who sat down later, and nobody could join it)."""
     until = timing.continue_deadline(t)
     if until is None or until > t.now:
         return

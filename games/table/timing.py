@@ -168,7 +168,7 @@ def continue_left_ms(ctx: Loaded, seat: Seat | None) -> int | None:
 def remaining_ms(ctx: Loaded, seat: int | None) -> int | None:
     """Milliseconds left on `seat`'s own countdown (the human timer of this decision), None when
     the hand does not wait for it: nobody sees another seat's timer (a claim timer would say
-    that a window is open, issue 23)."""
+    that a window is open)."""
     table, state = ctx.table, ctx.state
     if state is None or table.act_since is None or state.phase == "over" or seat is None:
         return None

@@ -30,7 +30,7 @@ def test_signup_creates_user_with_starting_balance_and_logs_in(anon_client: Clie
     user = User.objects.get(username="carol")
     assert user.profile.balance == 1000
     html = anon_client.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
-    assert "<h1>Welcome, carol!</h1>" in html and "Welcome back" not in html  # a new player (issue 24)
+    assert "<h1>Welcome, carol!</h1>" in html and "Welcome back" not in html  # a new player
     assert "Welcome, carol! Your account is ready." in html
     assert "<h1>Welcome back, carol!</h1>" in anon_client.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
 

@@ -1,4 +1,4 @@
-"""The profile's ledger: every balance change with its reason, notes and shares (issue 24 item 4)."""
+"""The profile's ledger: every balance change with its reason, notes and shares."""
 
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ from playwright.sync_api import Browser, expect
 from tests.browser.conftest import serving
 from tests.browser.test_play import play_until_settlement, sign_up, start
 
-SHOTS = Path(os.environ.get("SHOTS_DIR", "/tmp/h22"))
+SHOTS = Path(os.environ.get("SHOTS_DIR", "/tmp/mahjong-shots/bot-levels"))
 SIZES = {"desktop": (1366, 768), "phone": (390, 844)}
 
 

@@ -9,7 +9,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.test_play import sign_up
 
-SHOTS = "/tmp/h18"
+SHOTS = "/tmp/mahjong-shots/chat"
 
 
 def practice(page: Page, variant: str = "shanghai") -> None:

@@ -1,4 +1,4 @@
-"""Issue 24: a table must stay joinable after a player let the Continue deadline pass.
+"""A table must stay joinable after a player let the Continue deadline pass.
 
 Runs its own server with a short Continue deadline (CONTINUE_SECONDS) so the test does not
 wait a real minute: a player finishes a hand against a bot and does not press Continue; the
@@ -21,7 +21,7 @@ from tests.browser.test_play import play_until_settlement, sign_up, start_the_ha
 # Long enough that a loaded CI machine still shows the countdown when the settlement appears
 # (with 8 s a slow last turn once let the deadline pass before the check).
 CONTINUE_SECONDS = 20
-SHOTS = "/tmp/h24"
+SHOTS = "/tmp/mahjong-shots/continue-deadline"
 
 
 @pytest.fixture(scope="module")
@@ -109,7 +109,7 @@ def test_after_the_continue_deadline_both_players_sit_and_play(
         expect(page.locator("#board.in-hand .hand .hand-tile").first).to_be_visible()
     bob.screenshot(path=f"{SHOTS}/continue-new-hand-en.png", full_page=True)
 
-    # item 4 and 6: leaving mid-hand states the exact penalty, then the leaver is in the lobby
+    # leaving mid-hand states the exact penalty, then the leaver is in the lobby
     asked: list[str] = []
 
     def accept(dialog: Any) -> None:

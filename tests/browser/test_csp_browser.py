@@ -1,4 +1,4 @@
-"""The Content-Security-Policy in Chromium (issue 23, item 11).
+"""The Content-Security-Policy in Chromium.
 
 Every test using the `page` fixture fails on a CSP violation in the console (conftest); these
 show that the detector sees one, and that the pages a player uses (the profile's token list,

@@ -11,7 +11,7 @@ from playwright.sync_api import Browser, expect
 
 from tests.browser.test_play import sign_up, sign_up_zh
 
-SHOTS = Path("/tmp/h21")
+SHOTS = Path("/tmp/mahjong-shots/house-rules")
 
 
 @pytest.mark.parametrize(

@@ -1,5 +1,5 @@
 """Keyboard-only play of a whole hand, the keys help, and an English board that stays English
-over many live updates (issue 17: language, keyboard)."""
+over many live updates."""
 
 from __future__ import annotations
 

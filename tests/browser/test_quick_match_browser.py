@@ -11,7 +11,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.browser.test_play import HAND_TIMEOUT, click_if_visible, sign_up
 
-SHOTS = "/tmp/h18"
+SHOTS = "/tmp/mahjong-shots/quick-match"
 PROMPT_BUTTONS = ("#prompt button.tone-win", "#prompt button.tone-choose", "#prompt button.tone-pass")
 
 

@@ -13,11 +13,11 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.test_play import create_table, play_until_settlement, sign_up, start
 
-SHOTS = Path("/tmp/h19")
+SHOTS = Path("/tmp/mahjong-shots/records")
 
 
 def test_download_a_record_and_step_through_it_in_the_viewer(page: Page, tmp_path: Path) -> None:
-    SHOTS.mkdir(exist_ok=True)
+    SHOTS.mkdir(parents=True, exist_ok=True)
     sign_up(page)
     create_table(page, "two_player")
     start(page)

@@ -1,4 +1,4 @@
-"""A table laid out like a table (issue 17.3), measured in a real browser, and the screenshots a
+"""A table laid out like a table, measured in a real browser, and the screenshots a
 person looks at (desktop 1366×768, phone 390×844, both languages): at a claim prompt, at your
 turn, at the settlement, and the replay viewer.
 

@@ -1,5 +1,5 @@
-"""The waits help (听) in a real browser on a rigged ready hand, for every variant (issue 17.2),
-and the ways to discard a tile (issue 17.4): click to choose and click again, double-click,
+"""The waits help (听) in a real browser on a rigged ready hand, for every variant,
+and the ways to discard a tile: click to choose and click again, double-click,
 drag onto the table.
 
 The server deals from tests/browser/rigs.py: alice (seat 0) is dealt a ready hand, bob (the last

@@ -1,4 +1,4 @@
-"""Site settings read where a socket may render on its event loop (issue 24: the leave confirmation)."""
+"""Site settings read where a socket may render on its event loop (the leave confirmation)."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def test_on_the_event_loop_no_query_is_made_and_the_last_read_is_used() -> None:
 
 
 def test_the_escape_penalty_house_rule_is_charged_and_shown_alike(db: None) -> None:
-    """Issue 16: the creator's `escape_penalty` option sets the penalty; the board (a render on
+    """The creator's `escape_penalty` option sets the penalty; the board (a render on
     the event loop) shows the same number the ledger charges."""
     table = Table(variant="shanghai", base=2, options={"escape_penalty": 20})
     assert table.escape_penalty == 40

@@ -1,5 +1,5 @@
 """Every house-rule combination the declared ranges admit plays whole hands without an error
-(issue 23 item 1: one table's `{"cap": 0}` made the engine raise inside the clock for ever)."""
+(one table's `{"cap": 0}` once made the engine raise inside the clock for ever)."""
 
 from __future__ import annotations
 

@@ -44,7 +44,7 @@ def test_a_socket_s_invite_token_opens_a_private_table(alice: User) -> None:
 def test_the_socket_s_connect_decides_who_may_watch_and_counts_nothing_when_refused(
     alice: User, bob: User
 ) -> None:
-    """Issue 20: one locked read of the table both admits the socket and counts it."""
+    """One locked read of the table both admits the socket and counts it."""
     private = services.create_table(alice, "shanghai", public=False)
     before = Table.objects.get(pk=private.pk)
     with pytest.raises(ServiceError) as refused:

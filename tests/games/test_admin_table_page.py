@@ -1,5 +1,5 @@
 """The admin's table page is a read-only view of the live state with buttons; logs can't be
-added or edited; players are found by name (issue 24 items 5 and 7)."""
+added or edited; players are found by name."""
 
 from __future__ import annotations
 

@@ -105,7 +105,7 @@ def test_the_busy_notice_speaks_both_languages() -> None:
 
 def test_every_close_code_the_server_uses_is_one_daphne_can_send() -> None:
     """daphne's websocket library (autobahn) closes only with 1000 or 3000–4999: 1012 and 1013
-    raised in the server and the client saw a dropped connection (1006) instead (issue 20)."""
+    raised in the server and the client saw a dropped connection (1006) instead."""
     from autobahn.websocket.protocol import WebSocketProtocol
 
     codes = {getattr(frames, name) for name in dir(frames) if name.startswith("CLOSE_")}

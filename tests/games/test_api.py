@@ -114,7 +114,7 @@ def test_bad_input_is_a_400(alice: User, token: str, body: Any, code: str) -> No
 def test_an_option_out_of_its_declared_range_is_a_400_naming_it(
     alice: User, token: str, variant: str, options: dict[str, Any], option: str
 ) -> None:
-    """Issue 23: `{"cap": 0}` used to be accepted and made the clock's timeout raise for ever."""
+    """`{"cap": 0}` used to be accepted and made the clock's timeout raise for ever."""
     body = {"variant": variant, "base": 2, "bots": 1, "options": options}
     response = post(Client(), body, token)
     assert response.status_code == 400 and response.json()["error"] == "bad_option"
@@ -124,7 +124,7 @@ def test_an_option_out_of_its_declared_range_is_a_400_naming_it(
 
 @pytest.mark.django_db
 def test_the_api_and_the_form_share_one_highest_base_stake(alice: User, token: str) -> None:
-    """Issue 16: the form allowed 1000, the API 10,000."""
+    """Two limits disagreed: the form allowed 1000, the API 10,000."""
     from games.engine.rulesets import MAX_BASE
     from games.forms import CreateTableForm
 

@@ -1,4 +1,4 @@
-"""The red team's option attack as a property (issue 23 item 1): whatever `options` an API
+"""The red team's option attack as a property: whatever `options` an API
 client sends, the answer is 201 or 400 `bad_option`, and a table that was created plays its hands
 through the clock without one failed timeout."""
 

@@ -1,4 +1,4 @@
-"""Bot strength per seat (issue 22): chosen when a bot is added (table page, create form, API),
+"""Bot strength per seat: chosen when a bot is added (table page, create form, API),
 stored on the seat, and used by the clock when the bot plays."""
 
 from __future__ import annotations

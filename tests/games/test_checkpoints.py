@@ -55,7 +55,7 @@ def test_another_engine_version_or_a_damaged_row_is_ignored(hand_id: int) -> Non
 def test_a_process_that_never_saw_the_hand_starts_from_its_checkpoint(
     alice: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 20: after a restart the hand is rebuilt from the checkpoint and the few actions
+    """After a restart the hand is rebuilt from the checkpoint and the few actions
     since; replaying from the deal is not even tried."""
     every = checkpoints.CHECKPOINT_EVERY
     table = bot_table(alice)

@@ -1,4 +1,4 @@
-"""Claim windows tell nobody outside them anything (issue 23 item 3): per discard, a seat that
+"""Claim windows tell nobody outside them anything: per discard, a seat that
 cannot claim and a spectator see the same frames and get the same error codes whether or not a
 window opened; only the seats in it see it; nobody sees another seat's countdown."""
 
@@ -136,7 +136,7 @@ def test_only_the_seats_in_the_window_see_it_and_only_their_own_countdown(
     assert public(context(run.table.pk, bob, later), "4s")["view"]["phase"] == "claim"
     assert context(run.table.pk, bob, later)["table"]["paused"]
     assert probe(run.table.pk, bob, version, CHI, later) == "not_your_turn"
-    # dave, still in it, claims with the version the window opened at (item 8)
+    # dave, still in it, claims with the version the window opened at
     services.perform(run.table.pk, dave, version, PONG, later)
     daves = context(run.table.pk, dave, later)
     assert daves["table"]["seats"][3]["pending"] == PONG and daves["legal"][-1] == {"type": "undo"}

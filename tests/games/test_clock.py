@@ -87,7 +87,7 @@ def test_a_broken_table_does_not_stop_the_clock(alice: User, monkeypatch: pytest
     assert clock.tick(table.deadline) == 0
 
 
-# --- failure isolation (issue 23 item 1) ---------------------------------------------------------
+# --- failure isolation ------------------------------------------------------------------------
 
 
 def _broken_tables(count: int, due: datetime) -> set[int]:
@@ -245,7 +245,7 @@ class _CountingScheduler:
 def test_the_clock_keeps_ticking_while_it_drops_a_dead_process_s_sockets(
     monkeypatch: pytest.MonkeyPatch, settings: object
 ) -> None:
-    """Issue 20: a killed process's thousands of sockets took the reaper tens of seconds, on
+    """A killed process's thousands of sockets took the reaper tens of seconds, on
     the ticking thread: every timer and held claim of every table waited meanwhile (claims
     confirmed to their players were still uncommitted when the load test counted them)."""
     settings.DB_THREADS = 4  # type: ignore[attr-defined]  # PostgreSQL's shape: a Scheduler

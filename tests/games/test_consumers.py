@@ -524,7 +524,7 @@ async def test_a_database_lost_mid_act_is_answered_and_the_socket_stays(
 async def test_html_frames_are_in_the_viewers_language(
     alice: User, headers: list[tuple[bytes, bytes]], expected: str, other: str
 ) -> None:
-    """Issue 24: frames came out in the default language whatever the page's was."""
+    """Frames once came out in the default language whatever the page's was."""
     table = await setup_table(alice)
     comm = WebsocketCommunicator(APP, f"/ws/tables/{table.pk}/", headers=headers)
     comm.scope["user"] = alice

@@ -1,4 +1,4 @@
-"""Every frame a table socket sends is in its viewer's language, as the page was (issue 17.1)."""
+"""Every frame a table socket sends is in its viewer's language, as the page was."""
 
 from __future__ import annotations
 

@@ -95,7 +95,7 @@ def _stood_up_after_the_settlement(alice: User) -> tuple[Table, datetime]:
 
 
 def test_after_the_continue_deadline_anyone_can_sit_and_stay(alice: User, bob: User) -> None:
-    """Issue 24: the stale Continue deadline stood up everyone who sat down afterwards."""
+    """A stale Continue deadline once stood up everyone who sat down afterwards."""
     from datetime import timedelta
 
     from games.models import Hand, Seat
@@ -174,7 +174,7 @@ def test_the_settlement_counts_down_the_continue_choice(alice: User) -> None:
 def test_a_claim_with_the_windows_first_version_counts_after_another_seat_answered(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Issue 23 item 8: bob passes in the window, then dave pongs with the version he saw when
+    """Bob passes in the window, then dave pongs with the version he saw when
     the window opened; the pong is taken (held for its undo window), not refused as stale."""
     from tests.games.claim_window import CLAIMED, PASS, PONG, four_people, rigged_table
 

@@ -49,7 +49,7 @@ def test_escape_is_one_penalty_row_with_ledger_rows_and_a_ban(alice: User, bob: 
 def test_the_escape_penalty_house_rule_sets_the_penalty(
     alice: User, bob: User, variant: str, multiplier: int
 ) -> None:
-    """Issue 16/23 item 9: the table's `escape_penalty` option used to be stored and ignored."""
+    """The table's `escape_penalty` option used to be stored and ignored."""
     table = services.create_table(alice, variant, options={"escape_penalty": multiplier})
     services.sit(table.pk, alice, 0)
     services.set_stake(table.pk, alice, 2)

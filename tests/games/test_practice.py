@@ -1,4 +1,4 @@
-"""Practice against bots in one click, timer presets and tables with no timer (issue 17.8)."""
+"""Practice against bots in one click, timer presets and tables with no timer."""
 
 from __future__ import annotations
 

@@ -177,7 +177,7 @@ def _escaped_or_over(user: User) -> Any:
 
 
 def test_an_idle_process_given_up_clears_nobodys_blame(alice: User, bob: User) -> None:
-    """Issue 23 item 4: alice drops her socket on a live process and stays away; another process
+    """Alice drops her socket on a live process and stays away; another process
     with no sockets at all is given up meanwhile. That is not her server's doing: past the grace
     her absence is an escape, charged as on a busy machine."""
     from games.models import Penalty
@@ -214,7 +214,7 @@ def test_a_seat_cut_off_by_its_dead_process_is_not_blamed(alice: User, bob: User
 async def test_a_process_keeps_beating_after_its_last_socket_closed(
     alice: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 23 item 4: an idle process is alive: it keeps its heartbeat, so it is never given up
+    """An idle process is alive: it keeps its heartbeat, so it is never given up
     (and nobody's disconnect is excused) for having no sockets."""
     import asyncio
 
@@ -237,7 +237,7 @@ async def test_a_process_keeps_beating_after_its_last_socket_closed(
 
 
 def test_a_held_claim_survives_its_socket_s_process_dying(alice: User) -> None:
-    """Issue 20: a claim confirmed to its player is held in the database (the seat's `pending`),
+    """A claim confirmed to its player is held in the database (the seat's `pending`),
     not by the socket or its process: the process dying and the clock dropping its sockets
     leaves it to be committed, as the player's own action, when its undo window ends."""
     dead = process()

@@ -40,7 +40,7 @@ def test_a_finished_hand_rates_the_human_and_never_the_bots(alice: User) -> None
     assert rating.hands == 1
     assert Rating.objects.count() == 1  # the bot has no row
     mine, bots = ScoreEntry.objects.get(hand=hand, user=alice), ScoreEntry.objects.get(hand=hand, user=None)
-    assert mine.delta == bots.delta == 0  # against a bot the points are practice (issue 23)...
+    assert mine.delta == bots.delta == 0  # against a bot the points are practice...
     played = [p + q for p, q in zip(hand.settlement["payments"], hand.settlement["practice"], strict=True)]
     if played[mine.seat] > played[bots.seat]:  # ...but the hand as played is rated
         assert rating.mu > 25

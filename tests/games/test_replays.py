@@ -159,7 +159,7 @@ def test_step_texts_for_every_kind_of_action() -> None:
         assert step_text({"type": "pass"}, "auto", "甲") == "甲 过 (托管)"
 
 
-# --- fair deals and open records (issue 19) -----------------------------------------------------
+# --- fair deals and open records ------------------------------------------------------------
 
 
 def test_a_new_hand_shows_its_commitment_and_hides_salt_and_wall(alice: User, alice_client: Client) -> None:
@@ -318,7 +318,7 @@ def test_an_upload_over_a_megabyte_or_missing_is_refused(alice: User, anon_clien
 
 
 def test_the_replays_text_names_a_pattern_as_the_hands_variant_does() -> None:
-    """Issue 16: all_pungs is 对对胡 in yihua and 碰碰和 in cantonese, never the first catalogue's 碰碰胡."""
+    """all_pungs is 对对胡 in yihua and 碰碰和 in cantonese, never the first catalogue's 碰碰胡."""
     from django.utils import translation
 
     from games.replay_text import replay_text

@@ -90,8 +90,8 @@ def test_rules_pages_take_no_post(anon_client: Client) -> None:
 
 @pytest.mark.parametrize("variant", list(VARIANT_NAMES))
 def test_worked_settlement_shows_the_engines_payments(anon_client: Client, variant: str) -> None:
-    from games import rules_content
     from games.engine.scoring.context import WinContext
+    from games.rules import content as rules_content
 
     case = {"variant": variant, **rules_content.VARIANTS[variant].worked_case}
     result = get_ruleset(variant).score(WinContext.from_json(case))
@@ -103,7 +103,7 @@ def test_worked_settlement_shows_the_engines_payments(anon_client: Client, varia
 
 
 def test_two_player_worked_example_reads_the_self_draw_multiplier() -> None:
-    from games import rules_pages
+    from games.rules import pages as rules_pages
 
     with_lang = rules_pages.worked_example("two_player", "en")
     winner_gain = max(r["change"] for r in with_lang["rows"])
@@ -158,7 +158,7 @@ def test_the_rules_page_shows_every_decision_as_the_rule_book_numbers_it(
     from django.conf import settings
     from django.utils.html import escape
 
-    from games.rules_content import DECISIONS
+    from games.rules.content import DECISIONS
 
     book = _decision_items((Path(settings.BASE_DIR) / "docs" / "rules" / f"{variant}.md").read_text())
     decisions = DECISIONS[variant]
@@ -177,3 +177,19 @@ def test_the_rules_page_shows_every_decision_as_the_rule_book_numbers_it(
         assert d.number in book, f"docs/rules/{variant}.md has no decision {d.number}"
         for part in filter(None, d.seed.split("…")):  # the rule book quotes the same words
             assert part in book[d.number], (d.number, part)
+
+
+def test_the_prose_is_read_from_text_files_with_both_languages_alike(tmp_path, monkeypatch) -> None:
+    """The rules prose lives in games/rules/text/ (one paragraph per line); a paragraph written in
+    one language only is refused when the text is read, not shown half translated."""
+    from games.rules import content
+
+    files = sorted(p.name for p in content.TEXT_DIR.glob("*.md"))
+    names = ["common", *VARIANT_NAMES]
+    assert files == sorted(f"{name}.{lang}.md" for name in names for lang in ("zh", "en"))
+    zh = (content.TEXT_DIR / "shanghai.zh.md").read_text()
+    (tmp_path / "shanghai.zh.md").write_text(zh.replace("## flow\n", "## flow\n\n多出来的一段\n"))
+    (tmp_path / "shanghai.en.md").write_text((content.TEXT_DIR / "shanghai.en.md").read_text())
+    monkeypatch.setattr(content, "TEXT_DIR", tmp_path)
+    with pytest.raises(ValueError, match="shanghai 'flow'"):
+        content.read_variant("shanghai")

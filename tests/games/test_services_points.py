@@ -1,4 +1,4 @@
-"""Points never come from nowhere (issue 23 item 2): the 50 × base floor at every entry, and a
+"""Points never come from nowhere: the 50 × base floor at every entry, and a
 table with bots moves points only between its humans (payments with a bot are practice)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The settlement's arithmetic line: its numbers are the engine's, for every variant (issue 24)."""
+"""The settlement's arithmetic line: its numbers are the engine's, for every variant."""
 
 from __future__ import annotations
 

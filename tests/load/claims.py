@@ -1,4 +1,4 @@
-"""The claim-window part of the hidden-information audit (issue 23): per discard, what a seat that
+"""The claim-window part of the hidden-information audit: per discard, what a seat that
 cannot claim, a spectator and an anonymous visitor are sent — frames and error codes — with a
 claim window open and without one.
 

@@ -90,7 +90,7 @@ def test_a_reveal_is_set_aside_only_for_a_finished_hand() -> None:
 async def test_a_claim_window_looks_the_same_as_none_to_everybody_outside_it(
     answer_after_pause: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 23 item 3 (tests/load/claims.py): per discard, the frames and error codes a seat that
+    """Claim windows stay hidden (tests/load/claims.py): per discard, the frames and error codes a seat that
     cannot claim, a spectator and an anonymous visitor get are the same, timing aside, whether
     two seats could claim the discard (and passed) or nobody could."""
     from tests.games.claim_window import CLAIMANTS, CLAIMED, UNCLAIMED

@@ -1,5 +1,5 @@
 """The load test's accounting (scripts/loadtest.py): a held claim is not a lost action, and every
-lost one is named (issue 20)."""
+lost one is named."""
 
 from __future__ import annotations
 

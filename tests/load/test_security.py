@@ -1,4 +1,4 @@
-"""Security baseline, checked on every change (issue 8): deploy checks, CSRF, Origin, throttling,
+"""Security baseline, checked on every change: deploy checks, CSRF, Origin, throttling,
 escaping, secure cookies. Scans cover every template and Python file, so a new one is checked too."""
 
 from __future__ import annotations

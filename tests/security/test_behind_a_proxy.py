@@ -1,4 +1,4 @@
-"""Item 11: the signup throttle behind a proxy that APPENDS to X-Forwarded-For, against a real
+"""The signup throttle behind a proxy that APPENDS to X-Forwarded-For, against a real
 daphne run with --proxy-headers (as in production): requests carry the header an appending proxy
 forwards, `<whatever the client sent>, <the address the proxy saw>`."""
 

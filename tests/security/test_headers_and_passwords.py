@@ -1,4 +1,4 @@
-"""Item 11: the Content-Security-Policy (no inline script or style anywhere), and passwords that
+"""The Content-Security-Policy (no inline script or style anywhere), and passwords that
 are the user name typed twice."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Item 6 across processes: a token revoked through one daphne closes its socket on another
+"""Revocation across processes: a token revoked through one daphne closes its socket on another
 (the message goes through Redis). Skipped locally without PostgreSQL and Redis; runs in CI."""
 
 from __future__ import annotations

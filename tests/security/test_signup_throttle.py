@@ -1,4 +1,4 @@
-"""Item 5: signups and API token creation are throttled per address (also behind a proxy)."""
+"""Signups and API token creation are throttled per address (also behind a proxy)."""
 
 from __future__ import annotations
 

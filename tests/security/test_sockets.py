@@ -1,4 +1,4 @@
-"""Items 7, 10, 11: logging out closes the session's sockets; /ws/ping/ is bounded and never
+"""Logging out closes the session's sockets; /ws/ping/ is bounded and never
 logs a traceback; the Origin must match scheme, host and port; anonymous sockets are capped per
 address. Through the whole ASGI application (its middleware is what is tested)."""
 
@@ -42,7 +42,7 @@ async def frames_until_close(comm: WebsocketCommunicator) -> tuple[list[dict], i
         frames.append(json.loads(message["text"]) if message["text"].startswith("{") else message["text"])
 
 
-# --- item 7: logout --------------------------------------------------------------------------
+# --- logout ----------------------------------------------------------------------------------
 
 
 async def test_logout_closes_that_sessions_sockets_only(alice: User) -> None:
@@ -70,7 +70,7 @@ async def test_logout_closes_that_sessions_sockets_only(alice: User) -> None:
     await theirs.disconnect()
 
 
-# --- item 10: /ws/ping/ ----------------------------------------------------------------------
+# --- /ws/ping/ ------------------------------------------------------------------------------
 
 
 async def test_ping_echoes_small_json() -> None:
@@ -125,7 +125,7 @@ async def test_ping_is_rate_limited_then_closed() -> None:
     assert len([f for f in frames if "n" in f]) <= BURST + 2  # not everything echoed
 
 
-# --- item 11: the Origin, anonymous sockets ----------------------------------------------------
+# --- the Origin, anonymous sockets -------------------------------------------------------------
 
 
 @pytest.mark.parametrize(

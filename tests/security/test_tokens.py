@@ -1,4 +1,4 @@
-"""Item 6: API tokens are listed and revoked (profile page, admin, command, the API itself, a
+"""API tokens are listed and revoked (profile page, admin, command, the API itself, a
 password change), and a revoked token's open sockets are closed."""
 
 from __future__ import annotations

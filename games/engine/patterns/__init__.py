@@ -3,7 +3,7 @@
 `catalogue(variant)` lists a variant's patterns in the order of its rule book;
 `pattern(variant, id)` finds one. The scoring modules read values from here,
 `games.rendering` reads names from here, and the rules pages print the
-tables and example hands from here (issue 15).
+tables and example hands from here, so none of them can disagree.
 """
 
 from __future__ import annotations

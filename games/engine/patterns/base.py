@@ -3,7 +3,7 @@
 A pattern's id, Chinese and English name and value live here and only here:
 the scoring modules take their values from these entries, the settlement
 screen and the history take their names from them, and the rules pages draw
-their tables from them, so none of them can disagree (issue 15).
+their tables from them, so none of them can disagree.
 """
 
 from __future__ import annotations

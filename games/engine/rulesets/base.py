@@ -31,13 +31,13 @@ if TYPE_CHECKING:
     from games.engine.actions import Action
 
 # The highest base stake (底分) any table may set — the API, the form and the services read this one
-# number (issue 16: the form said 1000 while the services allowed 10,000). With the 50 × base entry
-# floor, a base of 1000 already needs 50,000 points.
+# number (two copies disagreed: the form said 1000 while the services allowed 10,000). With the
+# 50 × base entry floor, a base of 1000 already needs 50,000 points.
 MAX_BASE = 1000
 
 
 def only_between(result: HandResult, counted: Sequence[bool]) -> HandResult:
-    """The hand's payments restricted to flows between `counted` seats (issue 23: a table with
+    """The hand's payments restricted to flows between `counted` seats (a table with
     bots moves points only between its humans; a payment to or from a bot is practice).
 
     Each payment vector is split into flows loser → gainer in proportion to what each gainer
@@ -88,7 +88,7 @@ class Ruleset:
     blind_choices: ClassVar[bool] = False
     # House rules a table may set, with defaults (values must be JSON-able).
     default_options: ClassVar[dict[str, Any]] = {}
-    # The values each option admits (issue 23): every key of `default_options` has one. A range
+    # The values each option admits (options.py): every key of `default_options` has one. A range
     # for an option not (yet) in `default_options` is inert: the option stays unknown.
     option_ranges: ClassVar[dict[str, OptionRange]] = {}
 

@@ -1,4 +1,4 @@
-"""House-rule options: the range of values each rule set admits (issue 23 item 1).
+"""House-rule options: the range of values each rule set admits.
 
 A `Ruleset` declares each option twice, in two small tables: `default_options` (name → default;
 the default's type is the option's type) and `option_ranges` (name → `OptionRange`). Every value

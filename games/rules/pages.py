@@ -3,7 +3,7 @@
 Pattern ids, names, values and example hands come from the catalogue
 (games/engine/patterns); the worked settlement example is scored by the
 engine's scorer right here, so the page cannot drift from the engine.
-The prose around them is in games/rules_content.py.
+The prose around them is read from games/rules/text/ by games/rules/content.py.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from typing import Any
 
 from django.utils.translation import get_language
 
-from games import rules_content
 from games.engine import patterns
 from games.engine.patterns import Pattern
 from games.engine.rulesets import get_ruleset
@@ -20,6 +19,7 @@ from games.engine.scoring import tianjin as tianjin_scoring
 from games.engine.scoring.context import ScoreResult, WinContext
 from games.engine.tiles import WIND_EN, WIND_ZH
 from games.rendering.labels import VARIANT_NAMES, split_tiles, tile
+from games.rules import content
 
 WINDS_ZH = tuple(WIND_ZH[f"{i}z"] for i in range(1, 5))  # by seat wind 0–3, the engine's names
 WINDS_EN = tuple(WIND_EN[f"{i}z"] for i in range(1, 5))
@@ -171,7 +171,7 @@ def pattern_rows(variant: str, lang: str) -> list[dict[str, Any]]:
 
 def worked_example(variant: str, lang: str) -> dict[str, Any]:
     """The variant's worked case, scored by the engine, with who pays whom and why."""
-    text = rules_content.VARIANTS[variant]
+    text = content.VARIANTS[variant]
     case = {"variant": variant, **text.worked_case}
     ctx = WinContext.from_json(case)
     result = get_ruleset(variant).score(ctx)
@@ -315,7 +315,7 @@ def _payment_lines(variant: str, lang: str) -> list[str]:
 def house_rules(variant: str, lang: str) -> list[dict[str, Any]]:
     out = []
     for key, default in get_ruleset(variant).default_options.items():
-        text = rules_content.OPTION_TEXT.get(key)
+        text = content.OPTION_TEXT.get(key)
         meaning = text.get(lang) if text else key.replace("_", " ")
         out.append({"key": key, "default": default, "meaning": meaning})
     return out
@@ -323,7 +323,7 @@ def house_rules(variant: str, lang: str) -> list[dict[str, Any]]:
 
 def variant_page(variant: str) -> dict[str, Any]:
     lang = page_language()
-    text = rules_content.VARIANTS[variant]
+    text = content.VARIANTS[variant]
     zh, en = VARIANT_NAMES[variant]
     return {
         "variant": variant,
@@ -339,7 +339,7 @@ def variant_page(variant: str) -> dict[str, Any]:
         "house_rules": house_rules(variant, lang),
         "decisions": [
             {"number": d.number, "seed": d.seed, "text": d.text.get(lang)}
-            for d in rules_content.DECISIONS.get(variant, ())
+            for d in content.DECISIONS.get(variant, ())
         ],
         "variants": variant_list(),
     }
@@ -349,8 +349,8 @@ def index_page() -> dict[str, Any]:
     lang = page_language()
     return {
         "lang": lang,
-        "common": [x.get(lang) for x in rules_content.COMMON_FLOW],
+        "common": [x.get(lang) for x in content.COMMON_FLOW],
         "variants": [
-            {**v, "overview": rules_content.VARIANTS[v["id"]].overview[0].get(lang)} for v in variant_list()
+            {**v, "overview": content.VARIANTS[v["id"]].overview[0].get(lang)} for v in variant_list()
         ],
     }

@@ -1,7 +1,7 @@
 """The rules pages: /rules/ (the flow every variant shares) and /rules/<variant>/.
 
-Plain read-only views; the content comes from games.rules_pages (engine data)
-and games.rules_content (prose), in the language the site's switch picked.
+Plain read-only views; the content comes from games.rules.pages (engine data)
+and games.rules.content (prose), in the language the site's switch picked.
 """
 
 from __future__ import annotations
@@ -10,19 +10,19 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from games import rules_pages
 from games.rendering.labels import VARIANT_NAMES
+from games.rules import pages
 
 
 @require_GET
 def index(request: HttpRequest) -> HttpResponse:
-    return render(request, "rules/index.html", rules_pages.index_page())
+    return render(request, "rules/index.html", pages.index_page())
 
 
 @require_GET
 def variant(request: HttpRequest, variant: str) -> HttpResponse:
     if variant not in VARIANT_NAMES:
         # a page of its own (also with DEBUG on): the rule sets there are, status 404
-        context = {"asked": variant, "variants": rules_pages.variant_list()}
+        context = {"asked": variant, "variants": pages.variant_list()}
         return render(request, "rules/not_found.html", context, status=404)
-    return render(request, "rules/variant.html", rules_pages.variant_page(variant))
+    return render(request, "rules/variant.html", pages.variant_page(variant))

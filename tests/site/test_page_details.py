@@ -1,5 +1,5 @@
-"""Issue 24, the low items: favicon, greeting, rule-set links, lobby filter in the URL, seat names,
-the API page, the spectator count, and the leaver's way back to the lobby."""
+"""Small things of the pages around the board: favicon, greeting, rule-set links, lobby filter in
+the URL, seat names, the API page, the spectator count, and the leaver's way back to the lobby."""
 
 from __future__ import annotations
 
