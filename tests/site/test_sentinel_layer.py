@@ -1,6 +1,7 @@
-"""The channel layer through Redis Sentinel (REDIS_URL=sentinel://…), against a real Redis and a
-real Sentinel: the layer finds the primary through the Sentinel and carries a group message.
-The failover itself (the primary killed, the replica promoted) is `make ha-test`'s."""
+"""The channel layer through Redis Sentinel (REDIS_URL=sentinel://…) and over several Redis hosts
+(REDIS_URL=redis://a…,redis://b…), against real servers: the layer finds the primary through the
+Sentinel, and spreads groups over the hosts, and carries group messages either way. The failover
+itself (the primary killed, the replica promoted) is `make ha-test`'s."""
 
 from __future__ import annotations
 
@@ -22,6 +23,24 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import lt_stack  # noqa: E402
 
 REDIS_PORT, SENTINEL_PORT = 6487, 6497  # beside make ha-test's (6480–6492), never the same
+SHARD_PORTS = (6488, 6489)
+
+
+def redis_server(port: int) -> subprocess.Popen[bytes]:
+    argv = ["redis-server", "--bind", "127.0.0.1", "--port", str(port), "--save", "", "--appendonly", "no"]
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while lt_stack.redis_cli(port, "ping") != "PONG":
+        assert time.monotonic() < deadline, f"redis on {port} did not start"
+        time.sleep(0.05)
+    return proc
+
+
+def need_redis_server() -> None:
+    if not shutil.which("redis-server"):
+        if os.environ.get("CI") == "true":
+            pytest.fail("redis-server is not installed (CI=true: .ci/run must install it)")
+        pytest.skip("redis-server is not installed")
 
 
 @pytest.fixture
@@ -80,3 +99,27 @@ async def test_a_group_message_goes_through_the_primary_the_sentinel_names(senti
         assert "table-1" in subscribed
     finally:
         await layer.flush()
+
+
+async def test_groups_are_spread_over_several_redis_hosts_and_each_message_arrives() -> None:
+    need_redis_server()
+    procs = [redis_server(port) for port in SHARD_PORTS]
+    urls = ",".join(f"redis://127.0.0.1:{port}/0" for port in SHARD_PORTS)
+    layer = RedisPubSubChannelLayer(**channel_layers(urls)["default"]["CONFIG"])
+    try:
+        channel = await layer.new_channel()
+        groups = [f"table-{n}" for n in range(12)]
+        for group in groups:
+            await layer.group_add(group, channel)
+        for n, group in enumerate(groups):
+            await layer.group_send(group, {"type": "table.changed", "version": n})
+        received = [await layer.receive(channel) for _ in groups]
+        assert sorted(m["version"] for m in received) == list(range(12))
+        subscriptions = [lt_stack.redis_cli(port, "pubsub", "channels").split() for port in SHARD_PORTS]
+        assert all(subscriptions), subscriptions  # both hosts carry some of the groups
+        assert sum(len(s) for s in subscriptions) >= len(groups)
+    finally:
+        await layer.flush()
+        for proc in procs:
+            proc.kill()
+            proc.wait()
