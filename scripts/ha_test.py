@@ -207,8 +207,11 @@ def server_errors(stack: HAStack, stats: loadtest.Stats, windows: list[Window]) 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
     stack = HAStack(f"mahjong_ha_{os.getpid()}", procs=args.procs)
+    t0 = time.monotonic()
     try:
         stack.start()
+        setup = time.monotonic() - t0
+        print(f"[ha-test] clusters, daphne and clock up after {setup:.0f} s", file=sys.stderr, flush=True)
         loadtest.django_setup(stack)
         tokens = loadtest.make_players(4 * args.tables)
         from django.contrib.auth.models import User
@@ -267,6 +270,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "replica_clients_at_end": replica_clients_after,  # back in use after its restart
         "reconnects": stats.reconnects,
         "spread": args.spread,
+        "setup_s": round(setup),  # Redis, Sentinels, both PostgreSQL, migrate, daphne, the clock
+        "total_s": round(time.monotonic() - t0),
+        "loadavg": Path("/proc/loadavg").read_text().split()[:3],
     }
     result["ok"] = bool(
         result["actions"] > 0
