@@ -70,6 +70,7 @@ class HAStack(Stack):
     redis_procs: dict[int, subprocess.Popen[bytes] | None] = field(default_factory=dict)
     sentinel_procs: list[subprocess.Popen[bytes]] = field(default_factory=list)
     as_postgres: bool = field(default_factory=lambda: os.geteuid() == 0)
+    timings: dict[str, float] = field(default_factory=dict)  # seconds each part of start() took
 
     # --- addresses --------------------------------------------------------------------------
 
@@ -101,14 +102,25 @@ class HAStack(Stack):
         self.log_dir.mkdir(parents=True, exist_ok=True)
         for old in self.log_dir.glob("*.log"):
             old.unlink()
+        began = time.monotonic()
+
+        def lap(what: str) -> None:
+            nonlocal began
+            self.timings[what] = round(time.monotonic() - began, 1)
+            began = time.monotonic()
+
         self.start_postgres()
+        lap("postgres")
         for port in self.redis_ports:
             self.start_redis_server(
                 port, replica_of=None if port == self.redis_ports[0] else self.redis_ports[0]
             )
         self.start_sentinels()
+        lap("redis")
         self.manage("migrate", "--noinput", "-v", "0")
+        lap("migrate")
         self.manage("collectstatic", "--noinput", "-v", "0")
+        lap("collectstatic")
         self.ports = [free_port() for _ in range(self.procs)]
         self.servers = [None] * self.procs
         for i in range(self.procs):
@@ -117,6 +129,7 @@ class HAStack(Stack):
             self.clock_proc = self._popen("clock", [str(self._python()), "manage.py", "run_clock"])
         for i, port in enumerate(self.ports):
             wait_port(port, proc=self.servers[i])
+        lap("daphne")
         return self
 
     def _python(self) -> Path:

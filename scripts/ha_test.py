@@ -271,6 +271,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "reconnects": stats.reconnects,
         "spread": args.spread,
         "setup_s": round(setup),  # Redis, Sentinels, both PostgreSQL, migrate, daphne, the clock
+        "setup_parts_s": stack.timings,
         "total_s": round(time.monotonic() - t0),
         "loadavg": Path("/proc/loadavg").read_text().split()[:3],
     }
