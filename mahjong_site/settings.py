@@ -113,6 +113,8 @@ ADMIT_CONNECTING = env_int("ADMIT_CONNECTING", 32 if _POSTGRES else 0)
 ADMIT_RETRY_AFTER = env_int("ADMIT_RETRY_AFTER", 2)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# REDIS_URL: one Redis, several comma-separated (sharded) or sentinel://s1,s2,s3/master (Redis
+# Sentinel; mahjong_site/env.py `redis_hosts`). The channel layer is the site's only Redis user.
 CHANNEL_LAYERS = channel_layers(env_str("REDIS_URL"))
 # The table clock (timers, bots, 托管): inside the web server when the channel layer is
 # in-memory (one process: `make run`), else a separate `manage.py run_clock` process.
