@@ -82,7 +82,7 @@ def replica_reads(view: Callable[..., Any]) -> Callable[..., Any]:
         try:
             return view(request, *args, **kwargs)
         except (OperationalError, InterfaceError) as error:
-            if not mark.used_replica:
+            if not mark.used_replica or mark.wrote:  # not the replica's fault, or not safe to redo
                 raise
             HEALTH.mark_down(f"query failed: {error}")
         finally:

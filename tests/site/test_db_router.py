@@ -190,3 +190,20 @@ def test_inside_a_transaction_on_the_primary_reads_stay_there(
     well(monkeypatch, (True, ""))
     assert connections["default"].in_atomic_block  # the test's own transaction
     assert under_mark(lambda: router.db_for_read(Hand)) == "default"
+
+
+def test_a_page_that_wrote_is_not_made_twice(
+    with_replica_setting: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    well(monkeypatch, (True, ""))
+    runs: list[int] = []
+
+    def page(request: Any) -> None:
+        runs.append(1)
+        router.db_for_read(Hand)
+        router.db_for_write(Profile)
+        raise OperationalError("the replica went away")
+
+    with pytest.raises(OperationalError):
+        replica_reads(page)(None)
+    assert len(runs) == 1
