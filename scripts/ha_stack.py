@@ -25,18 +25,26 @@ from lt_stack import HOST, SERVER_ERROR_MARKERS, Stack, free_port, redis_cli, wa
 
 MASTER = "mahjong"  # the Sentinel service name
 DATABASE = "mahjong_ha"
-# Fixed ports (overridable: HA_REDIS_PORTS etc.), so that a second run finds its leftovers.
-REDIS_PORTS = (6480, 6481)
-SENTINEL_PORTS = (6490, 6491, 6492)
-PG_PORTS = (5440, 5441)
+# Ports: the first free ones of these ranges (another Redis may hold one on a shared machine), or
+# exactly HA_REDIS_PORTS, HA_SENTINEL_PORTS, HA_PG_PORTS (comma-separated) when given.
+REDIS_RANGE = (6480, 6490, 2)  # first, end, how many
+SENTINEL_RANGE = (6490, 6500, 3)
+PG_RANGE = (5440, 5450, 2)
+REPLICA_MAX_LAG = 5  # seconds (the processes' setting): the replica is paused longer than this
 # Sentinel: a primary silent for this long is down; quorum 2 of 3 agree before a failover.
 DOWN_AFTER_MS = 1000
 FAILOVER_TIMEOUT_MS = 5000
 
 
-def _ports(name: str, default: tuple[int, ...]) -> tuple[int, ...]:
+def _ports(name: str, span: tuple[int, int, int]) -> tuple[int, ...]:
     raw = os.environ.get(name, "")
-    return tuple(int(p) for p in raw.split(",")) if raw else default
+    if raw:
+        return tuple(int(p) for p in raw.split(","))
+    first, end, count = span
+    free = [port for port in range(first, end) if not port_busy(port)][:count]
+    if len(free) < count:
+        raise RuntimeError(f"fewer than {count} free ports in {first}–{end - 1} (set {name})")
+    return tuple(free)
 
 
 def pg_bin() -> Path:
@@ -61,11 +69,11 @@ def port_busy(port: int) -> bool:
 class HAStack(Stack):
     """lt_stack.Stack with Redis behind Sentinels and PostgreSQL with a streaming replica."""
 
-    redis_ports: tuple[int, ...] = field(default_factory=lambda: _ports("HA_REDIS_PORTS", REDIS_PORTS))
+    redis_ports: tuple[int, ...] = field(default_factory=lambda: _ports("HA_REDIS_PORTS", REDIS_RANGE))
     sentinel_ports: tuple[int, ...] = field(
-        default_factory=lambda: _ports("HA_SENTINEL_PORTS", SENTINEL_PORTS)
+        default_factory=lambda: _ports("HA_SENTINEL_PORTS", SENTINEL_RANGE)
     )
-    pg_ports: tuple[int, ...] = field(default_factory=lambda: _ports("HA_PG_PORTS", PG_PORTS))
+    pg_ports: tuple[int, ...] = field(default_factory=lambda: _ports("HA_PG_PORTS", PG_RANGE))
     tmp: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="mahjong-ha-")))
     redis_procs: dict[int, subprocess.Popen[bytes] | None] = field(default_factory=dict)
     sentinel_procs: list[subprocess.Popen[bytes]] = field(default_factory=list)
@@ -89,7 +97,11 @@ class HAStack(Stack):
 
     def env(self) -> dict[str, str]:
         env = super().env()
-        env.update(DATABASE_REPLICA_URL=self.replica_url, REPLICA_MAX_LAG="5", REPLICA_CHECK_SECONDS="1")
+        env.update(
+            DATABASE_REPLICA_URL=self.replica_url,
+            REPLICA_MAX_LAG=str(REPLICA_MAX_LAG),
+            REPLICA_CHECK_SECONDS="1",
+        )
         env.pop("PGPASSWORD", None)  # this cluster trusts loopback
         return env
 
@@ -98,7 +110,9 @@ class HAStack(Stack):
     def start(self) -> HAStack:
         busy = [p for p in (*self.redis_ports, *self.sentinel_ports, *self.pg_ports) if port_busy(p)]
         if busy:
-            raise RuntimeError(f"ports {busy} are in use (a previous run still going? HA_*_PORTS to move)")
+            raise RuntimeError(
+                f"ports {busy} are in use (HA_REDIS_PORTS, HA_SENTINEL_PORTS, HA_PG_PORTS move them)"
+            )
         self.log_dir.mkdir(parents=True, exist_ok=True)
         for old in self.log_dir.glob("*.log"):
             old.unlink()
@@ -246,6 +260,26 @@ class HAStack(Stack):
 
     def replica_streaming(self) -> bool:
         return self._psql(0, "SELECT count(*) FROM pg_stat_replication WHERE state = 'streaming'") == "1"
+
+    def pause_replay(self, paused: bool) -> None:
+        """Pause (or resume) the replica's WAL replay: it falls behind while the tables write."""
+        self._psql(1, f"SELECT pg_wal_replay_{'pause' if paused else 'resume'}()")
+
+    def replica_lag(self) -> float:
+        """Seconds the replica is behind, as the site's check measures it (db_router)."""
+        sql = (
+            "SELECT CASE WHEN pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() THEN 0 "
+            "ELSE EXTRACT(EPOCH FROM now() - pg_last_xact_replay_timestamp()) END"
+        )
+        return float(self._psql(1, sql) or 0)
+
+    def log_lines_since(self, marks: dict[str, int], text: str) -> int:
+        """How many daphne logs have a line containing `text` after `marks`."""
+        found = 0
+        for path in sorted(self.log_dir.glob("daphne-*.log")):
+            tail = path.read_bytes()[marks.get(path.name, 0) :].decode(errors="replace")
+            found += text in tail
+        return found
 
     def stop_pg_replica(self) -> None:
         self.pg_ctl(1, "stop", "-m", "fast")

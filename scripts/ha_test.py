@@ -13,9 +13,11 @@ another process, so every change crosses Redis) while, spread over the run:
 
 1. the Redis primary is killed (kill -9): the Sentinels promote the replica, the processes find
    the new primary through them; the killed server comes back as a replica;
-2. the PostgreSQL replica is stopped: the history pages, leaderboards and rules pages (which read
-   the replica while it is well) are fetched from every process and must still be served — from
-   the primary; the replica is started again afterwards;
+2. the PostgreSQL replica falls behind (its WAL replay paused for longer than REPLICA_MAX_LAG
+   while the tables write), then is stopped: both times the history pages, leaderboards and rules
+   pages (which read the replica while it is well) are fetched from every process and must still
+   be served — from the primary, and with the replica behind every process must have said so in
+   its log; replay is resumed and the replica started again afterwards;
 3. a daphne is killed (kill -9) and restarted, as `make loadtest KILL=1` does.
 
 Before the faults the same pages are fetched once, and the replica must then hold connections
@@ -41,6 +43,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import ha_stack  # noqa: E402
 import loadtest  # noqa: E402  (the clients, the pacing and the accounting)
 from ha_stack import HAStack  # noqa: E402
 from lt_stack import HOST  # noqa: E402
@@ -130,6 +133,18 @@ class Faults:
         self.done("redis primary killed", at, promoted_after_s=round(promoted, 1), old=old, new=new)
 
     async def pg_replica(self) -> None:
+        """First behind (its replay paused while the tables write), then down: both times the
+        look-back pages must be served, from the primary."""
+        at = self.begin("pg")
+        marks = self.stack.log_marks()
+        await asyncio.to_thread(self.stack.pause_replay, True)
+        await asyncio.sleep(ha_stack.REPLICA_MAX_LAG + 2)
+        lag = await asyncio.to_thread(self.stack.replica_lag)
+        pages = await asyncio.to_thread(fetch_pages, self.stack, self.user)
+        noticed = self.stack.log_lines_since(marks, "s behind (REPLICA_MAX_LAG")
+        await asyncio.to_thread(self.stack.pause_replay, False)
+        self.log(f"replica {lag:.1f} s behind: {pages['served']} pages served, {noticed} processes noticed")
+        self.done("postgres replica behind", at, lag_s=round(lag, 1), pages=pages, noticed=noticed)
         at = self.begin("pg")
         await asyncio.to_thread(self.stack.stop_pg_replica)
         self.log("stopped the PostgreSQL replica")
@@ -243,9 +258,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         stack.collect_logs()
         stack.stop(drop=not args.keep)
     base = loadtest.summary(args, stats, ledger, report["kills"], elapsed, errors)
-    pages_down = next(
-        (f["pages"] for f in report["failovers"] if "pages" in f), {"served": 0, "failed": ["not run"]}
-    )
+    not_run = {"served": 0, "failed": ["not run"]}
+    down = next((f for f in report["failovers"] if f["what"] == "postgres replica stopped"), {})
+    behind = next((f for f in report["failovers"] if f["what"] == "postgres replica behind"), {})
+    pages_down = down.get("pages", not_run)
+    pages_behind = behind.get("pages", not_run)
     result = {
         "tables": args.tables,
         "procs": args.procs,
@@ -266,6 +283,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "replica_clients_at_start": replica_clients,  # the processes read the replica while it was up
         "pages_before": before,
         "pages_replica_down": pages_down,
+        "pages_replica_behind": pages_behind,
+        "replica_behind_noticed": behind.get("noticed", 0),  # processes that logged "… s behind"
         "pages_after": after,
         "replica_clients_at_end": replica_clients_after,  # back in use after its restart
         "reconnects": stats.reconnects,
@@ -286,6 +305,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         and not before["failed"]
         and pages_down["served"] > 0
         and not pages_down["failed"]
+        and pages_behind["served"] > 0
+        and not pages_behind["failed"]
+        and result["replica_behind_noticed"] > 0
         and not after["failed"]
     )
     return result
