@@ -307,7 +307,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         and not pages_down["failed"]
         and pages_behind["served"] > 0
         and not pages_behind["failed"]
-        and result["replica_behind_noticed"] > 0
+        and result["replica_behind_noticed"] == args.procs  # each process found it behind
         and not after["failed"]
     )
     return result
