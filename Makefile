@@ -68,7 +68,8 @@ fuzz: $(STAMP)
 
 # Failover test of the high-availability shape on loopback (docs/operations.md "High availability"):
 # Redis primary + replica + 3 Sentinels, PostgreSQL primary + streaming replica, 3 daphne, the
-# clock; kills the Redis primary, stops the replica, kills a daphne. make ha-test TABLES=6 SECONDS=90
+# clock; kills the Redis primary, makes the replica lag then stops it, kills a daphne.
+# make ha-test TABLES=6 SECONDS=90
 # (TABLES/SECONDS/RATE only when given here; the script's defaults otherwise).
 HA_FLAGS = $(foreach v,TABLES SECONDS RATE,$(if $(filter command line environment,$(origin $(v))),--$(shell echo $(v) | tr A-Z a-z) $($(v))))
 .PHONY: ha-test
