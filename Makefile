@@ -1,4 +1,4 @@
-# make run · make test · make lint · make bench · make loadtest · make fuzz
+# make run · make test · make lint · make bench · make loadtest · make fuzz · make ha-test
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -65,6 +65,16 @@ loadtest: $(STAMP)
 
 fuzz: $(STAMP)
 	$(BIN)/python scripts/fuzz.py --procs $(PROCS)
+
+# Failover test of the high-availability shape on loopback (docs/operations.md "High availability"):
+# Redis primary + replica + 3 Sentinels, PostgreSQL primary + streaming replica, 3 daphne, the
+# clock; kills the Redis primary, makes the replica lag then stops it, kills a daphne.
+# make ha-test TABLES=6 SECONDS=90
+# (TABLES/SECONDS/RATE only when given here; the script's defaults otherwise).
+HA_FLAGS = $(foreach v,TABLES SECONDS RATE,$(if $(filter command line environment,$(origin $(v))),--$(shell echo $(v) | tr A-Z a-z) $($(v))))
+.PHONY: ha-test
+ha-test: $(STAMP)
+	$(BIN)/python scripts/ha_test.py $(HA_FLAGS)
 
 # CPU per hand action and per viewer frame, one thread (docs/benchmarks.md, "Live play"); PROFILE=1 for a tree.
 .PHONY: bench-service

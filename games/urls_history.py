@@ -1,20 +1,24 @@
-"""History, replays and leaderboards: pages and their JSON API (included from mahjong_site.urls)."""
+"""History, replays and leaderboards: pages and their JSON API (included from mahjong_site.urls).
+
+They only look back, so each may read from the PostgreSQL replica (`r`: mahjong_site/db_router.py)
+— except opening an uploaded record, which writes (its upload counts toward the limits)."""
 
 from django.urls import path
 
 from games import api_history, api_ranks, views_history
+from mahjong_site.db_router import replica_reads as r  # reads may lag: the replica while it is well
 
 app_name = "history"
 
 urlpatterns = [
-    path("users/<str:username>/history/", views_history.user_history, name="user"),
-    path("hands/<int:pk>/replay/", views_history.replay, name="replay"),
-    path("leaderboard/", views_history.leaderboard, name="leaderboard"),
+    path("users/<str:username>/history/", r(views_history.user_history), name="user"),
+    path("hands/<int:pk>/replay/", r(views_history.replay), name="replay"),
+    path("leaderboard/", r(views_history.leaderboard), name="leaderboard"),
     path("replays/open/", views_history.open_record, name="open_record"),
-    path("api/hands/<int:pk>/replay", api_history.hand_replay, name="api_replay"),
-    path("api/hands/<int:pk>/record", api_history.hand_record, name="api_hand_record"),
-    path("api/matches/<int:pk>/record", api_history.match_record, name="api_match_record"),
-    path("api/users/<str:username>/matches", api_history.user_matches, name="api_matches"),
-    path("api/users/<str:username>", api_ranks.user_profile, name="api_user"),  # with the ranks
-    path("api/leaderboard", api_history.leaderboard, name="api_leaderboard"),
+    path("api/hands/<int:pk>/replay", r(api_history.hand_replay), name="api_replay"),
+    path("api/hands/<int:pk>/record", r(api_history.hand_record), name="api_hand_record"),
+    path("api/matches/<int:pk>/record", r(api_history.match_record), name="api_match_record"),
+    path("api/users/<str:username>/matches", r(api_history.user_matches), name="api_matches"),
+    path("api/users/<str:username>", r(api_ranks.user_profile), name="api_user"),  # with the ranks
+    path("api/leaderboard", r(api_history.leaderboard), name="api_leaderboard"),
 ]

@@ -14,7 +14,15 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.bots import LEVELS as BOT_LEVELS  # the pure engine: no Django imports
-from mahjong_site.env import channel_layers, database_config, env_bool, env_int, env_list, env_str
+from mahjong_site.env import (
+    channel_layers,
+    database_config,
+    env_bool,
+    env_int,
+    env_list,
+    env_str,
+    replica_config,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -83,6 +91,14 @@ TEMPLATES = [
 ]
 
 DATABASES = {"default": database_config(env_str("DATABASE_URL"), BASE_DIR)}
+# A streaming replica for the pages that only look back (history, leaderboards, replays, rules):
+# mahjong_site/db_router.py sends their reads there while it is up and at most REPLICA_MAX_LAG
+# seconds behind (checked every REPLICA_CHECK_SECONDS), else to the primary. Tables: primary only.
+if env_str("DATABASE_REPLICA_URL"):
+    DATABASES["replica"] = replica_config(env_str("DATABASE_REPLICA_URL"), BASE_DIR)
+DATABASE_ROUTERS = ["mahjong_site.db_router.ReplicaRouter"]
+REPLICA_MAX_LAG = float(env_str("REPLICA_MAX_LAG", "5"))
+REPLICA_CHECK_SECONDS = float(env_str("REPLICA_CHECK_SECONDS", "2"))
 # Threads a socket process runs database work on (games/db_threads.py): several with
 # PostgreSQL (round trips of different tables overlap), one with SQLite (one writer anyway).
 _POSTGRES = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
@@ -97,6 +113,8 @@ ADMIT_CONNECTING = env_int("ADMIT_CONNECTING", 32 if _POSTGRES else 0)
 ADMIT_RETRY_AFTER = env_int("ADMIT_RETRY_AFTER", 2)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# REDIS_URL: one Redis, several comma-separated (sharded) or sentinel://s1,s2,s3/master (Redis
+# Sentinel; mahjong_site/env.py `redis_hosts`). The channel layer is the site's only Redis user.
 CHANNEL_LAYERS = channel_layers(env_str("REDIS_URL"))
 # The table clock (timers, bots, 托管): inside the web server when the channel layer is
 # in-memory (one process: `make run`), else a separate `manage.py run_clock` process.

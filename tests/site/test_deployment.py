@@ -46,16 +46,26 @@ def tool(*candidates: list[str]) -> list[str]:
 @pytest.fixture(scope="module")
 def compose() -> dict[str, Any]:
     """compose.yaml as docker compose reads it (anchors and variables resolved)."""
+    return resolved({})
+
+
+def resolved(extra_env: dict[str, str]) -> dict[str, Any]:
+    """compose.yaml resolved with every profile's services (`--profile ha`) and `extra_env`."""
     argv = tool(["docker", "compose"], ["docker-compose"])
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DATABASE_REPLICA_URL")}
     out = subprocess.run(
-        [*argv, "-f", str(ROOT / "compose.yaml"), "config"],
+        [*argv, "-f", str(ROOT / "compose.yaml"), "--profile", "ha", "config"],
         capture_output=True,
         text=True,
-        env={**os.environ, **SECRETS},
+        env={**env, **SECRETS, **extra_env},
         cwd=ROOT,
     )
     assert out.returncode == 0, out.stderr
     return yaml.safe_load(out.stdout)
+
+
+def upstream(conf: str) -> list[str]:
+    return sorted(re.findall(r"server\s+([\w-]+):8000", (ROOT / "deploy" / conf).read_text()))
 
 
 def daphne_services(compose: dict[str, Any]) -> list[str]:
@@ -76,19 +86,21 @@ def test_one_clock_a_migration_first_and_every_daphne_behind_the_proxy(compose: 
     clocks = [n for n, s in services.items() if s.get("command", [])[-1:] == ["run_clock"]]
     assert clocks == ["clock"]  # two clocks would both time out the same tables
     daphnes = daphne_services(compose)
-    assert len(daphnes) >= 2
-    upstream = re.findall(r"server\s+([\w-]+):8000", (ROOT / "deploy/nginx.conf").read_text())
-    assert sorted(upstream) == daphnes
+    assert len(daphnes) >= 3
+    # one host: the services of no profile behind deploy/nginx.conf; `ha`: all behind nginx-ha.conf
+    assert upstream("nginx.conf") == [n for n in daphnes if not services[n].get("profiles")]
+    assert upstream("nginx-ha.conf") == daphnes
     for name in [*daphnes, "clock"]:
         assert "migrate" in services[name]["depends_on"], name
         assert services[name]["environment"]["DEBUG"] == "0"
     assert all(s["environment"]["CLOCK_IN_PROCESS"] == "0" for n, s in services.items() if n in daphnes)
 
 
-def test_nginx_accepts_the_site(tmp_path: Path) -> None:
+@pytest.mark.parametrize("conf", ["nginx.conf", "nginx-ha.conf"])
+def test_nginx_accepts_the_site(tmp_path: Path, conf: str) -> None:
     argv = tool(["nginx"])
     # the compose service names resolve only inside compose's network: point them at loopback
-    site = re.sub(r"daphne-\d+:8000", "127.0.0.1:8000", (ROOT / "deploy/nginx.conf").read_text())
+    site = re.sub(r"daphne-\d+:8000", "127.0.0.1:8000", (ROOT / "deploy" / conf).read_text())
     (tmp_path / "site.conf").write_text(site)
     (tmp_path / "nginx.conf").write_text(
         f"pid {tmp_path}/nginx.pid;\nerror_log {tmp_path}/error.log;\nevents {{}}\n"
@@ -97,6 +109,50 @@ def test_nginx_accepts_the_site(tmp_path: Path) -> None:
     config = tmp_path / "nginx.conf"
     out = subprocess.run([*argv, "-t", "-c", str(config), "-p", str(tmp_path)], capture_output=True)
     assert out.returncode == 0, out.stderr.decode()
+
+
+def ha_env() -> dict[str, str]:
+    """deploy/ha.env.example, its placeholder password replaced by the test's."""
+    lines = (ROOT / "deploy/ha.env.example").read_text().splitlines()
+    pairs = (line.split("=", 1) for line in lines if line and not line.startswith("#"))
+    return {k: v.replace("CHANGE-ME", SECRETS["POSTGRES_PASSWORD"]) for k, v in pairs}
+
+
+def test_the_ha_profile_has_sentinels_a_redis_replica_and_a_postgres_replica_that_the_apps_use() -> None:
+    from mahjong_site.env import redis_hosts
+
+    env = ha_env()
+    assert env["COMPOSE_PROFILES"] == "ha"
+    services = resolved(env)["services"]
+    for name in ("redis-replica", "sentinel-1", "sentinel-2", "sentinel-3", "postgres-replica", "daphne-3"):
+        assert services[name]["profiles"] == ["ha"], name
+    assert services["redis-replica"]["command"][-4:-2] == ["redis", "6379"]  # --replicaof redis 6379
+    sentinels = sorted(n for n in services if n.startswith("sentinel-"))
+    sentinel_conf = (ROOT / "deploy/sentinel.conf").read_text()
+    monitor = re.search(r"^sentinel monitor (\S+) (\S+) (\d+) (\d+)$", sentinel_conf, re.M)
+    assert monitor is not None
+    master, host, port, quorum = monitor.groups()
+    assert (host, port) == ("redis", "6379") and int(quorum) == len(sentinels) // 2 + 1
+    assert "port 26379" in sentinel_conf
+    for name in sentinels:
+        assert any(v.endswith(":/etc/redis/sentinel.conf:ro") for v in services[name]["volumes"]), name
+    assert "pg_basebackup -h postgres " in services["postgres-replica"]["command"][0]
+    assert any(
+        v.endswith("/docker-entrypoint-initdb.d/replication.sh:ro") for v in services["postgres"]["volumes"]
+    )
+    assert "nginx-ha.conf" in str(services["nginx"]["volumes"])
+    for name in ["migrate", "clock", *daphne_services({"services": services})]:
+        app = services[name]["environment"]
+        (shard,) = redis_hosts(app["REDIS_URL"])
+        assert shard["master_name"] == master
+        assert sorted(shard["sentinels"]) == [(n, 26379) for n in sentinels]
+        assert "@postgres-replica:5432/mahjong" in app["DATABASE_REPLICA_URL"], name
+
+
+def test_without_the_ha_lines_the_apps_use_one_redis_and_no_replica(compose: dict[str, Any]) -> None:
+    for name in ("migrate", "clock", "daphne-1"):
+        app = compose["services"][name]["environment"]
+        assert app["REDIS_URL"] == "redis://redis:6379/0" and not app["DATABASE_REPLICA_URL"]
 
 
 @pytest.fixture(scope="module")
