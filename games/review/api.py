@@ -5,15 +5,26 @@ progress (or behind a quick match's spectator delay). 202 while the review is be
 
 from __future__ import annotations
 
+from django.contrib.auth.models import AbstractBaseUser
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET
 
-from games.api_history import REFUSALS, _viewer, error
+from accounts.services import user_for_token
+from games.api_history import REFUSALS, error
 from games.replays import ReplayRefused, replayable_hand
 from games.review.models import HandReview
 from games.review.services import SeatRefused, request_review, seat_of
 
 RETRY_SECONDS = 2
+
+
+def _viewer(request: HttpRequest) -> AbstractBaseUser | None:
+    """The session's user, or the owner of an `Authorization: Bearer <API token>`, or None
+    (as the replay's API reads it)."""
+    if request.user.is_authenticated:
+        return request.user
+    scheme, _, key = request.headers.get("Authorization", "").partition(" ")
+    return user_for_token(key.strip()) if scheme.lower() == "bearer" else None
 
 
 @require_GET

@@ -72,7 +72,7 @@ def _alternative(m: dict[str, Any]) -> dict[str, Any]:
         **m,
         "text": action_text(m["action"]),
         "tile": tile(m["action"]["tile"]) if m["action"].get("tile") else None,
-        "waits_text": ", ".join(f"{tile_name(w['tile'])} ×{w['unseen']}" for w in m.get("waits") or []),
+        "wait_tiles": [{"tile": tile(w["tile"]), "unseen": w["unseen"]} for w in m.get("waits") or []],
     }
 
 

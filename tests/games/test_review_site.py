@@ -14,6 +14,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
+from accounts.services import create_api_token
 from games.engine.review import REVIEWER_VERSION
 from games.models import Hand
 from games.review import services
@@ -145,6 +146,9 @@ def test_a_private_tables_review_is_for_its_players_and_staff(
     assert logged_in_client(bob).get(f"/hands/{hand.pk}/review/").status_code == 404
     for user in (alice, staff):
         assert logged_in_client(user).get(f"/api/hands/{hand.pk}/review").status_code in (200, 202)
+    token = create_api_token(alice)  # an API client of hers reads it too
+    response = Client().get(f"/api/hands/{hand.pk}/review", HTTP_AUTHORIZATION=f"Bearer {token}")
+    assert response.status_code in (200, 202)
 
 
 def test_a_hand_behind_the_spectator_delay_has_no_review_for_strangers() -> None:
