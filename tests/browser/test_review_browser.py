@@ -33,6 +33,21 @@ LANGUAGES = {
 PHONE = {"width": 390, "height": 844}
 
 
+def auto_play(page: Page) -> None:
+    """Press 托管 until it is on (its label turns to "stop"): a click that lands while the board
+    is being swapped for a newer frame is lost, and a player would simply click again."""
+    button = page.locator("button.auto").first
+    before = button.text_content()
+    for _ in range(5):
+        button.click()
+        try:
+            expect(page.locator("button.auto").first).not_to_have_text(before, timeout=3_000)
+            return
+        except AssertionError:
+            continue
+    raise AssertionError("auto-play did not turn on")
+
+
 def finish_the_hand(alice: Page, bob: Page, variant: str) -> None:
     rig = rigs.RIGS[variant]
     if get_ruleset(variant).win_on_discard:
@@ -41,7 +56,7 @@ def finish_the_hand(alice: Page, bob: Page, variant: str) -> None:
         alice.keyboard.press("h")
     else:
         for page in (bob, alice):
-            page.locator("button.auto").first.click()
+            auto_play(page)
     # alice's (the winner stays seated; a loser out of points leaves the table at once)
     expect(alice.locator("#settlement.shown")).to_be_visible(timeout=120_000)
 
@@ -103,6 +118,15 @@ def test_a_finished_hand_is_reviewed_from_the_settlement(
     expect(review.locator("section.hindsight")).to_be_visible()
     expect(review.locator(".hindsight-label")).to_be_visible()
     review.screenshot(path=SHOTS / f"{variant}-{language}-own.png", full_page=True)
+
+    # her history: the hand's review link and her statistics over her reviewed hands
+    me = review.locator('.review-seats a[href="?seat=0"]').text_content().split(" (")[0]
+    review.goto(f"/users/{me}/history/")
+    expect(review.locator("section.review-stats table tbody tr")).to_have_count(1)
+    expect(review.locator("a.review-link")).to_have_count(1)
+    review.screenshot(path=SHOTS / f"{variant}-{language}-profile.png", full_page=True)
+    review.locator("a.review-link").click()
+    expect(review.locator(".review-summary")).to_be_visible()
 
     # then the dealer's seat (his discards, the recommended tile marked on his hand)
     n = get_ruleset(variant).players

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+from django.utils import timezone
 
 from accounts.services import create_api_token
 from games.engine.review import REVIEWER_VERSION
@@ -111,17 +112,21 @@ def test_while_it_is_prepared_the_api_says_202_and_the_page_polls(
     assert client.get(f"/api/hands/{hand.pk}/review?seat=0").status_code == 200
 
 
-def test_a_stale_pending_review_is_taken_over_once(alice: User, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_stale_pending_review_is_taken_over_once(
+    alice: User, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
+) -> None:
     started: list[int] = []
     monkeypatch.setattr(services, "submit", lambda work, review_id: started.append(review_id))
     hand = finished_hand(alice)
-    row = services.request_review(hand, 0)
-    from django.utils import timezone
-
+    with django_capture_on_commit_callbacks(execute=True):
+        row = services.request_review(hand, 0)
+        assert services.request_review(hand, 0).pk == row.pk  # pending and fresh: left alone
+    assert started == [row.pk]
     HandReview.objects.filter(pk=row.pk).update(started=timezone.now() - services.STALE * 2)
-    with_stale = [services.request_review(hand, 0) for _ in range(3)]
-    assert {r.pk for r in with_stale} == {row.pk}
-    # created once (on commit, not run in this test's transaction) and taken over once
+    with django_capture_on_commit_callbacks(execute=True):
+        again = [services.request_review(hand, 0) for _ in range(3)]
+    assert {r.pk for r in again} == {row.pk}
+    assert started == [row.pk, row.pk]  # its process died: taken over by exactly one request
     assert HandReview.objects.count() == 1
 
 
