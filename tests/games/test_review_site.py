@@ -189,6 +189,8 @@ def test_the_page_shows_summary_steps_and_hindsight_apart(
     assert "Agreement with the reviewer" in html
     for m in review["summary"]["mistakes"]:
         assert m["text"]["en"].replace("'", "&#x27;") in html
+    replay = client.get(f"/hands/{hand.pk}/replay/").content.decode()
+    assert f'href="/hands/{hand.pk}/review/?seat=0"' in replay  # the replay page's Review button
     zh = logged_in_client(alice)
     zh.cookies["django_language"] = "zh-hans"
     html_zh = zh.get(f"/hands/{hand.pk}/review/").content.decode()
