@@ -398,3 +398,4 @@ from games.models_site import (  # noqa: E402, F401
     ServerStart,
     SiteSettings,
 )
+from games.review.models import HandReview  # noqa: E402, F401

@@ -25,6 +25,7 @@ from games.engine.rulesets import VARIANT_IDS
 from games.models import RecordUpload
 from games.penalties import active_ban
 from games.rendering.labels import VARIANT_NAMES
+from games.review.stats import profile_stats
 from mahjong_site import client_address
 
 User = get_user_model()
@@ -47,6 +48,7 @@ def user_history(request: HttpRequest, username: str) -> HttpResponse:
         "chart": history.chart(history.balance_series(user)) if own or (viewer and viewer.is_staff) else None,
         "ban": active_ban(user) if own else None,
         "ranks": ranks.ranks_of(user, viewer),  # tiers per rule set, as the viewer may see them
+        "review_stats": profile_stats(user, viewer),  # over the player's reviewed hands
     }
     return render(request, "games/history/user.html", context)
 

@@ -11,6 +11,7 @@ urlpatterns = [
     path("fairness/", games_views.fairness, name="fairness"),
     path("", include("games.urls")),
     path("", include("games.urls_history")),  # history, replays, leaderboards and their API
+    path("", include("games.review.urls")),  # 复盘 review of a finished hand, its page and API
     path("rules/", include("games.rules.urls")),  # the rule book of every variant
     path("api/", include((api_urlpatterns, "api"))),
     path("accounts/", include("accounts.urls")),

@@ -62,6 +62,7 @@
 
   function seatBox(view, seat, index) {
     var box = el("div", "replay-seat pos-" + position(index) + (view.turn === index ? " turn" : ""));
+    box.dataset.seat = String(index);
     var winds = text.winds || WINDS;
     // a label, not a heading: the page's outline is its title, the settlement and the fair deal
     var head = el("p", "seat-name", (winds[seat.wind] || WINDS[seat.wind] || seat.wind) + " · " + (data.players[index] || "?"));
@@ -118,6 +119,8 @@
     actionLabel.textContent = describe(step, current);
     if (current === last) showSettlement(); else settlement.hidden = true;
     history.replaceState(null, "", hashFor(hand, current));
+    // the review's panel (review.js) follows the step shown
+    root.dispatchEvent(new CustomEvent("replay-step", { detail: { hand: hand, step: current } }));
   }
 
   // "#12" is step 12 of the only hand; a record of several hands says which: "#2.12" (hand 2)

@@ -130,7 +130,16 @@ def rigged_deal_wall(tiles: list[Tile], seed: int, salt: str | None) -> Any:
         at = len(wall) - 1 - len(parse(getattr(_local, "replacements", "")))  # where rigged_wall put it
         wall[index], wall[at] = wall[at], wall[index]
         wall = tuple(wall)
+    _local.last = (rng, dice, wall)
     return rng, dice, wall
+
+
+def rigged_record_deal_wall(tiles: list[Tile], seed: int, salt: str | None) -> Any:
+    """A record (games.engine.record) deals the hand, then asks for its wall to write or check
+    it: the wall the rigged deal just built on this thread, else the real one."""
+    last = getattr(_local, "last", None)
+    _local.last = None
+    return last if last is not None else _real_deal_wall(tiles, seed, salt)
 
 
 def rigged_new_hand(variant: str, seed: int, dealer: int = 0, **setup: Any) -> Any:
@@ -157,4 +166,9 @@ def install() -> None:
 
     actions.new_hand = rigged_new_hand
     actions.deal_wall = rigged_deal_wall
+    # the open record (and the review, which replays it) checks the same rigged deal
+    from games.engine import record
+
+    record.new_hand = rigged_new_hand
+    record.deal_wall = rigged_record_deal_wall
     secrets.randbelow = first_dealer
