@@ -21,6 +21,7 @@ from games.clubs.forms import ClubForm
 from games.clubs.membership import membership
 from games.clubs.models import Club, ClubMember
 from games.engine.rulesets import get_ruleset
+from games.rendering.board import bot_name
 from games.rendering.labels import VARIANT_NAMES
 from games.table.errors import ServiceError
 
@@ -109,7 +110,7 @@ def _table_rows(club: Club) -> list[dict[str, Any]]:
                 "taken": sum(1 for s in seats if not s.empty),
                 "total": len(seats),
                 "names": [
-                    (_("Bot %(n)d") % {"n": s.index + 1}) if s.is_bot else s.user.get_username()
+                    bot_name(s.index) if s.is_bot else s.user.get_username()
                     for s in seats
                     if not s.empty
                 ],
