@@ -141,6 +141,7 @@ def club_page(request: HttpRequest, pk: int) -> HttpResponse:
     if period not in stats.PERIODS:
         period = "week"
     players = get_ruleset(club.variant).players
+    periods = [("week", _("This week")), ("month", _("This month")), ("all", _("All time"))]
     invite = request.build_absolute_uri(reverse("clubs:join", args=[club.invite_code]))
     context = {
         "club": club,
@@ -153,7 +154,8 @@ def club_page(request: HttpRequest, pk: int) -> HttpResponse:
         "bot_choices": range(players),
         "default_bots": players - 1,
         "period": period,
-        "periods": [("week", _("This week")), ("month", _("This month")), ("all", _("All time"))],
+        "periods": periods,
+        "period_label": dict(periods)[period],
         "leaderboard": stats.leaderboard(club, period),
         "matches": stats.recent_matches(club),
         "invite": invite,

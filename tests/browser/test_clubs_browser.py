@@ -90,15 +90,15 @@ def test_four_players_form_a_club_play_a_club_table_and_see_its_leaderboard(
     expect(carol.locator(".banner.watching")).to_be_visible()
 
     discard(bob, rigs.RIGS["shanghai"].discard, "double-click")
-    expect(alice.locator("#prompt .type-win")).to_be_visible()
+    expect(alice.locator("#prompt .type-win")).to_be_visible(timeout=20_000)
     alice.keyboard.press("h")
-    expect(alice.locator("#settlement.shown")).to_be_visible()
+    expect(alice.locator("#settlement.shown")).to_be_visible(timeout=20_000)
     shoot(alice, "club-table-settlement-en-desktop")
 
     # everybody sees the hand on the club's leaderboard and in its recent matches
     dave.goto(club_url)
     board = dave.locator(".club-board tbody")
-    expect(board.locator("tr")).to_have_count(2)
+    expect(board.locator("tr")).to_have_count(2, timeout=10_000)
     expect(board).to_contain_text(alice.locator("header .who").inner_text())
     expect(board).to_contain_text(bob.locator("header .who").inner_text())
     expect(dave.locator(".club-matches .hand-links a").first).to_have_attribute(
