@@ -5,6 +5,7 @@ one comes back as a message and changes nothing."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 from django.contrib import messages
@@ -12,6 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
@@ -110,9 +112,7 @@ def _table_rows(club: Club) -> list[dict[str, Any]]:
                 "taken": sum(1 for s in seats if not s.empty),
                 "total": len(seats),
                 "names": [
-                    bot_name(s.index) if s.is_bot else s.user.get_username()
-                    for s in seats
-                    if not s.empty
+                    bot_name(s.index) if s.is_bot else s.user.get_username() for s in seats if not s.empty
                 ],
             }
         )
@@ -123,8 +123,10 @@ def _members(club: Club) -> dict[str, list[ClubMember]]:
     online = stats.online_user_ids(club)
     rows = list(ClubMember.objects.filter(club=club).select_related("user").order_by("joined"))
     order = {ClubMember.Role.OWNER: 0, ClubMember.Role.ADMIN: 1, ClubMember.Role.MEMBER: 2}
+    recently = timezone.now() - timedelta(minutes=1)
     for row in rows:
         row.online = row.user_id in online
+        row.just_seen = row.last_seen is not None and row.last_seen > recently
     active = [r for r in rows if r.status == ClubMember.Status.ACTIVE]
     active.sort(key=lambda r: (not r.online, order[r.role], r.user.get_username().lower()))
     return {

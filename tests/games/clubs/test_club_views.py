@@ -167,3 +167,13 @@ def test_the_leaderboard_counts_club_tables_only_and_members_see_the_replays(
 
 def test_the_review_link_appears_once_the_site_serves_reviews() -> None:
     assert stats.review_url(1) is None  # no review view yet: no link
+
+
+def test_the_site_admin_lists_clubs_and_audits_its_changes(alice: User, bob: User) -> None:
+    club = club_of(alice, bob)
+    staff = make_user("staff")
+    staff.is_staff = staff.is_superuser = True
+    staff.save()
+    client = client_of(staff)
+    assert "Friday club" in client.get("/admin/games/club/").content.decode()
+    assert client.get(f"/admin/games/club/{club.pk}/change/").status_code == 200
