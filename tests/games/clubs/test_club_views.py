@@ -3,10 +3,13 @@ anyone else, as a private table), the lobby lists no club table, members watch t
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import pytest
 from django.contrib.auth.models import AnonymousUser, User
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from games import access
 from games import services as table_services
@@ -177,3 +180,10 @@ def test_the_site_admin_lists_clubs_and_audits_its_changes(alice: User, bob: Use
     client = client_of(staff)
     assert "Friday club" in client.get("/admin/games/club/").content.decode()
     assert client.get(f"/admin/games/club/{club.pk}/change/").status_code == 200
+
+
+def test_this_week_starts_on_monday_and_this_month_on_the_first() -> None:
+    thursday = timezone.make_aware(datetime(2026, 11, 26, 15, 30))
+    assert timezone.localtime(stats.period_start("week", thursday)).date().isoformat() == "2026-11-23"
+    assert timezone.localtime(stats.period_start("month", thursday)).date().isoformat() == "2026-11-01"
+    assert stats.period_start("all", thursday) is None
