@@ -63,3 +63,12 @@ def test_tables_are_404_for_non_members_and_401_without_a_token(alice: User, bob
     assert call("GET", f"/api/clubs/{club.pk + 99}/tables", alice)[0] == 404
     assert call("GET", f"/api/clubs/{club.pk}/tables", None)[0] == 401
     assert call("POST", "/api/clubs/join", None, {"invite": club.invite_code})[0] == 401
+
+
+def test_joining_a_club_that_approves_makes_a_request(alice: User, bob: User) -> None:
+    club = club_of(alice, policy="approval")
+    status, body = call("POST", "/api/clubs/join", bob, {"invite": club.invite_code})
+    assert (status, body["status"]) == (201, "pending")
+    assert call("GET", f"/api/clubs/{club.pk}/tables", bob)[0] == 404  # not a member yet
+    again = call("POST", "/api/clubs/join", bob, {"invite": club.invite_code})
+    assert again[1]["error"] == "already_requested"

@@ -187,3 +187,18 @@ def test_this_week_starts_on_monday_and_this_month_on_the_first() -> None:
     assert timezone.localtime(stats.period_start("week", thursday)).date().isoformat() == "2026-11-23"
     assert timezone.localtime(stats.period_start("month", thursday)).date().isoformat() == "2026-11-01"
     assert stats.period_start("all", thursday) is None
+
+
+def test_leaving_a_new_link_and_the_policy_through_the_page(alice: User, bob: User) -> None:
+    club = club_of(alice, bob)
+    old = club.invite_code
+    refused = client_of(bob).post(reverse("clubs:new_invite", args=[club.pk]), follow=True).content.decode()
+    assert "Only the club" in refused and Club.objects.get(pk=club.pk).invite_code == old
+    client_of(alice).post(reverse("clubs:new_invite", args=[club.pk]))
+    assert Club.objects.get(pk=club.pk).invite_code != old
+    client_of(alice).post(reverse("clubs:policy", args=[club.pk]), {"policy": "approval"})
+    assert Club.objects.get(pk=club.pk).policy == "approval"
+    page = client_of(alice).post(reverse("clubs:leave", args=[club.pk]), follow=True).content.decode()
+    assert "Hand the club to another member" in page and services.is_member(alice, club)
+    response = client_of(bob).post(reverse("clubs:leave", args=[club.pk]))
+    assert response["Location"] == reverse("clubs:index") and not services.is_member(bob, club)
