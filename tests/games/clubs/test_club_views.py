@@ -31,7 +31,8 @@ def test_a_club_table_is_for_members_only(alice: User, bob: User, carol: User) -
     table = Table.objects.get(pk=table.pk)
     assert access.may_watch(table, bob, {})  # a member watches
     assert not access.may_watch(table, carol, {}) and not access.may_watch(table, AnonymousUser(), {})
-    assert client_of(bob).get(f"/tables/{table.pk}/").status_code == 200
+    page = client_of(bob).get(f"/tables/{table.pk}/").content.decode()
+    assert reverse("clubs:club", args=[club.pk]) in page  # the way back to the club
     assert client_of(carol).get(f"/tables/{table.pk}/").status_code == 404
     assert Client().get(f"/tables/{table.pk}/").status_code == 404
     services.ban(alice, ClubMember.objects.get(club=club, user=bob))
