@@ -1,7 +1,8 @@
 """Who may watch a table: the one rule the page, the socket and the API share.
 
 Public tables are open to everybody; a private one to its owner, its seated people and whoever
-opened its invite link in this session (the page marks the session when the link is followed).
+opened its invite link in this session (the page marks the session when the link is followed);
+a club's table also to the club's members (docs/clubs.md).
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from games.clubs.membership import is_member
 from games.models import Seat, Table
 
 
@@ -32,7 +34,7 @@ def may_watch(
             if seats is not None
             else table.seats.filter(user=user).exists()
         )
-        if seated:
+        if seated or (table.club_id is not None and is_member(user, table.club_id)):
             return True
     return bool(session is not None and session.get(invite_session_key(table.pk)))
 

@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from accounts.models import LedgerEntry
 from common import settings_store
+from games.clubs.membership import is_member
 from games.engine.tiles import name
 from games.models import Hand, Match, Penalty, QuickMatch
 from games.rendering.board import bot_name
@@ -41,8 +42,11 @@ def played_in(hand: Hand, viewer: AbstractBaseUser | None) -> bool:
 
 
 def may_see_hand(hand: Hand, viewer: AbstractBaseUser | None) -> bool:
-    """Public tables' hands are public; a private table's only to its players and staff."""
-    return hand.table.public or played_in(hand, viewer) or _is_staff(viewer)
+    """Public tables' hands are public; a private table's only to its players and staff, and a
+    club table's to the club's members (docs/clubs.md)."""
+    if hand.table.public or played_in(hand, viewer) or _is_staff(viewer):
+        return True
+    return hand.table.club_id is not None and is_member(viewer, hand.table.club_id)
 
 
 def spectator_delay_of(table_id: int) -> int:

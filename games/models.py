@@ -83,6 +83,10 @@ class Table(models.Model):
     match = models.ForeignKey("Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     hand = models.ForeignKey("Hand", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     spectators = models.IntegerField(default=0)
+    # A club's table (docs/clubs.md): private to the club's members, opened with its rules.
+    club = models.ForeignKey(
+        "games.Club", null=True, blank=True, on_delete=models.SET_NULL, related_name="tables"
+    )
     notices = models.JSONField(default=dict, blank=True)  # {user id: message} for removed players
     # The clock's failure isolation (games.clock): timeouts that raised in a row, the last error,
     # and whether the clock gave the table up and closed it (the admin's "clock trouble" filter).
@@ -386,6 +390,7 @@ class Ban(models.Model):
 
 # Quick match, ranks and ratings, announcements, chat and the site's own rows: their own modules,
 # registered with the app here.
+from games.clubs.models import Club, ClubMember  # noqa: E402, F401
 from games.models_announcements import Announcement  # noqa: E402, F401
 from games.models_chat import ChatMessage, ChatMute, ChatSilence  # noqa: E402, F401
 from games.models_queue import QueueEntry, QuickMatch  # noqa: E402, F401

@@ -245,4 +245,5 @@ def table_page(request: HttpRequest, pk: int) -> HttpResponse:
     ws_path = f"/ws/tables/{table.pk}/"
     delay = context["table"].get("delay_s") or 0  # the chat is as far behind as the board
     chat_panel = chat.board_context(table, user, context["viewer"]["seat"], delay)
-    return render(request, "games/table.html", {**model, **chat_panel, "ws_path": ws_path, "oob": False})
+    page = {**model, **chat_panel, "ws_path": ws_path, "oob": False, "club_id": table.club_id}
+    return render(request, "games/table.html", page)

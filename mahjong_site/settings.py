@@ -157,6 +157,12 @@ OPEN_TABLES_PER_USER = env_int("OPEN_TABLES_PER_USER", 10)
 TABLES_PER_USER_PER_HOUR = env_int("TABLES_PER_USER_PER_HOUR", 30)
 SEATS_PER_USER = env_int("SEATS_PER_USER", 10)
 LOBBY_TABLES_PER_OWNER = env_int("LOBBY_TABLES_PER_OWNER", 3)
+# Clubs (docs/clubs.md): clubs one account may own and belong to, members a club holds, and the
+# people a club's invite lets in (members and requests) in any hour.
+CLUBS_OWNED_PER_USER = env_int("CLUBS_OWNED_PER_USER", 3)
+CLUBS_JOINED_PER_USER = env_int("CLUBS_JOINED_PER_USER", 20)
+MEMBERS_PER_CLUB = env_int("MEMBERS_PER_CLUB", 200)
+CLUB_INVITES_PER_HOUR = env_int("CLUB_INVITES_PER_HOUR", 30)
 # Opening an uploaded record (/replays/open/) replays every hand: signed-in people, hourly limits,
 # hands per record, records opened at once per process (docs/operations.md, "Security").
 RECORD_UPLOADS_PER_USER_PER_HOUR = env_int("RECORD_UPLOADS_PER_USER_PER_HOUR", 20)

@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from games import views as games_views
+from games.clubs.urls import api_urlpatterns as club_api_urlpatterns
 from games.urls import api_urlpatterns
 
 urlpatterns = [
@@ -13,7 +14,9 @@ urlpatterns = [
     path("", include("games.urls_history")),  # history, replays, leaderboards and their API
     path("", include("games.review.urls")),  # 复盘 review of a finished hand, its page and API
     path("rules/", include("games.rules.urls")),  # the rule book of every variant
+    path("clubs/", include("games.clubs.urls")),  # clubs (亲友圈), docs/clubs.md
     path("api/", include((api_urlpatterns, "api"))),
+    path("api/", include((club_api_urlpatterns, "clubs_api"))),
     path("accounts/", include("accounts.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
