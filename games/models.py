@@ -398,3 +398,9 @@ from games.models_site import (  # noqa: E402, F401
     ServerStart,
     SiteSettings,
 )
+from games.tournaments.models import (  # noqa: E402, F401
+    Tournament,
+    TournamentPlayer,
+    TournamentRound,
+    TournamentTable,
+)
