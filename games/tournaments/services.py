@@ -1,6 +1,7 @@
-"""Every change to a tournament: creating it, signing up, checking in, the clock's rounds, and
-the organiser's actions on tables and players (audit-logged). Each refuses bad input with a
-`TournamentError` before writing anything.
+"""A tournament's players and its clock: signing up, checking in, and the rounds the clock
+starts and ends (creating: games.tournaments.creating; the organiser's actions:
+games.tournaments.organising). Each refuses bad input with a `TournamentError` before writing
+anything.
 
 Across processes: the clock's `sweep` takes each due tournament's row with `SELECT … FOR UPDATE
 SKIP LOCKED` and decides from what the database holds (the round's tables, their `ended`), so
@@ -12,24 +13,20 @@ from __future__ import annotations
 import logging
 import random
 from datetime import datetime, timedelta
-from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
-from games.engine.rulesets import VARIANT_IDS, get_ruleset
-from games.models import AdminAuditLog, Table
+from games.engine.rulesets import get_ruleset
+from games.models import Table
 from games.table import store
 from games.table.changes import change
-from games.table.errors import ServiceError
-from games.table.opening import validate_options
 from games.table.play import begin_hand, ready_to_start
-from games.table.stake import validate_stake
-from games.tournaments import deals, hooks, pairing, seats
+from games.tournaments import hooks, pairing, seats
+from games.tournaments.access import TournamentError
 from games.tournaments.models import Tournament, TournamentPlayer, TournamentRound, TournamentTable
 from games.tournaments.standings import standings
 
@@ -37,160 +34,6 @@ log = logging.getLogger(__name__)
 
 # The timers of a tournament's tables (tests start a faster clock through these).
 TABLE_TIMERS: dict[str, int] = {"turn_seconds": 20, "claim_seconds": 8, "min_pause_ms": 1000, "undo_ms": 1500}
-LIMITS = {
-    "rounds": (1, 12),
-    "hands_per_round": (1, 32),
-    "wind_rounds": (0, 4),
-    "max_players": (2, 256),
-    "checkin_minutes": (0, 24 * 60),
-    "grace_seconds": (10, 3600),
-}
-
-
-class TournamentError(Exception):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-# --- who may do what (the two functions clubs extend) -----------------------------------------
-
-
-def can_organise(user: AbstractBaseUser | None, tournament: Tournament | None = None) -> bool:
-    """Whether `user` may create a tournament (`tournament` None) or run this one. Staff today;
-    a club's owner and admins for their club's events once clubs exist (a `club` field here)."""
-    if user is None or not user.is_authenticated:
-        return False
-    if user.is_staff:
-        return True
-    return tournament is not None and tournament.organiser_id == user.pk
-
-
-def visible(user: AbstractBaseUser | None) -> Q:
-    """The tournaments `user` may see: public ones, and their own (organised or entered). A
-    club-only event will be visible to its club's members here."""
-    if user is not None and user.is_staff:
-        return Q()
-    q = Q(public=True)
-    if user is not None and user.is_authenticated:
-        q |= Q(organiser_id=user.pk) | Q(players__user_id=user.pk)
-    return q
-
-
-def visible_tournaments(user: AbstractBaseUser | None) -> QuerySet[Tournament]:
-    return Tournament.objects.filter(visible(user)).distinct()
-
-
-# --- creating ---------------------------------------------------------------------------------
-
-
-def _whole(data: dict[str, Any], key: str, default: int) -> int:
-    value = data.get(key, default)
-    if isinstance(value, bool):
-        raise TournamentError(f"bad_{key}", _("%(field)s must be a whole number.") % {"field": key})
-    try:
-        value = int(value)
-    except (TypeError, ValueError):
-        raise TournamentError(f"bad_{key}", _("%(field)s must be a whole number.") % {"field": key}) from None
-    low, high = LIMITS[key]
-    if not low <= value <= high:
-        message = _("%(field)s must be between %(low)d and %(high)d.") % {
-            "field": key,
-            "low": low,
-            "high": high,
-        }
-        raise TournamentError(f"bad_{key}", message)
-    return value
-
-
-def _when(value: Any, key: str) -> datetime:
-    if isinstance(value, datetime):
-        return value if timezone.is_aware(value) else timezone.make_aware(value)
-    try:
-        parsed = datetime.fromisoformat(str(value))
-    except ValueError:
-        raise TournamentError(
-            f"bad_{key}", _("%(field)s must be a date and time.") % {"field": key}
-        ) from None
-    return parsed if timezone.is_aware(parsed) else timezone.make_aware(parsed)
-
-
-def create(organiser: AbstractBaseUser, data: dict[str, Any], now: datetime | None = None) -> Tournament:
-    """A new tournament from the organiser's settings, every one checked; its rounds' salts are
-    drawn and committed to now."""
-    now = now or timezone.now()
-    if not can_organise(organiser):
-        raise TournamentError("not_organiser", _("Only organisers may create tournaments."))
-    name = str(data.get("name", "")).strip()
-    if not 1 <= len(name) <= 80:
-        raise TournamentError("bad_name", _("Give the tournament a name of at most 80 characters."))
-    variant = data.get("variant")
-    if variant not in VARIANT_IDS:
-        raise TournamentError("unknown_variant", _("Choose one of the rule sets."))
-    try:
-        options = validate_options(variant, data.get("options"))
-        base = validate_stake(variant, data.get("base", 2 if get_ruleset(variant).even_stake else 1))
-    except ServiceError as e:
-        raise TournamentError(e.code, e.message) from None
-    numbers = {key: _whole(data, key, default) for key, default in _DEFAULTS.items()}
-    seating = data.get("seating", Tournament.Seating.SWISS)
-    if seating not in Tournament.Seating.values:
-        raise TournamentError("bad_seating", _("Seating is random or Swiss."))
-    starts_at = _when(data.get("starts_at"), "starts_at")
-    opens = _when(data.get("signup_opens", now), "signup_opens")
-    closes = _when(data.get("signup_closes", starts_at), "signup_closes")
-    if starts_at <= now:
-        raise TournamentError("bad_starts_at", _("The start must be in the future."))
-    if not opens < closes <= starts_at:
-        raise TournamentError("bad_signup", _("Sign-up must open before it closes, and close by the start."))
-    flags = {key: data.get(key, default) for key, default in (("duplicate", False), ("public", True))}
-    for key, value in flags.items():
-        if not isinstance(value, bool):
-            raise TournamentError(f"bad_{key}", _("%(field)s must be true or false.") % {"field": key})
-    with transaction.atomic():
-        tournament = Tournament.objects.create(
-            name=name,
-            description=str(data.get("description", ""))[:2000],
-            organiser=organiser,
-            variant=variant,
-            options=options,
-            base=base,
-            seating=seating,
-            starts_at=starts_at,
-            signup_opens=opens,
-            signup_closes=closes,
-            **numbers,
-            **flags,
-        )
-        for number in range(1, tournament.rounds + 1):
-            salt = deals.new_round_salt()
-            TournamentRound.objects.create(
-                tournament=tournament, number=number, salt=salt, commitment=deals.round_commitment(salt)
-            )
-        _audit(organiser, "tournament_create", tournament)
-    return tournament
-
-
-_DEFAULTS = {
-    "rounds": 2,
-    "hands_per_round": 4,
-    "wind_rounds": 0,
-    "max_players": 16,
-    "checkin_minutes": 30,
-    "grace_seconds": 120,
-}
-
-
-def _audit(user: AbstractBaseUser, action: str, obj: Any, **details: Any) -> None:
-    AdminAuditLog.objects.create(
-        user=user,
-        action=action,
-        model=obj._meta.label,
-        object_id=str(obj.pk),
-        object_repr=str(obj)[:200],
-        details=details,
-    )
 
 
 # --- players ----------------------------------------------------------------------------------
@@ -341,122 +184,6 @@ def _open_table(
                 seats.seat_person(t, seat, user_id)
         begin_hand(t)
     return table
-
-
-# --- the organiser's actions ------------------------------------------------------------------
-
-
-def _organised(tournament_id: int, user: AbstractBaseUser) -> Tournament:
-    tournament = Tournament.objects.filter(pk=tournament_id).first()
-    if tournament is None or not can_organise(user, tournament):
-        raise TournamentError("not_organiser", _("Only the tournament's organisers may do that."))
-    return tournament
-
-
-def _event_table(tournament: Tournament, table_id: int) -> TournamentTable:
-    tt = TournamentTable.objects.filter(round__tournament=tournament, table_id=table_id).first()
-    if tt is None:
-        raise TournamentError("no_such_table", _("That table is not one of this tournament's."))
-    if tt.ended is not None:
-        raise TournamentError("table_ended", _("The round is over at that table."))
-    return tt
-
-
-def pause_table(
-    tournament_id: int, user: AbstractBaseUser, table_id: int, now: datetime | None = None
-) -> None:
-    """Hold the table: the hand in play stops (nobody's timer runs, the server plays nobody) and no
-    next hand starts until it is resumed."""
-    tournament = _organised(tournament_id, user)
-    with change(table_id, now) as t:
-        tt = _event_table(tournament, table_id)
-        if tt.paused:
-            raise TournamentError("paused", _("The table is already paused."))
-        TournamentTable.objects.filter(pk=tt.pk).update(paused=True)
-        t.table.__dict__.pop("_tournament_table", None)  # asked again: now paused
-        if t.hand_running:
-            t.table.pause_until = t.table.act_since = t.now + PAUSED_FOR
-            t.new_decision(pause=True)
-        _audit(user, "tournament_pause_table", tournament, table=table_id)
-
-
-PAUSED_FOR = timedelta(days=7)  # the pause after a discard, stretched: every check already honours it
-
-
-def resume_table(
-    tournament_id: int, user: AbstractBaseUser, table_id: int, now: datetime | None = None
-) -> None:
-    tournament = _organised(tournament_id, user)
-    with change(table_id, now) as t:
-        tt = _event_table(tournament, table_id)
-        if not tt.paused:
-            raise TournamentError("not_paused", _("The table is not paused."))
-        TournamentTable.objects.filter(pk=tt.pk).update(paused=False)
-        t.table.__dict__.pop("_tournament_table", None)
-        if t.hand_running:
-            t.table.pause_until = t.table.act_since = t.now
-            t.new_decision()
-        elif ready_to_start(t) is None and t.hand is not None:
-            begin_hand(t)
-        _audit(user, "tournament_resume_table", tournament, table=table_id)
-
-
-def end_table(tournament_id: int, user: AbstractBaseUser, table_id: int, now: datetime | None = None) -> None:
-    """End the round at this table now: a hand in play is settled as drawn (as an admin's close)."""
-    from games.moderation import _settle_as_drawn
-
-    tournament = _organised(tournament_id, user)
-    with change(table_id, now) as t:
-        tt = _event_table(tournament, table_id)
-        if t.hand_running:
-            t.table.pause_until = None
-            _settle_as_drawn(t)  # its end (hooks.after_hand) may already close the table
-        tt.refresh_from_db()
-        if tt.ended is None:
-            hooks.end_table(t, tt)
-        _audit(user, "tournament_end_table", tournament, table=table_id)
-
-
-def disqualify(
-    tournament_id: int, user: AbstractBaseUser, username: str, reason: str = "", now: datetime | None = None
-) -> None:
-    """The player takes no further part: a bot plays their seat from the end of the hand in play
-    (no escape: the organiser removed them), and they are seated in no later round."""
-    now = now or timezone.now()
-    tournament = _organised(tournament_id, user)
-    with transaction.atomic():
-        player = (
-            TournamentPlayer.objects.select_for_update()
-            .filter(tournament=tournament, user__username=username)
-            .first()
-        )
-        if player is None:
-            raise TournamentError("not_a_player", _("No such player in this tournament."))
-        if player.disqualified is not None:
-            raise TournamentError("already_disqualified", _("That player is already disqualified."))
-        player.disqualified = now
-        player.disqualified_reason = reason[:200]
-        player.save(update_fields=["disqualified", "disqualified_reason"])
-        running = TournamentTable.objects.filter(
-            round__tournament=tournament, ended__isnull=True, table__seats__user_id=player.user_id
-        ).values_list("table_id", flat=True)
-        for table_id in list(running):
-            with change(table_id, now) as t:
-                seat = t.seat_of(player.user)
-                if seat is None:
-                    continue
-                t.table.notices[str(player.user_id)] = DISQUALIFIED
-                if t.hand_running:
-                    seat.left = True  # a bot finishes the hand; the seat is a bot's after it
-                    seat.pending = seat.pending_until = None
-                else:
-                    tt = hooks.tournament_table(t.table)
-                    assert tt is not None
-                    hooks.keep_seated(t, tt)
-        _audit(user, "tournament_disqualify", tournament, player=username, reason=reason[:200])
-
-
-DISQUALIFIED = gettext_noop("The organiser disqualified you from this tournament.")
 
 
 def keep_tables_seated(tournament: Tournament, now: datetime) -> int:

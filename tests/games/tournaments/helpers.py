@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from games.clock import drive_table_until_idle
 from games.models import Table
-from games.tournaments import services
+from games.tournaments import creating, services
 from games.tournaments.models import Tournament, TournamentTable
 from tests.conftest import make_user
 
@@ -39,7 +39,7 @@ def new_tournament(by: User, now: datetime | None = None, **settings: Any) -> To
         "checkin_minutes": 30,
         **settings,
     }
-    return services.create(by, data, now)
+    return creating.create(by, data, now)
 
 
 def entrants(tournament: Tournament, count: int, checked_in: int | None = None) -> list[User]:
