@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from games import views as games_views
+from games.tournaments.urls import api_urlpatterns as tournament_api
 from games.urls import api_urlpatterns
 
 urlpatterns = [
@@ -12,6 +13,8 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("games.urls_history")),  # history, replays, leaderboards and their API
     path("rules/", include("games.urls_rules")),  # the rule book of every variant
+    path("tournaments/", include("games.tournaments.urls")),
+    path("api/", include((tournament_api, "tournaments_api"))),
     path("api/", include((api_urlpatterns, "api"))),
     path("accounts/", include("accounts.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
