@@ -26,7 +26,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def clock(env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
     with log.open("ab") as out:
-        command = [sys.executable, "-m", "tests.games.tournaments.fast_clock"]
+        command = [sys.executable, "-m", "tests.games.tournaments.fast_play", "manage.py", "run_clock"]
+        command += ["--interval", "0.05"]
         return subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
 
 
