@@ -93,7 +93,7 @@ def detail(request: HttpRequest, pk: int) -> HttpResponse:
     scheduled = tournament.status == Tournament.Status.SCHEDULED
     context = {
         "t": tournament,
-        "variant": VARIANT_NAMES.get(tournament.variant, (tournament.variant, ""))[0],
+        "variant": " ".join(VARIANT_NAMES.get(tournament.variant, (tournament.variant,))),
         "me": me,
         "organiser": can_organise(viewer, tournament),
         "signup_open": scheduled and tournament.signup_opens <= now < tournament.signup_closes,

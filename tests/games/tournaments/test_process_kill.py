@@ -13,15 +13,23 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from django.db import connection
 from django.utils import timezone
 
 from games.models import Hand, HandAction, Table
 from games.tournaments.models import Tournament, TournamentPlayer, TournamentTable
-from tests.conftest import _database_url, make_user
+from tests.conftest import make_user
 from tests.games.tournaments.helpers import new_tournament, organiser
 from tests.servers import ROOT
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def database_url() -> str:
+    """The test database (committed rows: transaction=True) for the clock processes."""
+    s = connection.settings_dict
+    auth = s["USER"] + (f":{s['PASSWORD']}" if s["PASSWORD"] else "")
+    return f"postgres://{auth}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
 
 
 def clock(env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
@@ -46,11 +54,14 @@ def test_a_killed_clock_process_loses_nothing(postgres: None, redis_url: str, tm
     Tournament.objects.filter(pk=tournament.pk).update(starts_at=timezone.now())
     for i in range(6):  # two tables of three people and a bot
         TournamentPlayer.objects.create(tournament=tournament, user=make_user(f"p{i}"), checked_in=past)
-    env = {**os.environ, "DATABASE_URL": _database_url(), "REDIS_URL": redis_url, "PYTHONUNBUFFERED": "1"}
+    env = {**os.environ, "DATABASE_URL": database_url(), "REDIS_URL": redis_url, "PYTHONUNBUFFERED": "1"}
     log = tmp_path / "clock.log"
 
     def mid_round() -> bool:
-        return HandAction.objects.filter(hand__table__tournament_table__round__tournament=tournament).count() > 20
+        return (
+            HandAction.objects.filter(hand__table__tournament_table__round__tournament=tournament).count()
+            > 20
+        )
 
     first = clock(env, log)
     try:
