@@ -6,12 +6,13 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
 from accounts.services import create_api_token
 from games.tournaments import services
-from games.tournaments.models import Tournament, TournamentPlayer
+from games.tournaments.models import Tournament, TournamentPlayer, TournamentTable
 from tests.conftest import logged_in_client, make_user
 from tests.games.tournaments.helpers import entrants, new_tournament, organiser, play_round
 
@@ -94,6 +95,9 @@ def test_pages_in_both_languages_and_the_form(language: str) -> None:
             assert "Tournaments" in text
         else:  # every word of the page in Chinese (the English nav word is gone too)
             assert "比赛" in text and "Tournaments" not in text and "Standings" not in text
+    table = TournamentTable.objects.get(round__number=1)
+    board = logged_in_client(User.objects.get(pk=table.players[0])).get(f"/tables/{table.table_id}/")
+    assert board.status_code == 200  # the closed table still shows its player the last hand
     record = client.get(f"/tournaments/{tournament.pk}/record.json").json()
     assert record["kind"] == "match" and len(record["hands"]) == 2
     assert record["match"]["rounds"][0]["commitment"]

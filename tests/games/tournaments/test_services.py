@@ -11,6 +11,8 @@ from django.utils import timezone
 
 from accounts.models import Profile
 from common import settings_store
+from games import replays
+from games.engine.record import verify_record
 from games.history import spectator_delay_of
 from games.models import AdminAuditLog, Hand, Table
 from games.tournaments import deals, duplicate, organising, pairing, services
@@ -109,6 +111,11 @@ def test_a_two_round_swiss_duplicate_tournament_runs_to_its_results() -> None:
             assert dealers == sorted(
                 pairing.rotated_dealer(deal, h.table.tournament_table.number, 4) for h in played
             )
+    # every duplicate hand verifies as any hand (docs/fairness.md), its salt the round's deal salt
+    for hand in hands[:2]:
+        record = replays.hand_record(hand)
+        assert verify_record(record)["ok"]
+        assert record["fairness"]["salt"] == hand.setup["salt"]
     scores = [s for _, _, s in deal_scores(hands)]
     assert sum(diff for _, diff in duplicate.compared(scores)) == 0
     rows = standings(tournament)
