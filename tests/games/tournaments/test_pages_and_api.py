@@ -15,6 +15,7 @@ from games.tournaments import services
 from games.tournaments.models import Tournament, TournamentPlayer, TournamentTable
 from tests.conftest import logged_in_client, make_user
 from tests.games.tournaments.helpers import entrants, new_tournament, organiser, play_round
+from tests.i18n_helpers import chinese_only_in
 
 pytestmark = pytest.mark.django_db
 
@@ -92,7 +93,8 @@ def test_pages_in_both_languages_and_the_form(language: str) -> None:
         assert page.status_code == 200
         text = page.content.decode()
         if language == "en":
-            assert "Tournaments" in text
+            main = text[text.index("<main") : text.index("</main>")]  # (the language switch says 简体中文)
+            assert "Tournaments" in text and chinese_only_in(main) == []
         else:  # every word of the page in Chinese (the English nav word is gone too)
             assert "比赛" in text and "Tournaments" not in text and "Standings" not in text
     table = TournamentTable.objects.get(round__number=1)
