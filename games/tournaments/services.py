@@ -117,6 +117,9 @@ def advance(tournament_id: int, now: datetime) -> int:
         if tournament.status == Tournament.Status.SCHEDULED:
             return start_round(tournament, 1, now)
         current = tournament.round_rows.get(number=tournament.current_round)
+        # a table closed from outside (an admin, or the clock giving a broken table up) is over too
+        closed = current.tables.filter(ended__isnull=True, table__status=Table.Status.CLOSED)
+        closed.update(ended=now)
         tables = list(current.tables.all())
         if any(t.ended is None for t in tables):
             return keep_tables_seated(tournament, now)

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from accounts.models import Profile
 from common import settings_store
-from games import replays
+from games import moderation, replays
 from games.engine.record import verify_record
 from games.history import spectator_delay_of
 from games.models import AdminAuditLog, Hand, Table
@@ -170,4 +170,16 @@ def test_a_player_gone_past_the_grace_is_kept_seated_under_auto_play(django_user
     assert tt.ended is not None
     assert Hand.objects.filter(table_id=tt.table_id, status=Hand.Status.OVER).count() == 2
     services.sweep(later)
+    assert Tournament.objects.get().status == Tournament.Status.FINISHED
+
+
+def test_a_table_an_admin_closes_ends_its_round_there() -> None:
+    tournament = new_tournament(organiser(), duplicate=False, rounds=1, hands_per_round=5)
+    entrants(tournament, 4)
+    services.sweep(tournament.starts_at)
+    tt = TournamentTable.objects.get()
+    moderation.close_table(tt.table_id)
+    services.sweep(tournament.starts_at + timedelta(seconds=1))
+    tt.refresh_from_db()
+    assert tt.ended is not None
     assert Tournament.objects.get().status == Tournament.Status.FINISHED
