@@ -30,6 +30,7 @@ from django.utils import timezone
 from games import announcements, matchmaking_seating, moderation, presence
 from games.models import Table
 from games.table.timers import timeout
+from games.tournaments import services as tournaments
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +70,17 @@ def tick(now: datetime | None = None) -> int:
         announcements.sweep(now)  # announcements starting or expiring reach the open boards
     except Exception:
         log.exception("clock: the quick-match or announcement sweep failed")
+    changed += tournament_sweep(now)
     return changed
+
+
+def tournament_sweep(now: datetime | None = None) -> int:
+    """Tournaments: rounds start and end (games.tournaments.services.sweep), in every clock."""
+    try:
+        return tournaments.sweep(now)
+    except Exception:
+        log.exception("clock: the tournament sweep failed")
+        return 0
 
 
 def outcome(table_id: int, version: int, failures: int, error: BaseException | None, now: datetime) -> None:
@@ -232,6 +243,7 @@ def run(interval: float = INTERVAL, stop: threading.Event | None = None) -> None
         try:
             if scheduler is not None:
                 scheduler.tick()
+                tournament_sweep()
             else:
                 tick()
             reap()

@@ -25,6 +25,7 @@ from games.engine.tiles import name
 from games.models import Hand, Match, Penalty, QuickMatch
 from games.rendering.board import bot_name
 from games.rendering.labels import extra_name, pattern_name, round_label
+from games.tournaments.models import TournamentTable
 
 User = get_user_model()
 
@@ -51,7 +52,8 @@ def may_see_hand(hand: Hand, viewer: AbstractBaseUser | None) -> bool:
 
 def spectator_delay_of(table_id: int) -> int:
     """Seconds a quick-match table's spectators are kept behind (0: live; games.spectator_delay)."""
-    if not QuickMatch.objects.filter(table_id=table_id).exists():
+    quick = QuickMatch.objects.filter(table_id=table_id).exists()
+    if not quick and not TournamentTable.objects.filter(table_id=table_id).exists():
         return 0
     return settings_store.current().spectator_delay_seconds
 
@@ -215,7 +217,8 @@ def _delays(table_ids: set[int]) -> dict[int, int]:
     if not delay:
         return {}
     quick = QuickMatch.objects.filter(table_id__in=table_ids).values_list("table_id", flat=True)
-    return dict.fromkeys(quick, delay)
+    events = TournamentTable.objects.filter(table_id__in=table_ids).values_list("table_id", flat=True)
+    return dict.fromkeys([*quick, *events], delay)
 
 
 def _hidden_by_delay(

@@ -404,3 +404,9 @@ from games.models_site import (  # noqa: E402, F401
     SiteSettings,
 )
 from games.review.models import HandReview  # noqa: E402, F401
+from games.tournaments.models import (  # noqa: E402, F401
+    Tournament,
+    TournamentPlayer,
+    TournamentRound,
+    TournamentTable,
+)

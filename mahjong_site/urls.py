@@ -3,6 +3,7 @@ from django.urls import include, path
 
 from games import views as games_views
 from games.clubs.urls import api_urlpatterns as club_api_urlpatterns
+from games.tournaments.urls import api_urlpatterns as tournament_api
 from games.urls import api_urlpatterns
 
 urlpatterns = [
@@ -15,6 +16,8 @@ urlpatterns = [
     path("", include("games.review.urls")),  # 复盘 review of a finished hand, its page and API
     path("rules/", include("games.rules.urls")),  # the rule book of every variant
     path("clubs/", include("games.clubs.urls")),  # clubs (亲友圈), docs/clubs.md
+    path("tournaments/", include("games.tournaments.urls")),
+    path("api/", include((tournament_api, "tournaments_api"))),
     path("api/", include((api_urlpatterns, "api"))),
     path("api/", include((club_api_urlpatterns, "clubs_api"))),
     path("accounts/", include("accounts.urls")),

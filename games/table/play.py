@@ -32,6 +32,7 @@ from games.table.seating import (
 )
 from games.table.stake import short_of_points
 from games.table.store import Change
+from games.tournaments import hooks as tournament_hooks
 
 log = logging.getLogger(__name__)
 # A bot decision slower than this is logged as a warning (expert's budget keeps its p99 below;
@@ -235,6 +236,8 @@ def begin_hand(t: Change) -> None:
     if _stand_up_short(t):  # a next hand after Continue: nobody plays below the floor
         return
     table = t.table
+    if tournament_hooks.held(table):  # paused by the organiser, or the round is over here
+        return
     players = [s.user_id for s in t.seats]
     match = Match.objects.filter(pk=table.match_id).first() if table.match_id else None
     if match is None or match.ended is not None or match.players != players:
@@ -247,6 +250,9 @@ def begin_hand(t: Change) -> None:
         table.dealer = secrets.randbelow(table.players)
         table.round_wind = EAST
         table.counters = {}
+    plan = tournament_hooks.planned_deal(table)  # duplicate deals fix the dealer and the salt
+    if plan is not None:
+        table.dealer, table.round_wind = plan.dealer, plan.round_wind
     number = match.hands.count() + 1
     first_dealer = match.hands.order_by("number").values_list("dealer", flat=True).first()
     place = MatchPlace(
@@ -258,7 +264,8 @@ def begin_hand(t: Change) -> None:
         "base": table.base or 1,
         "options": table.options or {},
         "counters": table.counters or {},
-        "salt": new_salt(),  # every chance of the hand; committed to before the deal (docs/fairness.md)
+        # every chance of the hand; committed to before the deal (docs/fairness.md)
+        "salt": (plan and plan.salt) or new_salt(),
     }
     seed = secrets.randbits(62)
     try:

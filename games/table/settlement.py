@@ -22,6 +22,7 @@ from games.ratings import record_hand_ratings
 from games.table import holds
 from games.table.seating import INSUFFICIENT_POINTS, after_seat_change, free_seat
 from games.table.store import Change
+from games.tournaments import hooks as tournament_hooks
 
 BOT_BALANCE = 10**9  # bots have no account; a large notional balance for the balance floor
 
@@ -43,13 +44,16 @@ def finish_hand(t: Change) -> None:
         max(0, balance_of(s.user) - held) if s.user_id else BOT_BALANCE
         for s, held in zip(t.seats, keep, strict=True)
     ]
+    virtual = tournament_hooks.virtual_stake(table)  # a tournament's points move no balance
+    if virtual:
+        balances = [BOT_BALANCE] * len(t.seats)
     # What the hand pays as played, and the part between people that moves real points (a
     # bot has no account; a payment to or from one is practice, shown but never applied).
     notional = rules.settle(result, balances, discarder)
     final = notional if all(humans) else rules.settle(only_between(result, humans), balances, discarder)
     practice = [n - f for n, f in zip(notional, final, strict=True)]
     applied = [
-        change_balance(seat.user, delta, "hand", hand, keep=held) if seat.user_id else 0
+        change_balance(seat.user, delta, "hand", hand, keep=held) if seat.user_id and not virtual else 0
         for seat, delta, held in zip(t.seats, final, keep, strict=True)
     ]
     record_false_wins(hand, state, [s.user if s.user_id else None for s in t.seats])
@@ -101,13 +105,14 @@ def finish_hand(t: Change) -> None:
         seat.pending = seat.pending_until = None
         if seat.left:  # the escaped player's seat is freed once the hand is over
             free_seat(t, seat)
-        elif seat.user_id and balance_of(seat.user) < table.minimum_balance:
+        elif seat.user_id and not virtual and balance_of(seat.user) < table.minimum_balance:
             table.notices[str(seat.user_id)] = INSUFFICIENT_POINTS
             free_seat(t, seat)
         else:
             seat.continue_choice = True if seat.is_bot else None
     if any(s.empty for s in t.seats):
         after_seat_change(t)
+    tournament_hooks.after_hand(t)  # a tournament table ends with its round, or plays on
 
 
 def _can_pay(table: Table) -> Callable[[AbstractBaseUser], tuple[int, int]]:

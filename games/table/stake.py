@@ -13,6 +13,7 @@ from games.table.errors import ServiceError
 from games.table.loaded import Loaded
 from games.table.seating import INSUFFICIENT_POINTS, fix_stake_if_ready, humans, require_seat
 from games.table.store import Change
+from games.tournaments.hooks import virtual_stake
 
 
 def validate_stake(variant: str, base: Any) -> int:
@@ -79,6 +80,8 @@ def short_of_points(t: Loaded) -> list[Seat]:
     """Seated people whose balance (read now), less what their running hands elsewhere hold, is
     below the table's floor. Before a hand starts: their accounts are locked first, so two tables
     starting on the same points at once see each other's hold."""
+    if virtual_stake(t.table):
+        return []  # a tournament's virtual stake has no floor
     people = humans(t)
     holds.lock_accounts([s.user for s in people])
     return [s for s in people if holds.available(s.user, t.table.pk) < t.table.minimum_balance]
