@@ -30,7 +30,10 @@ WORK_RECORDS = {
     "tracker number": r"\b(issue|ticket|bug|pr|pull request)s?\s?#?\d+",
     "work label": r"\bh\d{2}[a-c]?\b",
     "numbered item of a work list": r"\bitems?\s\d+(\s*(and|,)\s*\d+)*\b",
-    "numbered work round or session": r"\b(work\s)?round\s(one|two|three|four|\d+)\b|\bsession\s\d+\b",
+    # (a tournament's "round 1" is the product; "work round 3" or "(round three)" is history)
+    "numbered work round or session": (
+        r"\bwork\sround\s(one|two|three|four|\d+)\b|\(round\s(one|two|three|four|\d+)\)|\bsession\s\d+\b"
+    ),
     "a round of work": r"\b(first|second|third|fourth|fifth|next|last)\s(work\s)?round\sof\s(work|review)",
 }
 PATTERN = re.compile("|".join(f"(?P<p{i}>{p})" for i, p in enumerate(WORK_RECORDS.values())), re.I)

@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db.models import Count, Sum
-from django.urls import Resolver404, resolve, reverse
+from django.urls import reverse
 from django.utils import timezone
 
 from games.clubs.models import Club, ClubMember
@@ -77,15 +77,9 @@ def online_user_ids(club: Club) -> set[int]:
     return set(OpenSocket.objects.filter(user_id__in=members).values_list("user_id", flat=True))
 
 
-def review_url(hand_id: int) -> str | None:
-    """The hand's review, once the site serves one at /api/hands/<id>/review (the link appears
-    by itself then: nothing here names that view)."""
-    path = f"/api/hands/{hand_id}/review"
-    try:
-        resolve(path)
-    except Resolver404:
-        return None
-    return path
+def review_url(hand_id: int) -> str:
+    """The hand's 复盘 review page (the viewer's own seat is chosen there)."""
+    return reverse("review:page", args=[hand_id])
 
 
 def recent_matches(club: Club, limit: int = 10) -> list[dict[str, Any]]:

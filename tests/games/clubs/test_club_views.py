@@ -169,8 +169,8 @@ def test_the_leaderboard_counts_club_tables_only_and_members_see_the_replays(
     assert client_of(carol).get(f"/hands/{hand.pk}/replay/").status_code == 404
 
 
-def test_the_review_link_appears_once_the_site_serves_reviews() -> None:
-    assert stats.review_url(1) is None  # no review view yet: no link
+def test_a_club_match_links_each_hand_to_its_review() -> None:
+    assert stats.review_url(1) == "/hands/1/review/"
 
 
 def test_the_site_admin_lists_clubs_and_audits_its_changes(alice: User, bob: User) -> None:
