@@ -5,7 +5,8 @@ there) and is seated at a new public table together with the others of the queue
 there are enough of them (`games.matchmaking.seating.match_queue`): the stake is fixed by the level
 and the hand starts. When the longest-waiting player's own wait for bots (`bot_wait`) has
 passed, the open seats are filled with bots. Ranked queues only group players whose ratings are
-close, the allowed gap widening the longer they wait (`games.matchmaking.rules.choose_group`, a pure function).
+close, the allowed gap widening the longer they wait (`games.matchmaking.rules.choose_group`, a pure
+function).
 
 Concurrency: the queue is PostgreSQL rows, so any server process (or the clock) may match. A
 matching pass holds a transaction-level advisory lock on its queue (PostgreSQL; SQLite
