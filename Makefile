@@ -22,7 +22,7 @@ run: $(STAMP)
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py ensure_demo_user
 	@echo "Serving on http://127.0.0.1:$(PORT)/ (with the table clock: timers, bots, auto-play)"
-	@# Without REDIS_URL the clock runs inside daphne (games/clock_task.py: the in-memory channel
+	@# Without REDIS_URL the clock runs inside daphne (games/clock/task.py: the in-memory channel
 	@# layer is one process); with Redis it runs beside daphne and is stopped with it.
 	@if [ -n "$$REDIS_URL" ]; then \
 	  $(BIN)/python manage.py run_clock & clock=$$!; \

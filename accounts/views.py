@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 from accounts import services, statement
 from accounts.forms import SignupForm
 from accounts.models import ApiToken
-from mahjong_site import client_address
+from common import client_address
 
 MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 

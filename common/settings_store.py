@@ -27,7 +27,7 @@ class Current:
     claim_seconds: int
     grace_seconds: int
     rating_min_hands: int
-    spectator_delay_seconds: int = 180  # games.spectator_delay
+    spectator_delay_seconds: int = 180  # games.rendering.spectator_delay
 
 
 def defaults() -> Current:

@@ -3,7 +3,8 @@
 from django.contrib import admin
 
 from common.admin_base import ReadOnlyAdmin
-from games.models import Hand, HandAction, Match, Penalty, ScoreEntry, Seat, Table
+from games.models import Hand, HandAction, Match, ScoreEntry, Seat, Table
+from games.moderation.models import Penalty
 
 
 class SeatInline(admin.TabularInline):

@@ -6,13 +6,10 @@ table goes through `games.table` (its store locks the Table row and bumps `Table
 
 from __future__ import annotations
 
-import re
 import secrets
 
 from django.conf import settings
 from django.db import models
-from django.utils import timezone
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from common.settings_store import escape_multiplier
@@ -88,7 +85,7 @@ class Table(models.Model):
         "games.Club", null=True, blank=True, on_delete=models.SET_NULL, related_name="tables"
     )
     notices = models.JSONField(default=dict, blank=True)  # {user id: message} for removed players
-    # The clock's failure isolation (games.clock): timeouts that raised in a row, the last error,
+    # The clock's failure isolation (games.clock.ticks): timeouts that raised in a row, the last error,
     # and whether the clock gave the table up and closed it (the admin's "clock trouble" filter).
     clock_failures = models.PositiveSmallIntegerField(default=0)
     clock_error = models.CharField(max_length=300, blank=True, default="")
@@ -150,7 +147,7 @@ class Seat(models.Model):
     accepted = models.BooleanField(default=False)
     connections = models.IntegerField(default=0)  # open sockets of this seat's user
     disconnected_at = models.DateTimeField(null=True, blank=True)
-    # Its last socket was cut off by a server process found dead (games.presence), not closed
+    # Its last socket was cut off by a server process found dead (games.sockets.presence), not closed
     # by the player: a disconnect escape that follows is nobody's fault.
     server_cut = models.BooleanField(default=False)
     continue_choice = models.BooleanField(null=True, blank=True)
@@ -161,10 +158,10 @@ class Seat(models.Model):
     pending = models.JSONField(null=True, blank=True)
     pending_until = models.DateTimeField(null=True, blank=True)
     # The seated person's tier in this variant, read when they sit down and moved by ranked
-    # hands here (games.ranks): it travels with the seat in snapshots, so frames need no query.
+    # hands here (games.history.ranks): it travels with the seat in snapshots, so frames need no query.
     rank = models.JSONField(null=True, blank=True)
     # Minutes of the ban an escape from the running hand would bring this seat's person (the
-    # abandonment policy, games.penalties), read when the hand starts: the board states it
+    # abandonment policy, games.moderation.penalties), read when the hand starts: the board states it
     # beside the leave button, and renders make no query.
     ban_if_escaping = models.PositiveIntegerField(null=True, blank=True)
 
@@ -234,7 +231,7 @@ class Hand(models.Model):
 
 
 class HandCheckpoint(models.Model):
-    """A hand's state after `actions` actions, pickled (games.checkpoints): a process that has
+    """A hand's state after `actions` actions, pickled (games.table.checkpoints): a process that has
     not seen the hand starts from here and applies only the actions logged since, instead of
     replaying the hand from its deal. Derived data: the log stays the truth, and a checkpoint
     written by another engine version (`engine_format`) is ignored."""
@@ -292,121 +289,13 @@ class ScoreEntry(models.Model):
         return f"{self.hand} seat {self.seat}: {self.delta:+d}"
 
 
-class Penalty(models.Model):
-    """A penalty charged to a player; reversed only by an appended PenaltyReversal (an audit trail)."""
-
-    class Reason(models.TextChoices):
-        ESCAPE = "escape", _("left mid-hand")
-        DISCONNECT = "disconnect", _("disconnected past the grace period")
-        FALSE_WIN = "false_win", _("false win")
-        MANUAL = "manual", _("set by an admin")
-
-    ESCAPES = (Reason.ESCAPE, Reason.DISCONNECT)
-
-    # Null for a manual penalty that is not about a hand.
-    table = models.ForeignKey(
-        Table, null=True, blank=True, on_delete=models.CASCADE, related_name="penalties"
-    )
-    hand = models.ForeignKey(Hand, null=True, blank=True, on_delete=models.CASCADE, related_name="penalties")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="penalties")
-    reason = models.CharField(max_length=12, choices=Reason.choices)
-    amount = models.BigIntegerField()
-    note = models.CharField(max_length=200, blank=True)
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    created = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        verbose_name_plural = _("penalties")
-        # The escape penalty is charged exactly once per player and hand (RULES §1.8).
-        constraints = [
-            models.UniqueConstraint(
-                fields=["hand", "user"],
-                condition=models.Q(reason__in=["escape", "disconnect"]),
-                name="penalty_escape_once_per_hand",
-            )
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.user} {self.reason} {self.amount} ({self.hand})"
-
-    @property
-    def reversed(self) -> bool:
-        return hasattr(self, "reversal")
-
-
-# --- History, ratings, moderation ----------------------------------------------------------
-
-
-class PenaltyReversal(models.Model):
-    """Append-only: undoes a Penalty with a compensating ledger row; the penalty itself stays."""
-
-    penalty = models.OneToOneField(Penalty, on_delete=models.CASCADE, related_name="reversal")
-    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
-    note = models.CharField(max_length=200, blank=True)
-    created = models.DateTimeField(auto_now_add=True)
-
-    def __str__(self) -> str:
-        return f"reversal of {self.penalty}"
-
-
-# How an escape ban stores its reason (games.penalties.escalate_ban): read back by Ban.reason_text.
-ESCAPE_BAN_REASON = re.compile(r"(\d+) escape\(s\) in 24 hours")
-
-
-class Ban(models.Model):
-    """A temporary ban from sitting down: from repeated escapes (games.penalties) or by an admin."""
-
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bans")
-    starts = models.DateTimeField()
-    ends = models.DateTimeField(db_index=True)
-    reason = models.CharField(max_length=200, blank=True)
-    manual = models.BooleanField(default=False)
-    penalty = models.ForeignKey(Penalty, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    created = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["-ends"]
-
-    def __str__(self) -> str:
-        # local time, as the admin's lists show it (a message in UTC read as the wrong hour)
-        return f"{self.user} banned until {timezone.localtime(self.ends):%Y-%m-%d %H:%M}"
-
-    @property
-    def reason_text(self) -> str:
-        """The reason in the reader's language. An escape ban stores its reason in English (the
-        clock that writes it has no reader); an admin's reason is shown as the admin wrote it."""
-        if self.manual:
-            return self.reason or gettext("banned")
-        escapes = ESCAPE_BAN_REASON.fullmatch(self.reason)
-        if escapes is None:
-            return self.reason or gettext("banned")
-        return gettext("%(count)d escape(s) in 24 hours") % {"count": int(escapes[1])}
-
-
-# Quick match, ranks and ratings, announcements, chat and the site's own rows: their own modules,
-# registered with the app here.
-from games.clubs.models import Club, ClubMember  # noqa: E402, F401
-from games.models_announcements import Announcement  # noqa: E402, F401
-from games.models_chat import ChatMessage, ChatMute, ChatSilence  # noqa: E402, F401
-from games.models_queue import QueueEntry, QuickMatch  # noqa: E402, F401
-from games.models_ranks import Rank, RankChange, Rating  # noqa: E402, F401
-from games.models_site import (  # noqa: E402, F401
-    AdminAuditLog,
-    OpenSocket,
-    RecordUpload,
-    ServerProcess,
-    ServerStart,
-    SiteSettings,
-)
-from games.review.models import HandReview  # noqa: E402, F401
-from games.tournaments.models import (  # noqa: E402, F401
-    Tournament,
-    TournamentPlayer,
-    TournamentRound,
-    TournamentTable,
-)
+# Every package's own rows, imported here only so that Django registers them with the app:
+# callers import each model from its package's `models` module.
+from games.clubs import models as clubs_models  # noqa: E402, F401
+from games.history import models as history_models  # noqa: E402, F401
+from games.matchmaking import models as matchmaking_models  # noqa: E402, F401
+from games.moderation import models as moderation_models  # noqa: E402, F401
+from games.review import models as review_models  # noqa: E402, F401
+from games.social import models as social_models  # noqa: E402, F401
+from games.sockets import models as sockets_models  # noqa: E402, F401
+from games.tournaments import models as tournaments_models  # noqa: E402, F401

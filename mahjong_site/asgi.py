@@ -17,16 +17,16 @@ from channels.db import database_sync_to_async  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from games.clock_task import ClockStarter  # noqa: E402
-from games.penalties import record_server_start  # noqa: E402
-from games.routing import websocket_urlpatterns  # noqa: E402
+from games.clock.task import ClockStarter  # noqa: E402
+from games.moderation.penalties import record_server_start  # noqa: E402
+from games.sockets.routing import websocket_urlpatterns  # noqa: E402
 from mahjong_site import gc_tuning, loop_tuning  # noqa: E402
 from mahjong_site.socket_guards import AnonymousSocketCap, OriginValidator  # noqa: E402
 from mahjong_site.ws_sessions import SocketAuthMiddlewareStack  # noqa: E402
 
 
 class RecordsServerStart:
-    """Records this server process's start (games.penalties: disconnects from before a
+    """Records this server process's start (games.moderation.penalties: disconnects from before a
     restart are nobody's fault) on its first request or socket — not at import, because
     importing the application (tests do, before any database is set up) must not touch one.
     After a restart the first reconnecting client comes within seconds (`make run` and a
@@ -47,7 +47,7 @@ class RecordsServerStart:
 sockets = OriginValidator(SocketAuthMiddlewareStack(AnonymousSocketCap(URLRouter(websocket_urlpatterns))))
 application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": sockets})
 
-if settings.CLOCK_IN_PROCESS:  # the embedded default: see games/clock_task.py
+if settings.CLOCK_IN_PROCESS:  # the embedded default: see games/clock/task.py
     application = ClockStarter(application)
 application = RecordsServerStart(application)
 

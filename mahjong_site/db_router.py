@@ -5,7 +5,7 @@ when all of these hold, and to the primary (`default`) otherwise:
 
 - the request is one of the pages that only look back — history, leaderboards, replays and
   records, profiles, the rules pages — marked with `replica_reads` where they are routed
-  (games/urls_history.py, games/rules/urls.py). Nothing a table does runs under that mark: the
+  (games/history/urls.py, games/rules/urls.py). Nothing a table does runs under that mark: the
   sockets, the clock, the services and every other view read and write the primary, so a
   table never acts on a state the replica has not caught up with;
 - the model is one of REPLICA_MODELS (what those pages show: finished hands, their actions,

@@ -7,7 +7,7 @@ cheap"). The text is now made only if that line is written.
 
 **The switch interval** (`MAHJONG_SWITCH_INTERVAL`, seconds; unset: Python's 5 ms). A socket
 process runs its sockets on one event-loop thread and its database work on a few threads
-(games.db_threads); a thread that gave up the interpreter for a system call gets it back only
+(common.db_threads); a thread that gave up the interpreter for a system call gets it back only
 when the running one hands it over, at the latest after the switch interval. A shorter one
 hands it back sooner at the cost of more switches; A/B runs have not shown it paying on this
 machine (docs/benchmarks.md), so it is a knob, not a default.

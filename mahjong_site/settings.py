@@ -99,14 +99,14 @@ if env_str("DATABASE_REPLICA_URL"):
 DATABASE_ROUTERS = ["mahjong_site.db_router.ReplicaRouter"]
 REPLICA_MAX_LAG = float(env_str("REPLICA_MAX_LAG", "5"))
 REPLICA_CHECK_SECONDS = float(env_str("REPLICA_CHECK_SECONDS", "2"))
-# Threads a socket process runs database work on (games/db_threads.py): several with
+# Threads a socket process runs database work on (common/db_threads.py): several with
 # PostgreSQL (round trips of different tables overlap), one with SQLite (one writer anyway).
 _POSTGRES = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
 DB_THREADS = env_int("DB_THREADS", 4 if _POSTGRES else 1)
-# … and for sockets arriving and leaving, apart (games/db_threads.py: a storm of handshakes must
+# … and for sockets arriving and leaving, apart (common/db_threads.py: a storm of handshakes must
 # not queue in front of the hand actions); 0: the same threads.
 ARRIVAL_DB_THREADS = env_int("ARRIVAL_DB_THREADS", 2 if _POSTGRES else 0)
-# Admission control (games/admission.py): table-socket handshakes a process runs at once before
+# Admission control (games/sockets/admission.py): table-socket handshakes a process runs at once before
 # it tells new sockets `busy` + retry_after and closes them with 1013 (0: no limit); the base
 # of retry_after, seconds.
 ADMIT_CONNECTING = env_int("ADMIT_CONNECTING", 32 if _POSTGRES else 0)
@@ -145,7 +145,7 @@ if QUICK_MATCH_BOT_LEVEL not in BOT_LEVELS:
 # Seconds a player has after a settlement to press Continue before being stood up (games.table.timing).
 CONTINUE_SECONDS = env_int("CONTINUE_SECONDS", 60)
 
-# Per-address limits (docs/operations.md, "Limits"). Addresses: mahjong_site/client_address.py.
+# Per-address limits (docs/operations.md, "Limits"). Addresses: common/client_address.py.
 SIGNUPS_PER_ADDRESS_PER_HOUR = env_int("SIGNUPS_PER_ADDRESS_PER_HOUR", 3)
 SIGNUPS_PER_ADDRESS_PER_DAY = env_int("SIGNUPS_PER_ADDRESS_PER_DAY", 10)
 TOKENS_PER_USER_PER_HOUR = env_int("TOKENS_PER_USER_PER_HOUR", 5)
@@ -193,7 +193,7 @@ RANKED_PAIR_SHARE = env_int("RANKED_PAIR_SHARE", 90)
 
 # django-axes: lock a username from one address after 5 failures, for 15 minutes.
 # Behind a proxy set TRUSTED_PROXY_HOPS (1 for one proxy): the player's address is read from the
-# X-Forwarded-For entry that proxy wrote (mahjong_site/client_address.py); 0 ignores the header.
+# X-Forwarded-For entry that proxy wrote (common/client_address.py); 0 ignores the header.
 AXES_ENABLED = env_bool("AXES_ENABLED", True)
 AXES_FAILURE_LIMIT = 5
 AXES_COOLOFF_TIME = timedelta(minutes=15)
@@ -201,7 +201,7 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "accounts.views.locked_out"
 # the lockout keys on the same address as every other limit (X-Forwarded-For only via TRUSTED_PROXY_HOPS)
-AXES_CLIENT_IP_CALLABLE = "mahjong_site.client_address.of_axes_request"
+AXES_CLIENT_IP_CALLABLE = "common.client_address.of_axes_request"
 
 # --- internationalisation ------------------------------------------------------------------
 LANGUAGE_CODE = "zh-hans"  # also the fallback when Accept-Language matches nothing we have

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.http.request import split_domain_port, validate_host
 
 from accounts.services import user_for_token
-from mahjong_site import client_address
+from common import client_address
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
 

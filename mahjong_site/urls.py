@@ -1,18 +1,18 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from games import views as games_views
 from games.clubs.urls import api_urlpatterns as club_api_urlpatterns
 from games.tournaments.urls import api_urlpatterns as tournament_api
-from games.urls import api_urlpatterns
+from games.web import views as games_views
+from games.web.urls import api_urlpatterns
 
 urlpatterns = [
     path("", games_views.home, name="home"),
     path("favicon.ico", games_views.favicon),
     path("developers/api/", games_views.api_docs, name="api_docs"),
     path("fairness/", games_views.fairness, name="fairness"),
-    path("", include("games.urls")),
-    path("", include("games.urls_history")),  # history, replays, leaderboards and their API
+    path("", include("games.web.urls")),
+    path("", include("games.history.urls")),  # history, replays, leaderboards and their API
     path("", include("games.review.urls")),  # 复盘 review of a finished hand, its page and API
     path("rules/", include("games.rules.urls")),  # the rule book of every variant
     path("clubs/", include("games.clubs.urls")),  # clubs (亲友圈), docs/clubs.md

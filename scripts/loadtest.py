@@ -711,7 +711,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 def echo_drivers(
     args: argparse.Namespace, stack: Stack, tokens: list[str], stats: Stats
 ) -> list[TableDriver]:
-    """Same clients against games.bench_echo.EchoConsumer (no database, same layer)."""
+    """Same clients against games.sockets.bench_echo.EchoConsumer (no database, same layer)."""
     drivers = []
     for t in range(args.tables):
         driver = TableDriver(
@@ -817,7 +817,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         "--echo",
         action="store_true",
         default=env.get("ECHO", "0") == "1",
-        help="drive games.bench_echo instead of real tables (the comparison run)",
+        help="drive games.sockets.bench_echo instead of real tables (the comparison run)",
     )
     parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
     args = parser.parse_args(argv)

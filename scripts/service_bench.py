@@ -80,8 +80,8 @@ class Bench:
     def frames_of(self, version: int, revision: int) -> list[dict[str, Any]]:
         """The four viewers' frames as the sockets build them: from the snapshot the change kept
         in this process (keyed by revision, as the announcement is), else from the database."""
-        from games import snapshots
-        from games.presenters import json_view, snapshot_context, table_context
+        from games.rendering.presenters import json_view, snapshot_context, table_context
+        from games.table import snapshots
 
         snapshot = snapshots.at(self.table_id, revision)
         out = []

@@ -9,8 +9,8 @@ import os
 import pytest
 from django.contrib.auth.models import User
 
-from games import services
 from games.models import Table
+from games.table import commands
 from tests.games.conftest import bot_table
 
 pytestmark = pytest.mark.django_db
@@ -24,7 +24,7 @@ def test_each_hand_takes_the_next_salt_of_this_test(alice: User, request: pytest
     salts = []
     for _ in range(2):
         table = bot_table(alice, "two_player", base=1)
-        services.start_hand(table.pk, alice)
+        commands.start_hand(table.pk, alice)
         salts.append(_salt_of(table))
     expected = [hashlib.sha256(f"{request.node.nodeid}:{i}".encode()).hexdigest() for i in range(2)]
     assert salts[0] != salts[1]

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from games.admin_audit import AuditedAdmin
 from games.clubs.models import Club, ClubMember
+from games.moderation.admin_audit import AuditedAdmin
 
 
 class ClubMemberInline(admin.TabularInline):

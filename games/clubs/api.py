@@ -1,4 +1,4 @@
-"""The clubs' JSON API (docs/protocol.md, "Clubs"): token-authenticated as the rest of games.api."""
+"""The clubs' JSON API (docs/protocol.md, "Clubs"): token-authenticated as the rest of games.web.api."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET, require_POST
 
-from games.api import error, json_body, token_required
 from games.clubs import services
 from games.clubs.models import Club
 from games.table.errors import ServiceError
+from games.web.api import error, json_body, token_required
 
 
 @require_POST

@@ -9,7 +9,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.clubs.models import Club
-from games.forms import CreateTableForm
+from games.web.forms import CreateTableForm
 
 TABLE_ONLY = ("timer", "turn_seconds", "claim_seconds", "pause_ms", "bots", "bot_level", "public")
 

@@ -1,5 +1,5 @@
 """Who belongs to a club and who runs it: the checks the table access rule, the replays and
-the club's pages share (no imports beyond the rows, so games.access may use them)."""
+the club's pages share (no imports beyond the rows, so games.table.access may use them)."""
 
 from __future__ import annotations
 

@@ -17,7 +17,8 @@ from games.clubs.membership import can_manage, is_member, membership
 from games.clubs.models import Club, ClubMember
 from games.engine.bots import DEFAULT_LEVEL
 from games.engine.rulesets import VARIANT_IDS, get_ruleset
-from games.models import AdminAuditLog, Table
+from games.models import Table
+from games.moderation.models import AdminAuditLog
 from games.table import commands, opening, stake
 from games.table.errors import ServiceError
 
@@ -54,7 +55,7 @@ class ClubError(ServiceError):
 
 
 def _audit(actor: Any, action: str, club: Club, target: Any = None, **details: Any) -> None:
-    """The admin audit log (games.admin_audit) records what owners and admins do to others."""
+    """The admin audit log (games.moderation.admin_audit) records what owners and admins do to others."""
     if target is not None:
         details["target"] = target.get_username()
     AdminAuditLog.objects.create(
@@ -344,7 +345,7 @@ def mark_seen(user: Any, club: Club) -> None:
 
 def open_table(user: Any, club: Club, bots: int = 0, bot_level: str = DEFAULT_LEVEL) -> Table:
     """A club table with the club's rules, its opener seated in East and `bots` bots beside them.
-    Private (the lobby does not list it); the club's members may watch it (games.access)."""
+    Private (the lobby does not list it); the club's members may watch it (games.table.access)."""
     if not is_member(user, club):
         raise ClubError("not_member", _("You are not a member of this club."))
     players = get_ruleset(club.variant).players

@@ -13,7 +13,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.clubs.models import Club, ClubMember
-from games.models import Hand, Match, OpenSocket, ScoreEntry
+from games.models import Hand, Match, ScoreEntry
+from games.sockets.models import OpenSocket
 
 PERIODS = ("week", "month", "all")
 
@@ -72,7 +73,7 @@ def leaderboard(club: Club, period: str = "week", now: datetime | None = None) -
 
 
 def online_user_ids(club: Club) -> set[int]:
-    """Members with a socket open at any table now (games.presence counts them)."""
+    """Members with a socket open at any table now (games.sockets.presence counts them)."""
     members = ClubMember.objects.filter(club=club, status=ClubMember.Status.ACTIVE).values("user_id")
     return set(OpenSocket.objects.filter(user_id__in=members).values_list("user_id", flat=True))
 

@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from games.rendering.labels import extra_name, huangfan_name, pattern_name, tile
-from games.settlement_lines import settlement_line
+from games.rendering.settlement_lines import settlement_line
 
 
 def settlement_model(

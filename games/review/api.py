@@ -10,8 +10,8 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET
 
 from accounts.services import user_for_token
-from games.api_history import REFUSALS, error
-from games.replays import ReplayRefused, replayable_hand
+from games.history.api import REFUSALS, error
+from games.history.replays import ReplayRefused, replayable_hand
 from games.review.models import HandReview
 from games.review.services import SeatRefused, request_review, seat_of
 

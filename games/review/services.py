@@ -21,8 +21,8 @@ from django.db import IntegrityError, close_old_connections, transaction
 from django.utils import timezone
 
 from games.engine.review import REVIEWER_VERSION, review_hand
+from games.history.replays import hand_record
 from games.models import Hand
-from games.replays import hand_record
 from games.review.models import HandReview
 
 log = logging.getLogger(__name__)

@@ -11,7 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from games import replays
+from games.history import replays
 from games.models import Hand
 from games.rendering.board import bot_name
 from games.review.models import HandReview

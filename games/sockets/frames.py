@@ -23,7 +23,7 @@ CLOSE_TOO_BIG = 4009
 # websocket library closes only with 1000 or 3000–4999 (it raised, and the socket was dropped
 # with 1006 instead), so the application's own codes mirror them. Clients reconnect after both.
 CLOSE_SERVICE_RESTART = 4012  # the process was given up for dead and registered again
-CLOSE_TRY_AGAIN = 4013  # try again later: `busy` (admission control, games.admission) or no database
+CLOSE_TRY_AGAIN = 4013  # try again later: `busy` (admission control, games.sockets.admission) or no database
 UNAVAILABLE = "the server lost its database for a moment: sync and send again"
 BUSY = gettext_lazy("The server is busy: reconnecting in a few seconds…")  # in the page's language
 
@@ -103,3 +103,20 @@ def normalise(message: dict[str, Any]) -> dict[str, Any]:
     if "type" not in out and "action" in out:
         out["type"] = "act"
     return out
+
+
+def holds_nul(value: Any) -> bool:
+    """Whether any key or string in a parsed frame holds a NUL character (no recursion): no name
+    or text holds one, and the database cannot store one."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False

@@ -15,10 +15,6 @@ from typing import Any
 from urllib.parse import parse_qs
 
 import orjson
-from autobahn.exception import Disconnected
-from channels.consumer import get_handler_name
-from channels.exceptions import StopConsumer
-from channels.generic.websocket import AsyncWebsocketConsumer
 from django.contrib.auth import HASH_SESSION_KEY
 from django.contrib.auth.models import AnonymousUser
 from django.db.utils import InterfaceError, OperationalError
@@ -26,13 +22,14 @@ from django.db.utils import InterfaceError, OperationalError
 from accounts import sockets
 from accounts.services import still_signed_in, token_digest, user_for_token
 from common import broadcaster
-from games import presence, snapshots
-from games.admission import ADMISSION
-from games.announcements import AnnouncementSocket
-from games.chat import ChatSocket
-from games.db_threads import db, db_arrivals
-from games.presenters import json_view, snapshot_context, table_context
+from common.db_threads import db, db_arrivals
 from games.rendering.fragments import language_from_scope, render_error_html, render_table_html
+from games.rendering.presenters import json_view, snapshot_context, table_context
+from games.rendering.spectator_delay import DelayedSpectatorSocket
+from games.social.announcements import AnnouncementSocket
+from games.social.chat import ChatSocket
+from games.sockets import presence
+from games.sockets.admission import ADMISSION
 from games.sockets.frames import (
     BUSY,
     CLOSE_BAD_TOKEN,
@@ -43,13 +40,14 @@ from games.sockets.frames import (
     NOT_PARSED,
     UNAVAILABLE,
     TokenBucket,
+    holds_nul,
     normalise,
     read_frame,
     reply_id,
 )
+from games.sockets.lean import LeanConsumer
 from games.sockets.watchers import HEARTBEAT, PAUSE_ENDS, WATCHER
-from games.spectator_delay import DelayedSpectatorSocket
-from games.table import commands, store
+from games.table import commands, snapshots, store
 from games.table import presence as table_presence
 from games.table.errors import ServiceError
 
@@ -63,7 +61,12 @@ REVOKED_MESSAGES = {
 
 
 # Announcement banners, table chat and the spectator delay come in as mixins.
-class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, AsyncWebsocketConsumer):
+# Mixins rather than collaborators: each is the socket half of its feature, kept beside the feature's
+# service, and Channels delivers a group message by calling the consumer's method of that type's
+# name (`announcement_changed`, `chat_message`, `chat_mutes`), so a collaborator would still need a
+# forwarding method here per message type, and the consumer's `send`, `send_error` and groups
+# passed back to it (docs/architecture.md, "The table socket").
+class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, LeanConsumer):
     table_id: int
     user: Any
     json_mode: bool
@@ -71,29 +74,7 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Asyn
     counted: bool
     closed = False  # set on disconnect: a pause ending later renders nothing
     revoked = False  # set when its token is revoked or its session logs out (closing)
-    refused_admission = False  # told `busy` at the handshake (games.admission)
-
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        """Channels' dispatch without its `aclose_old_connections()` before every message: that
-        hops to channels' one shared sync thread for each frame and each group message of every
-        socket (a queue all sockets of the process wait in under load), to tidy connections of
-        the loop's thread, which never holds one here (database work runs through `db`, which
-        tidies its own threads' connections before and after each call)."""
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        try:
-            await handler(message)
-        except (OperationalError, InterfaceError) as e:
-            await self._database_lost(message["type"], e)
-
-    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
-        """Channels' own, without its `aclose_old_connections()` hop (see `dispatch`): a sixth
-        of a busy process's loop when thousands of sockets come and go."""
-        for group in self.groups:
-            await self.channel_layer.group_discard(group, self.channel_name)
-        await self.disconnect(message["code"])
-        raise StopConsumer()
+    refused_admission = False  # told `busy` at the handshake (games.sockets.admission)
 
     async def _database_lost(self, kind: str, error: Exception, reply_to: str | int | None = None) -> None:
         """The database connection broke mid-call (a restart, a reset connection): the pool hands
@@ -116,7 +97,7 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Asyn
         self.counted = False
         self.missed = -1  # the newest version announced before the connect admitted this socket
         self.counted_seated: bool | None = None  # counted for a seat or as a spectator (first frame)
-        self.socket_id: int | None = None  # its OpenSocket row (games.presence)
+        self.socket_id: int | None = None  # its OpenSocket row (games.sockets.presence)
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         token = (query.get("token") or [""])[0]
         self.json_mode = bool(token) or (query.get("format") or [""])[0] == "json"
@@ -162,7 +143,7 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Asyn
         context = snapshot_context(snapshot, self._actor()) if snapshot is not None else None
         if context is None:
             context = await db_arrivals(table_context)(self.table_id, self._actor(), True)
-        await self.load_spectator_delay()  # games.spectator_delay
+        await self.load_spectator_delay()  # games.rendering.spectator_delay
         await self.send_state(force=True, context=context)
         if self.missed > self.sent_version:  # a newer version came during the handshake
             await self.send_state()
@@ -170,7 +151,7 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Asyn
         WATCHER.add(self)
 
     async def _admitted(self) -> bool:
-        """Admission control (games.admission): a saturated process tells the socket `busy`,
+        """Admission control (games.sockets.admission): a saturated process tells the socket `busy`,
         with the seconds to wait (`retry_after`), and closes it with 4013 before any work."""
         wait = ADMISSION.enter(self)
         if wait is None:
@@ -240,7 +221,7 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Asyn
         if not isinstance(message, dict):
             await self.send_error("bad_message", "a message is one JSON object with a 'type'")
             return
-        if _holds_nul(message):  # no name or text holds one; the database cannot store one
+        if holds_nul(message):  # no name or text holds one; the database cannot store one
             await self.send_error("bad_message", "a message may not contain a NUL character")
             return
         await self.route(normalise(message))
@@ -253,7 +234,7 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Asyn
             await self.act(message)
         elif kind == "ping":
             await self.send_json({"type": "pong"})
-        elif kind in ("say", "report", "mute"):  # table chat (games.chat)
+        elif kind in ("say", "report", "mute"):  # table chat (games.social.chat)
             await self.chat_route(message)
         else:
             await self.send_error("unknown_type", "type must be one of act, sync, ping, say, report, mute")
@@ -372,35 +353,6 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Asyn
             await self.send_json(frame)
         else:
             await self.send(text_data=render_error_html(code, message, self.language, retry_after))
-
-    async def send(
-        self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
-    ) -> None:
-        """A frame for a socket the peer already closed is dropped (its disconnect is on the way),
-        not raised out of the consumer as an application error."""
-        with contextlib.suppress(Disconnected):
-            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
-
-    async def send_json(self, content: dict[str, Any]) -> None:
-        # orjson: a state frame is encoded for every viewer of every version (stdlib json took
-        # a tenth of a socket process's CPU under load); same compact UTF-8 text as before.
-        await self.send(text_data=orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS).decode())
-
-
-def _holds_nul(value: Any) -> bool:
-    """Whether any key or string in a parsed frame holds a NUL character (no recursion)."""
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            if "\x00" in item:
-                return True
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return False
 
 
 def _still_signed_in(user_id: int, session: Any) -> bool:

@@ -1,5 +1,5 @@
 """One of each per process, shared by its table sockets: the version watcher (changes the channel
-layer did not bring), the heartbeat (games.presence) and the timers for the end of a pause."""
+layer did not bring), the heartbeat (games.sockets.presence) and the timers for the end of a pause."""
 
 from __future__ import annotations
 
@@ -7,20 +7,33 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from django.db.utils import InterfaceError, OperationalError
 
 from common import caches
-from games import presence
-from games.db_threads import db
+from common.db_threads import db
+from games.sockets import presence
 from games.sockets.frames import CLOSE_SERVICE_RESTART
 from games.table import store
 
-if TYPE_CHECKING:
-    from games.sockets.table import TableConsumer
-
 log = logging.getLogger(__name__)
+
+
+class TableConsumer(Protocol):
+    """What the watchers need of a table socket (games.sockets.table.TableConsumer). The consumer
+    registers with the watchers, so they name the part of it they call rather than import it: the
+    imports run one way, consumer to watchers."""
+
+    table_id: int
+    sent_version: int
+
+    async def table_changed(self, event: dict[str, Any]) -> None: ...
+
+    async def after_pause(self, version: int) -> None: ...
+
+    async def close(self, code: int | bool | None = None, reason: str | None = None) -> None: ...
+
 
 WATCH_INTERVAL = 0.25  # seconds between the watcher's version checks
 WATCH_GRACE = 1.0  # seconds a version may take through the channel layer before the watcher steps in
@@ -80,7 +93,7 @@ class VersionWatcher:
                             await consumer.table_changed({"version": version})
 
     async def heartbeat(self) -> None:
-        """This process's heartbeat (games.presence). If it had been given up for dead, its
+        """This process's heartbeat (games.sockets.presence). If it had been given up for dead, its
         sockets were taken out of the counts: close them, so that they reconnect and count (the
         disconnect of a socket the clock dropped counts nothing: its row is gone)."""
         try:
@@ -112,7 +125,7 @@ WATCHER = VersionWatcher()
 
 
 class Heartbeat:
-    """One per process: once the process has held a socket it is registered (games.presence) and
+    """One per process: once the process has held a socket it is registered (games.sockets.presence) and
     beats every HEARTBEAT_SECONDS for as long as it lives, with sockets or without. (It used to
     beat from the version watcher, which stops with the last socket: the clock then gave the idle
     process up, and that excused the disconnects of players anywhere — an escape made

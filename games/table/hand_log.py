@@ -2,16 +2,16 @@
 its HandAction rows; this process keeps the states it built, so that the next change or render of
 the hand needs no replay, and extends an older one by the few actions logged since. A hand this
 process has not seen (it just started, or took over a dead process's sockets) starts from its
-checkpoint (games.checkpoints), not from the deal."""
+checkpoint (games.table.checkpoints), not from the deal."""
 
 from __future__ import annotations
 
 from common import caches
-from games import checkpoints
 from games.engine.actions import Action, apply, replay
 from games.engine.errors import EngineError
 from games.engine.state import HandState
 from games.models import Hand, HandAction
+from games.table import checkpoints
 
 # (hand id, actions applied) -> state. The log is append-only, so the key fixes the state;
 # any process rebuilds a missing entry by replaying.

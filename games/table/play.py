@@ -17,8 +17,9 @@ from games.engine.errors import EngineError, NotYourTurn
 from games.engine.match import MatchPlace
 from games.engine.state import HandState
 from games.engine.wall import new_salt
-from games.models import EAST, Hand, HandAction, Match, Penalty, Seat, Table
-from games.penalties import ban_if_escaping, record_escape
+from games.models import EAST, Hand, HandAction, Match, Seat, Table
+from games.moderation.models import Penalty
+from games.moderation.penalties import ban_if_escaping, record_escape
 from games.table import hand_log, settlement, timing
 from games.table.errors import ServiceError
 from games.table.loaded import Loaded
@@ -328,7 +329,7 @@ def wronged_by_leaving(t: Loaded, seat: Seat) -> list[Seat]:
 def escape(t: Change, seat: Seat, reason: str) -> None:
     """Leave the running hand: a bot plays the seat to its end (the player still takes its
     result). With another person at the table it is an escape: the penalty row and the ban now,
-    the points paid into the hand's settlement (games.penalties.settle_escapes)."""
+    the points paid into the hand's settlement (games.moderation.penalties.settle_escapes)."""
     table, hand = t.table, t.hand
     assert hand is not None and seat.user is not None
     wronged = wronged_by_leaving(t, seat)
@@ -337,5 +338,5 @@ def escape(t: Change, seat: Seat, reason: str) -> None:
     if not wronged:
         return  # bots only, or everyone else already gone: nobody to answer to
     if reason == Penalty.Reason.DISCONNECT and seat.server_cut:
-        return  # its server process died under it (games.presence): nobody's fault
+        return  # its server process died under it (games.sockets.presence): nobody's fault
     record_escape(table, hand, seat.user, reason, seat.disconnected_at, t.now)

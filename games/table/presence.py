@@ -8,9 +8,10 @@ from typing import Any, NamedTuple
 
 from django.contrib.auth.models import AbstractBaseUser
 
-from games.access import may_watch
-from games.models import OpenSocket, Seat
+from games.models import Seat
+from games.sockets.models import OpenSocket
 from games.table import store
+from games.table.access import may_watch
 from games.table.changes import change
 from games.table.errors import ServiceError
 from games.table.store import Change
@@ -55,7 +56,7 @@ def connect(
     invite: str = "",
 ) -> Connection:
     """A socket opened: a seated player is back (托管 ends); anyone else is a spectator.
-    `process_id`: the ServerProcess holding the socket (games.presence), which then gets a row.
+    `process_id`: the ServerProcess holding the socket (games.sockets.presence), which then gets a row.
     Who may watch is decided here, on the rows the change loads anyway (one read for the whole
     handshake); `no_table` for a table that is missing or not open to this socket."""
     with change(table_id) as t:  # a missing table: no_table
@@ -85,7 +86,7 @@ def disconnect(
 
 
 def drop_socket(socket: OpenSocket, at: datetime) -> bool:
-    """The clock: a socket whose process was found dead (games.presence) is closed as of `at`
+    """The clock: a socket whose process was found dead (games.sockets.presence) is closed as of `at`
     (the process's last sign of life: a disconnect a restart caused is nobody's fault)."""
     try:
         with change(socket.table_id) as t:

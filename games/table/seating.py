@@ -12,13 +12,12 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Profile
 from accounts.services import balance_or_none
-from games import snapshots
 from games.engine.bots import DEFAULT_LEVEL, check_level
 from games.engine.errors import EngineError
+from games.history.ranks import seat_rank
 from games.models import Match, Seat, Table
-from games.penalties import active_ban, ban_message
-from games.ranks import seat_rank
-from games.table import holds
+from games.moderation.penalties import active_ban, ban_message
+from games.table import holds, snapshots
 from games.table.errors import ServiceError
 from games.table.loaded import Loaded
 from games.table.store import Change
@@ -78,7 +77,7 @@ def sit(t: Change, user: AbstractBaseUser, index: Any, socket_id: int | None = N
 
     if user is None or not user.is_authenticated:
         raise ServiceError("login_required", "log in to sit down")
-    ban = active_ban(user, t.now)  # the abandonment policy (games.penalties)
+    ban = active_ban(user, t.now)  # the abandonment policy (games.moderation.penalties)
     if ban is not None:
         raise ServiceError("banned", ban_message(ban))
     require_between_hands(t)

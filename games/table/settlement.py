@@ -15,10 +15,11 @@ from games.engine.rulesets import get_ruleset
 from games.engine.rulesets.base import only_between
 from games.engine.state import HandState
 from games.engine.view import view_for
-from games.models import Hand, Match, Penalty, ScoreEntry, Table
-from games.penalties import record_false_wins, settle_escapes
-from games.ranks import record_hand_ranks
-from games.ratings import record_hand_ratings
+from games.history.ranks import record_hand_ranks
+from games.history.ratings import record_hand_ratings
+from games.models import Hand, Match, ScoreEntry, Table
+from games.moderation.models import Penalty
+from games.moderation.penalties import record_false_wins, settle_escapes
 from games.table import holds
 from games.table.seating import INSUFFICIENT_POINTS, after_seat_change, free_seat
 from games.table.store import Change

@@ -29,11 +29,12 @@ from django.utils import timezone
 
 from common import broadcaster
 from common.rows import RowShape, RowSql, frozen
-from games import snapshots
 from games.engine.actions import Action, apply
 from games.engine.errors import EngineError
 from games.engine.state import HandState
-from games.models import Hand, HandAction, OpenSocket, Seat, Table
+from games.models import Hand, HandAction, Seat, Table
+from games.sockets.models import OpenSocket
+from games.table import snapshots
 from games.table.errors import ServiceError
 from games.table.hand_log import cached_states, hand_state, remember_state, save_checkpoint
 from games.table.loaded import Loaded
@@ -357,7 +358,7 @@ def broadcast(table_id: int, version: int, snapshot: bytes | None = None) -> Non
     broadcaster.send(group_name(table_id), message)
 
 
-# --- sockets' rows (games.presence) ----------------------------------------------------------
+# --- sockets' rows (games.sockets.presence) ----------------------------------------------------------
 # Every counted socket has an OpenSocket row naming the server process that holds it, written in
 # the same transaction as the count: when a process dies without closing its sockets, the clock
 # takes them out of the counts. A row already gone means the clock did so.

@@ -1,4 +1,4 @@
-"""What the clock does at a table past its deadline (games.clock calls `timeout`): commit held
+"""What the clock does at a table past its deadline (games.clock.ticks calls `timeout`): commit held
 claims after their undo window, the grace period's escape, bots, 托管 and timed-out players, the
 Continue countdown, and the next hand of an all-bot table."""
 
@@ -8,7 +8,8 @@ import logging
 from datetime import datetime, timedelta
 
 from games.engine.actions import Action
-from games.models import HandAction, Penalty
+from games.models import HandAction
+from games.moderation.models import Penalty
 from games.table import timing
 from games.table.changes import change
 from games.table.errors import ServiceError

@@ -7,7 +7,7 @@ from typing import Any
 from django import template
 from django.utils.translation import get_language
 
-from games.announcements import active, banner_items
+from games.social.announcements import active, banner_items
 
 register = template.Library()
 

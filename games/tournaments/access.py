@@ -1,5 +1,5 @@
 """Who may organise and see tournaments, the tournaments' typed error, and the audit row an
-organiser's action writes (the site's audit log, games.models.AdminAuditLog)."""
+organiser's action writes (the site's audit log, games.moderation.models.AdminAuditLog)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Q, QuerySet
 
-from games.models import AdminAuditLog
+from games.moderation.models import AdminAuditLog
 from games.tournaments.models import Tournament
 
 

@@ -7,11 +7,11 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.http import require_GET, require_POST
 
-from games.api import error, token_required, token_user
 from games.tournaments import services
 from games.tournaments.access import TournamentError, visible_tournaments
 from games.tournaments.models import Tournament
 from games.tournaments.standings import standings as standings_of
+from games.web.api import error, token_required, token_user
 
 NOT_FOUND = "there is no such tournament"
 

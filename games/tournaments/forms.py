@@ -11,8 +11,8 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.forms import variant_choices
 from games.tournaments.models import Tournament
+from games.web.forms import variant_choices
 
 LOCAL = "%Y-%m-%dT%H:%M"
 

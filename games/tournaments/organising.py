@@ -1,5 +1,5 @@
 """The organiser's actions on a running tournament: pause, resume and end a table, disqualify a
-player. Each one is audit-logged (games.models.AdminAuditLog) and refused with a
+player. Each one is audit-logged (games.moderation.models.AdminAuditLog) and refused with a
 `TournamentError`, changing nothing, when it does not apply."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from games import moderation
+from games.moderation import live_tables
 from games.table.changes import change
 from games.table.play import begin_hand, ready_to_start
 from games.tournaments import hooks
@@ -77,13 +77,13 @@ def resume_table(
 
 def end_table(tournament_id: int, user: AbstractBaseUser, table_id: int, now: datetime | None = None) -> None:
     """End the round at this table now: a hand in play is settled as drawn, as an admin's close
-    (games.moderation); the hands played so far count."""
+    (games.moderation.live_tables); the hands played so far count."""
     now = now or timezone.now()
     tournament = _organised(tournament_id, user)
     with transaction.atomic():
         tt = _event_table(tournament, table_id)
         TournamentTable.objects.filter(pk=tt.pk).update(ended=now)  # first: the close plays no more
-        moderation.close_table(table_id)
+        live_tables.close_table(table_id)
         audit(user, "tournament_end_table", tournament, table=table_id)
 
 

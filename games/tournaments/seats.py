@@ -9,9 +9,9 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 
 from accounts.services import balance_or_none
-from games import snapshots
+from games.history.ranks import seat_rank
 from games.models import Seat
-from games.ranks import seat_rank
+from games.table import snapshots
 from games.table.store import Change
 
 TOURNAMENT_BOT_LEVEL = "normal"

@@ -94,7 +94,7 @@ def withdraw(tournament_id: int, user: AbstractBaseUser) -> None:
 
 
 def sweep(now: datetime | None = None) -> int:
-    """The clock's pass (games.clock.tick): start the tournaments due, end finished rounds and
+    """The clock's pass (games.clock.ticks.tick): start the tournaments due, end finished rounds and
     start the next, and keep running tables seated. Returns how many things it did."""
     now = now or timezone.now()
     due = Tournament.objects.filter(

@@ -18,8 +18,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from games import history, replays
 from games.engine.record import match_record
+from games.history import queries, replays
 from games.rendering.labels import VARIANT_NAMES
 from games.tournaments import creating, organising, services
 from games.tournaments.access import TournamentError, can_organise, visible_tournaments
@@ -115,7 +115,7 @@ def results(request: HttpRequest, pk: int) -> HttpResponse:
     viewer = _viewer(request)
     games: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for hand in finished_hands(tournament):
-        if history.behind_the_delay(hand, viewer):
+        if queries.behind_the_delay(hand, viewer):
             continue  # still behind the spectators' delay: not shown anywhere yet
         paid = (hand.settlement or {}).get("payments") or []
         for seat, user_id in enumerate(hand.match.players or []):
@@ -139,7 +139,7 @@ def record(request: HttpRequest, pk: int) -> JsonResponse:
     header names the rounds with their commitments and, once over, their salts."""
     tournament = visible_tournament(request, pk)
     viewer = _viewer(request)
-    hands = [h for h in finished_hands(tournament) if not history.behind_the_delay(h, viewer)]
+    hands = [h for h in finished_hands(tournament) if not queries.behind_the_delay(h, viewer)]
     header = {
         "tournament": tournament.pk,
         "name": tournament.name,

@@ -78,7 +78,7 @@
     return box;
   }
 
-  // The step in the viewer's language (games/replay_text.py); engine notation only as a fallback.
+  // The step in the viewer's language (games/history/replay_text.py); engine notation only as a fallback.
   function describe(step, i) {
     if (text.steps && text.steps[i] !== undefined) return text.steps[i];
     if (!step.action) return "—";

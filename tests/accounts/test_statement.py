@@ -7,8 +7,9 @@ from django.contrib.auth.models import User
 from django.utils import translation
 
 from accounts.statement import entries_for, statement
-from games import penalties, services
-from games.models import Penalty
+from games.moderation import penalties
+from games.moderation.models import Penalty
+from games.table import commands
 from tests.conftest import logged_in_client, make_user
 from tests.games.conftest import play_to_end, two_seated
 
@@ -18,13 +19,13 @@ pytestmark = pytest.mark.django_db
 def _escape_match(alice: User, bob: User) -> None:
     """A played shanghai hand, then alice escapes the second one; bob gets a share."""
     table = two_seated(alice, bob, "shanghai", 2)
-    services.add_bot(table.pk, alice, 2)
-    services.add_bot(table.pk, alice, 3)
-    services.start_hand(table.pk, bob)
+    commands.add_bot(table.pk, alice, 2)
+    commands.add_bot(table.pk, alice, 3)
+    commands.start_hand(table.pk, bob)
     now = play_to_end(table.pk)
-    services.continue_play(table.pk, alice)
-    services.continue_play(table.pk, bob)
-    services.leave(table.pk, alice)
+    commands.continue_play(table.pk, alice)
+    commands.continue_play(table.pk, bob)
+    commands.leave(table.pk, alice)
     play_to_end(table.pk, now)
 
 
@@ -69,13 +70,13 @@ def test_the_ledger_needs_a_login(client: object) -> None:
 
 
 def test_the_leave_confirmation_states_the_exact_penalty(alice: User, bob: User) -> None:
-    from games.presenters import table_context
     from games.rendering.fragments import render_table_html
+    from games.rendering.presenters import table_context
 
     table = two_seated(alice, bob, "shanghai", 2)
-    services.add_bot(table.pk, alice, 2)
-    services.add_bot(table.pk, alice, 3)
-    services.start_hand(table.pk, bob)
+    commands.add_bot(table.pk, alice, 2)
+    commands.add_bot(table.pk, alice, 3)
+    commands.start_hand(table.pk, bob)
     context = table_context(table.pk, alice)
     assert context["table"]["my_escape_penalty"] == table.escape_penalty == 100
     html = render_table_html(context, "en")

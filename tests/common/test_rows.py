@@ -10,8 +10,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from common.rows import RowSql
-from games import services
 from games.models import Hand, HandAction, Seat, Table
+from games.table import commands, opening
 from tests.games.conftest import bot_table
 
 pytestmark = pytest.mark.django_db
@@ -58,7 +58,7 @@ def test_update_and_delete_tell_whether_the_row_was_there(alice: User) -> None:
 
 def test_insert_fills_automatic_fields_and_the_key(alice: User) -> None:
     table = bot_table(alice)
-    services.start_hand(table.pk, alice)
+    commands.start_hand(table.pk, alice)
     hand = Hand.objects.get(table=table)
     before = timezone.now()
     row = ACTIONS.insert(HandAction(hand=hand, seq=999, seat=1, action={"type": "pass"}, actor="human"))
@@ -97,7 +97,7 @@ def test_find_reads_a_row_by_a_unique_field_as_the_orm_does(alice: User) -> None
 
 
 def test_first_matches_every_condition_in_order_as_the_orm_does(alice: User) -> None:
-    from games.models import Ban
+    from games.moderation.models import Ban
 
     now = timezone.now()
     spans = [(-3, 1), (-1, 5), (-9, -2), (2, 9)]  # (starts, ends) in hours from now
@@ -114,7 +114,7 @@ def test_first_matches_every_condition_in_order_as_the_orm_does(alice: User) -> 
 
 
 def test_select_returns_every_match_in_order_up_to_the_limit(alice: User) -> None:
-    table = services.create_table(alice, "shanghai")
+    table = opening.create_table(alice, "shanghai")
     rows = RowSql(Seat)
     seats = rows.select([("table_id", "=", table.pk)], order=("index", "DESC"))
     assert [s.index for s in seats] == [3, 2, 1, 0]

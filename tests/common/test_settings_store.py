@@ -7,7 +7,8 @@ import asyncio
 import pytest
 
 from common import settings_store
-from games.models import SiteSettings, Table
+from games.models import Table
+from games.moderation.models import SiteSettings
 
 pytestmark = pytest.mark.django_db
 

@@ -12,12 +12,11 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from games import services
 from games.engine.scenario import scenario
 from games.engine.state import Meld, evolve
 from games.engine.tiles import parse
 from games.models import Table
-from games.table import play
+from games.table import commands, opening, play, presence
 from tests.conftest import make_user
 
 SEED = 6
@@ -41,16 +40,16 @@ def rigged_table(
     monkeypatch.setattr(play.secrets, "randbelow", lambda _n: 0)
     # no salt: the deal comes from the seed alone, as for hands dealt before commitments
     monkeypatch.setattr(play, "new_salt", lambda: None)
-    table = services.create_table(people[0], "shanghai", min_pause_ms=min_pause_ms)
-    services.sit(table.pk, people[0], 0)
-    services.set_stake(table.pk, people[0], 1)
+    table = opening.create_table(people[0], "shanghai", min_pause_ms=min_pause_ms)
+    commands.sit(table.pk, people[0], 0)
+    commands.set_stake(table.pk, people[0], 1)
     for index, user in enumerate(people[1:], start=1):
-        services.sit(table.pk, user, index)
-        services.accept_stake(table.pk, user)
+        commands.sit(table.pk, user, index)
+        commands.accept_stake(table.pk, user)
     if connect:
         for user in people:
-            services.connect(table.pk, user)
-    services.start_hand(table.pk, people[0])
+            presence.connect(table.pk, user)
+    commands.start_hand(table.pk, people[0])
     return Table.objects.get(pk=table.pk)
 
 

@@ -10,10 +10,10 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from accounts.models import Profile
-from games import services
-from games.clock import drive_table_until_idle
+from games.clock.ticks import drive_table_until_idle
 from games.engine.state import HandState
 from games.models import Hand, HandAction, Table
+from games.table import commands, opening, store
 from tests.conftest import make_user
 
 
@@ -24,28 +24,28 @@ def carol(db: None) -> User:
 
 def bot_table(owner: User, variant: str = "shanghai", base: int = 2, bots: int | None = None) -> Table:
     """A table with `owner` in seat 0, the stake set, and bots in the other seats (or `bots` of them)."""
-    table = services.create_table(owner, variant)
-    services.sit(table.pk, owner, 0)
-    services.set_stake(table.pk, owner, base)
+    table = opening.create_table(owner, variant)
+    commands.sit(table.pk, owner, 0)
+    commands.set_stake(table.pk, owner, base)
     count = table.players - 1 if bots is None else bots
     for index in range(1, 1 + count):
-        services.add_bot(table.pk, owner, index)
+        commands.add_bot(table.pk, owner, index)
     return Table.objects.get(pk=table.pk)
 
 
 def two_seated(owner: User, other: User, variant: str = "two_player", base: int = 1) -> Table:
     """`owner` in seat 0 sets the stake, `other` sits in seat 1 and accepts it."""
-    table = services.create_table(owner, variant)
-    services.sit(table.pk, owner, 0)
-    services.set_stake(table.pk, owner, base)
-    services.sit(table.pk, other, 1)
-    services.accept_stake(table.pk, other)
+    table = opening.create_table(owner, variant)
+    commands.sit(table.pk, owner, 0)
+    commands.set_stake(table.pk, owner, base)
+    commands.sit(table.pk, other, 1)
+    commands.accept_stake(table.pk, other)
     return Table.objects.get(pk=table.pk)
 
 
 def state_of(table_id: int) -> HandState | None:
     table = Table.objects.get(pk=table_id)
-    return services.load(table).state
+    return store.load(table).state
 
 
 def hand_over(table: Table) -> bool:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django.contrib.auth.models import User
 
-from games import services
 from games.models import Hand, Table
+from games.table import commands
 from tests.games.conftest import bot_table, play_to_end
 
 
@@ -14,7 +14,7 @@ def finished_hand(owner: User, variant: str = "two_player", public: bool = True)
     table = bot_table(owner, variant, base=1)
     if not public:
         Table.objects.filter(pk=table.pk).update(public=False)
-    services.start_hand(table.pk, owner)
+    commands.start_hand(table.pk, owner)
     play_to_end(table.pk)
     return Table.objects.get(pk=table.pk).hand
 
@@ -33,5 +33,5 @@ def won_hand(owner: User, variant: str = "two_player", public: bool = True) -> H
 
 def running_hand(owner: User, variant: str = "two_player") -> Hand:
     table = bot_table(owner, variant, base=1)
-    services.start_hand(table.pk, owner)
+    commands.start_hand(table.pk, owner)
     return Table.objects.get(pk=table.pk).hand

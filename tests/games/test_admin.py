@@ -10,8 +10,13 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import LedgerEntry
-from games import moderation, presence, services
-from games.models import AdminAuditLog, Ban, Hand, Penalty, PenaltyReversal, Rating, Seat, Table
+from games.history.models import Rating
+from games.models import Hand, Seat, Table
+from games.moderation import live_tables
+from games.moderation.models import AdminAuditLog, Ban, Penalty, PenaltyReversal
+from games.sockets import presence
+from games.table import commands, errors, opening, store
+from games.table import presence as table_presence
 from tests.conftest import logged_in_client
 from tests.games.conftest import balance, bot_table, play_to_end, two_seated
 
@@ -44,7 +49,7 @@ def test_non_staff_are_sent_to_the_admin_login(alice_client: Client, anon_client
 def test_staff_see_every_moderation_page(staff_client: Client, alice: User) -> None:
     table = bot_table(alice, "two_player")
     presence.heartbeat()
-    services.connect(table.pk, alice, presence.registered())  # a socket, for the sockets page
+    table_presence.connect(table.pk, alice, presence.registered())  # a socket, for the sockets page
     for name in (
         "games_table",
         "games_seat",
@@ -68,7 +73,7 @@ def test_staff_see_every_moderation_page(staff_client: Client, alice: User) -> N
 
 def test_close_a_table_mid_hand_settles_it_as_drawn_without_blame(staff_client: Client, alice: User) -> None:
     table = bot_table(alice, "shanghai")
-    services.start_hand(table.pk, alice)
+    commands.start_hand(table.pk, alice)
     a0 = balance(alice)
     action(staff_client, "table", "close_tables", [table.pk])
     table.refresh_from_db()
@@ -88,7 +93,7 @@ def test_kick_mid_hand_frees_the_seat_after_the_hand_without_penalty(
     staff_client: Client, alice: User, bob: User
 ) -> None:
     table = two_seated(alice, bob)
-    services.start_hand(table.pk, alice)
+    commands.start_hand(table.pk, alice)
     seat = Seat.objects.get(table=table, user=bob)
     action(staff_client, "seat", "kick_players", [seat.pk])
     seat.refresh_from_db()
@@ -96,7 +101,7 @@ def test_kick_mid_hand_frees_the_seat_after_the_hand_without_penalty(
     assert AdminAuditLog.objects.filter(action="kick").count() == 1
     # Between hands a kick frees the seat at once.
     other = bot_table(bob, "shanghai")
-    moderation.kick(other.pk, bob)
+    live_tables.kick(other.pk, bob)
     assert not Seat.objects.filter(table=other, user=bob).exists()
 
 
@@ -143,12 +148,12 @@ def test_ban_by_hand_blocks_sitting_and_is_audited(staff_client: Client, alice: 
     assert response.status_code == 302, response.content[:800]
     ban = Ban.objects.get(user=alice)
     assert ban.manual and (ban.ends - ban.starts).total_seconds() == 1800
-    table = services.create_table(bob, "shanghai")
-    with pytest.raises(services.ServiceError) as e:
-        services.sit(table.pk, alice, 0)
+    table = opening.create_table(bob, "shanghai")
+    with pytest.raises(errors.ServiceError) as e:
+        commands.sit(table.pk, alice, 0)
     assert e.value.code == "banned"
     action(staff_client, "ban", "lift_bans", [ban.pk])
-    services.sit(table.pk, alice, 0)
+    commands.sit(table.pk, alice, 0)
     assert list(AdminAuditLog.objects.order_by("created").values_list("action", flat=True)) == [
         "ban",
         "lift_ban",
@@ -168,7 +173,7 @@ def test_site_settings_are_edited_without_a_deploy_and_audited(staff_client: Cli
     }
     response = staff_client.post(reverse("admin:games_sitesettings_add"), data)
     assert response.status_code == 302, response.content[:800]
-    table = services.create_table(alice, "two_player")
+    table = opening.create_table(alice, "two_player")
     assert (table.turn_seconds, table.claim_seconds, table.grace_seconds) == (20, 9, 60)
     table.base = 2
     assert table.escape_penalty == 10
@@ -193,14 +198,14 @@ def test_after_a_close_mid_hand_its_players_see_the_hand_over_with_only_their_ow
     """The close settles the hand as drawn and frees the seats: each former player's board shows
     the hand as over (no whose-turn line, no countdown) from their own seat, their own last hand
     face up and the other seat's concealed tiles still hidden, in the view and in the page."""
-    from games.presenters import json_view, table_context
     from games.rendering.fragments import render_table_html
+    from games.rendering.presenters import json_view, table_context
 
     table = two_seated(alice, bob)
-    services.start_hand(table.pk, alice)
-    before = services.load(Table.objects.get(pk=table.pk)).state
+    commands.start_hand(table.pk, alice)
+    before = store.load(Table.objects.get(pk=table.pk)).state
     assert before is not None
-    moderation.close_table(table.pk)
+    live_tables.close_table(table.pk)
     for (index, user), shared in itertools.product(enumerate((alice, bob)), (False, True)):
         context = table_context(table.pk, user, shared)  # a page load, and a socket's frame
         view = context["view"]
@@ -231,13 +236,13 @@ def test_after_a_close_mid_hand_its_players_see_the_hand_over_with_only_their_ow
 def test_a_player_who_left_an_open_table_sees_it_as_everyone_does(alice: User, bob: User) -> None:
     """Only a closed table keeps a freed player's last hand at the bottom: at an open table the
     freed seat is anybody's, and the board must not call it theirs."""
-    from games.presenters import table_context
     from games.rendering.fragments import render_table_html
+    from games.rendering.presenters import table_context
 
     table = two_seated(alice, bob)
-    services.start_hand(table.pk, alice)
+    commands.start_hand(table.pk, alice)
     play_to_end(table.pk)
-    services.leave(table.pk, bob)
+    commands.leave(table.pk, bob)
     assert not Seat.objects.filter(table=table, user=bob).exists()
     context = table_context(table.pk, bob)
     assert context["viewer"]["seat"] is None and context["played"] is None

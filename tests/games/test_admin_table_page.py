@@ -8,8 +8,9 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from games import services
-from games.models import AdminAuditLog, Ban, Hand, HandAction, Match, ScoreEntry, Seat, Table
+from games.models import Hand, HandAction, Match, ScoreEntry, Seat, Table
+from games.moderation.models import AdminAuditLog, Ban
+from games.table import commands
 from tests.conftest import logged_in_client
 from tests.games.conftest import bot_table, play_to_end
 
@@ -25,7 +26,7 @@ def test_the_table_page_reads_as_the_live_state_with_no_editable_fields(
     staff_client: Client, alice: User
 ) -> None:
     table = bot_table(alice, "shanghai")
-    services.start_hand(table.pk, alice)
+    commands.start_hand(table.pk, alice)
     html = staff_client.get(
         reverse("admin:games_table_change", args=[table.pk]), HTTP_ACCEPT_LANGUAGE="en"
     ).content.decode()
@@ -42,8 +43,8 @@ def test_the_table_page_reads_as_the_live_state_with_no_editable_fields(
 
 def test_the_buttons_close_kick_and_make_private(staff_client: Client, alice: User, bob: User) -> None:
     table = bot_table(alice, "shanghai")
-    services.remove_bot(table.pk, alice, 1)
-    services.sit(table.pk, bob, 1)
+    commands.remove_bot(table.pk, alice, 1)
+    commands.sit(table.pk, bob, 1)
     page = reverse("admin:games_table_change", args=[table.pk])
     kick = reverse("admin:games_table_kick", args=[table.pk, 1])
     assert staff_client.get(kick).status_code == 403  # a button is a POST
@@ -68,7 +69,7 @@ def test_non_staff_cannot_press_the_buttons(alice_client: Client, alice: User) -
 
 def test_logs_have_no_add_or_edit(staff_client: Client, alice: User) -> None:
     table = bot_table(alice, "two_player")
-    services.start_hand(table.pk, alice)
+    commands.start_hand(table.pk, alice)
     play_to_end(table.pk)
     hand = Hand.objects.get(table=table)
     for model, obj in (

@@ -1,4 +1,4 @@
-"""Admission control (games.admission): a saturated process tells new sockets to come back later."""
+"""Admission control (games.sockets.admission): a saturated process tells new sockets to come back later."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import pytest
 from channels.db import database_sync_to_async as sync_to_async
 from django.contrib.auth.models import User
 
-from games import admission
-from games.admission import ADMISSION, Admission, retry_after
-from games.models import OpenSocket, Seat, Table
-from games.sockets import frames
+from games.models import Seat, Table
+from games.sockets import admission, frames
+from games.sockets.admission import ADMISSION, Admission, retry_after
+from games.sockets.models import OpenSocket
 from tests.games.test_consumers import open_socket, receive, setup_table
 
 pytestmark = pytest.mark.django_db(transaction=True)

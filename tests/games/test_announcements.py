@@ -1,4 +1,4 @@
-"""Announcements (games.announcements): every page, the boards at once, expiry, the admin."""
+"""Announcements (games.social.announcements): every page, the boards at once, expiry, the admin."""
 
 from __future__ import annotations
 
@@ -12,8 +12,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import announcements
-from games.models import AdminAuditLog, Announcement
+from games.moderation.models import AdminAuditLog
+from games.social import announcements
+from games.social.models import Announcement
 from tests.conftest import logged_in_client, make_user
 from tests.games.conftest import bot_table
 from tests.games.test_chat import next_frame, next_html

@@ -18,9 +18,9 @@ from django.test import Client
 
 from accounts.models import ApiToken
 from accounts.services import create_api_token, user_for_token
-from games import services
 from games.models import Hand, Seat, Table
-from games.routing import websocket_urlpatterns
+from games.sockets.routing import websocket_urlpatterns
+from games.table import timers
 
 ROOT = Path(__file__).resolve().parents[2]
 _spec = importlib.util.spec_from_file_location("api_player", ROOT / "scripts" / "api_player.py")
@@ -126,7 +126,7 @@ def test_an_option_out_of_its_declared_range_is_a_400_naming_it(
 def test_the_api_and_the_form_share_one_highest_base_stake(alice: User, token: str) -> None:
     """Two limits disagreed: the form allowed 1000, the API 10,000."""
     from games.engine.rulesets import MAX_BASE
-    from games.forms import CreateTableForm
+    from games.web.forms import CreateTableForm
 
     assert CreateTableForm().fields["base"].max_value == MAX_BASE
     response = post(Client(), {"variant": "shanghai", "base": MAX_BASE + 1, "bots": 3}, token)
@@ -180,7 +180,7 @@ def advance(table_id: int) -> None:
     """The fake clock: jump to the table's next deadline (bots, pauses, timers)."""
     table = Table.objects.get(pk=table_id)
     if table.deadline is not None:
-        services.timeout(table_id, table.deadline_version, table.deadline)
+        timers.timeout(table_id, table.deadline_version, table.deadline)
 
 
 async def play_hands(table_id: int, token: str, hands: int, seed: int) -> dict[str, Any]:

@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 from hypothesis.extra.django import TestCase
 
 from accounts.services import create_api_token
-from games import clock, services
+from games.clock import ticks
 from games.engine.rulesets import VARIANT_IDS, get_ruleset
 from games.models import Table
+from games.table import commands
 from tests.conftest import make_user
 from tests.games.conftest import hand_over
 
@@ -58,6 +59,6 @@ class TestOptionsByTheApi(TestCase):
         assert response.status_code == 201
         table = Table.objects.get()
         assert get_ruleset(variant).check_options(table.options) == table.options
-        services.start_hand(table.pk, user)
-        clock.drive_table_until_idle(table.pk, until=hand_over)
+        commands.start_hand(table.pk, user)
+        ticks.drive_table_until_idle(table.pk, until=hand_over)
         assert not Table.objects.get(pk=table.pk).clock_failures

@@ -10,8 +10,9 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from accounts.services import create_api_token
-from games.models import QueueEntry, Table
-from games.penalties import ban_user
+from games.matchmaking.models import QueueEntry
+from games.models import Table
+from games.moderation.penalties import ban_user
 from tests.conftest import make_user
 from tests.games.conftest import bot_table
 

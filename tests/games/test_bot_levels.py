@@ -13,12 +13,12 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.services import create_api_token
-from games import clock, services
+from games.clock import ticks
 from games.engine.actions import Action
 from games.models import HandAction, Seat, Table
-from games.presenters import table_context
 from games.rendering.fragments import render_table_html
-from games.table import play
+from games.rendering.presenters import table_context
+from games.table import commands, errors, opening, play
 from tests.games.conftest import bot_table
 from tests.games.test_rendering import table_info
 from tests.games.test_views import create_payload
@@ -31,47 +31,47 @@ def _levels(table: Table) -> list[str | None]:
 
 
 def test_add_bot_stores_the_level_and_defaults_to_normal(alice: User) -> None:
-    table = services.create_table(alice, "shanghai")
-    services.sit(table.pk, alice, 0)
-    services.add_bot(table.pk, alice, 1, "strong")
-    services.add_bot(table.pk, alice, 2, "easy")
-    services.add_bot(table.pk, alice, 3)
+    table = opening.create_table(alice, "shanghai")
+    commands.sit(table.pk, alice, 0)
+    commands.add_bot(table.pk, alice, 1, "strong")
+    commands.add_bot(table.pk, alice, 2, "easy")
+    commands.add_bot(table.pk, alice, 3)
     assert _levels(table) == [None, "strong", "easy", "normal"]
 
 
 @pytest.mark.parametrize("level", ["godlike", "", None, 2, ["strong"]])
 def test_an_unknown_level_is_refused_and_changes_nothing(alice: User, level: Any) -> None:
-    table = services.create_table(alice, "shanghai")
-    services.sit(table.pk, alice, 0)
+    table = opening.create_table(alice, "shanghai")
+    commands.sit(table.pk, alice, 0)
     version = Table.objects.get(pk=table.pk).version
-    with pytest.raises(services.ServiceError) as e:
-        services.add_bot(table.pk, alice, 1, level)
+    with pytest.raises(errors.ServiceError) as e:
+        commands.add_bot(table.pk, alice, 1, level)
     assert e.value.code == "unknown_level" and "easy, normal, strong" in e.value.message
     assert _levels(table) == [None, None, None, None]
     assert Table.objects.get(pk=table.pk).version == version
 
 
 def test_the_socket_action_carries_the_level(alice: User) -> None:
-    table = services.create_table(alice, "two_player")
-    services.sit(table.pk, alice, 0)
+    table = opening.create_table(alice, "two_player")
+    commands.sit(table.pk, alice, 0)
     version = Table.objects.get(pk=table.pk).version
-    services.perform(table.pk, alice, version, {"type": "add_bot", "seat": 1, "level": "strong"})
+    commands.perform(table.pk, alice, version, {"type": "add_bot", "seat": 1, "level": "strong"})
     assert _levels(table) == [None, "strong"]
     version = Table.objects.get(pk=table.pk).version
-    services.perform(table.pk, alice, version, {"type": "remove_bot", "seat": 1})
-    with pytest.raises(services.ServiceError):
-        services.perform(table.pk, alice, version + 1, {"type": "add_bot", "seat": 1, "level": "wizard"})
+    commands.perform(table.pk, alice, version, {"type": "remove_bot", "seat": 1})
+    with pytest.raises(errors.ServiceError):
+        commands.perform(table.pk, alice, version + 1, {"type": "add_bot", "seat": 1, "level": "wizard"})
     assert _levels(table) == [None, None]
-    services.perform(table.pk, alice, version + 1, {"type": "add_bot", "seat": 1, "level": "expert"})
+    commands.perform(table.pk, alice, version + 1, {"type": "add_bot", "seat": 1, "level": "expert"})
     assert _levels(table) == [None, "expert"]
 
 
 def test_the_clock_plays_each_bot_at_its_own_level(alice: User, monkeypatch: pytest.MonkeyPatch) -> None:
-    table = services.create_table(alice, "shanghai")
-    services.sit(table.pk, alice, 0)
-    services.set_stake(table.pk, alice, 2)
+    table = opening.create_table(alice, "shanghai")
+    commands.sit(table.pk, alice, 0)
+    commands.set_stake(table.pk, alice, 2)
     for index, level in ((1, "easy"), (2, "normal"), (3, "strong")):
-        services.add_bot(table.pk, alice, index, level)
+        commands.add_bot(table.pk, alice, index, level)
     asked: list[tuple[str, int]] = []
     real = play.decide  # every bot decision: on its turn (the clock) and in a window (at once)
 
@@ -80,8 +80,8 @@ def test_the_clock_plays_each_bot_at_its_own_level(alice: User, monkeypatch: pyt
         return real(level, state, seat, rng)
 
     monkeypatch.setattr(play, "decide", spy)
-    services.start_hand(table.pk, alice)
-    clock.drive_table_until_idle(
+    commands.start_hand(table.pk, alice)
+    ticks.drive_table_until_idle(
         table.pk,
         until=lambda t: HandAction.objects.filter(actor="bot").values("seat").distinct().count() >= 3,
     )

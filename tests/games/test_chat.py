@@ -1,4 +1,4 @@
-"""Table chat (games.chat): phrases, free text at private tables, limits, escaping, mutes,
+"""Table chat (games.social.chat): phrases, free text at private tables, limits, escaping, mutes,
 reports and the admin's silence and ban (audited)."""
 
 from __future__ import annotations
@@ -13,11 +13,14 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 from django.utils import timezone
 
-from games import chat, services
-from games.chat import say
-from games.models import AdminAuditLog, Ban, ChatMessage, ChatSilence, Table
-from games.penalties import ban_user
-from games.services import ServiceError
+from games.models import Table
+from games.moderation.models import AdminAuditLog, Ban
+from games.moderation.penalties import ban_user
+from games.social import chat
+from games.social.chat import say
+from games.social.models import ChatMessage, ChatSilence
+from games.table import commands
+from games.table.errors import ServiceError
 from tests.conftest import logged_in_client, make_user
 from tests.games.conftest import bot_table, two_seated
 from tests.games.test_consumers import open_socket, receive
@@ -184,7 +187,7 @@ def test_the_admin_reads_reports_and_silences_or_bans_audited(alice: User, bob: 
     assert Ban.objects.filter(user=bob, manual=True).exists()
     assert set(AdminAuditLog.objects.values_list("action", flat=True)) == {"chat_silence", "chat_ban"}
     with pytest.raises(ServiceError) as error:
-        services.sit(bot_table(make_user("dave"), bots=0).pk, bob, 1)
+        commands.sit(bot_table(make_user("dave"), bots=0).pk, bob, 1)
     assert error.value.code == "banned"  # the ban keeps bob from sitting too
 
 

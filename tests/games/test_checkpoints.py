@@ -1,4 +1,4 @@
-"""Hand checkpoints (games/checkpoints.py): saved and read back exactly, one per hand, ignored
+"""Hand checkpoints (games/table/checkpoints.py): saved and read back exactly, one per hand, ignored
 when written by another engine version or unreadable."""
 
 from __future__ import annotations
@@ -7,11 +7,10 @@ import pytest
 from django.contrib.auth.models import User
 
 from common import caches
-from games import checkpoints, services
-from games.clock import drive_table_until_idle
+from games.clock.ticks import drive_table_until_idle
 from games.engine.actions import new_hand
 from games.models import Hand, HandCheckpoint, Table
-from games.table import hand_log
+from games.table import checkpoints, commands, hand_log
 from tests.games.conftest import bot_table, play_to_end
 
 pytestmark = pytest.mark.django_db
@@ -20,7 +19,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def hand_id(alice: User) -> int:
     table = bot_table(alice)
-    services.start_hand(table.pk, alice)
+    commands.start_hand(table.pk, alice)
     table.refresh_from_db()
     assert table.hand is not None
     return table.hand.pk
@@ -59,7 +58,7 @@ def test_a_process_that_never_saw_the_hand_starts_from_its_checkpoint(
     since; replaying from the deal is not even tried."""
     every = checkpoints.CHECKPOINT_EVERY
     table = bot_table(alice)
-    services.start_hand(table.pk, alice)
+    commands.start_hand(table.pk, alice)
 
     def far_enough(t: Table) -> bool:
         hand = Hand.objects.filter(table_id=t.pk).order_by("-pk").first()
@@ -72,7 +71,7 @@ def test_a_process_that_never_saw_the_hand_starts_from_its_checkpoint(
         assert hand is not None
         if hand.status == Hand.Status.PLAYING:
             break
-        services.continue_play(table.pk, alice)  # everyone continued: the next hand starts
+        commands.continue_play(table.pk, alice)  # everyone continued: the next hand starts
     assert hand.status == Hand.Status.PLAYING and hand.actions_count >= 2 * every + 3
     saved = checkpoints.latest(hand.pk, hand.actions_count)
     assert saved is not None and saved[0] == hand.actions_count // every * every
@@ -89,7 +88,7 @@ def test_a_process_that_never_saw_the_hand_starts_from_its_checkpoint(
 
 def test_an_ended_hand_keeps_no_checkpoint(alice: User) -> None:
     table = bot_table(alice)
-    services.start_hand(table.pk, alice)
+    commands.start_hand(table.pk, alice)
     play_to_end(table.pk)
     table.refresh_from_db()
     assert table.hand is not None and table.hand.actions_count > checkpoints.CHECKPOINT_EVERY

@@ -12,9 +12,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from games import services
 from games.models import Table
-from games.presenters import context_for
+from games.rendering.presenters import context_for
+from games.table import commands, errors, store
 from tests.games.claim_window import CHI, CLAIMED, PASS, PONG, UNCLAIMED, four_people, rigged_table
 
 pytestmark = pytest.mark.django_db
@@ -23,7 +23,7 @@ MS = timedelta(milliseconds=1)
 
 
 def context(table_id: int, user: User | None, at: datetime) -> dict[str, Any]:
-    return context_for(services.load(Table.objects.get(pk=table_id), at), user)
+    return context_for(store.load(Table.objects.get(pk=table_id), at), user)
 
 
 def public(ctx: dict[str, Any], tile: str) -> dict[str, Any]:
@@ -44,8 +44,8 @@ def public(ctx: dict[str, Any], tile: str) -> dict[str, Any]:
 
 
 def probe(table_id: int, user: User, version: int, action: dict[str, Any], at: datetime) -> str:
-    with pytest.raises(services.ServiceError) as refused:
-        services.perform(table_id, user, version, action, at)
+    with pytest.raises(errors.ServiceError) as refused:
+        commands.perform(table_id, user, version, action, at)
     return refused.value.code
 
 
@@ -57,7 +57,7 @@ class Run:
         self.tile = discard["tile"]
         self.table = rigged_table(people, monkeypatch)
         self.start = timezone.now()
-        services.perform(self.table.pk, people[0], self.table.version, discard, self.start)
+        commands.perform(self.table.pk, people[0], self.table.version, discard, self.start)
 
     def seen(self, ms: int) -> list[dict[str, Any]]:
         at = self.start + ms * MS
@@ -78,8 +78,8 @@ class Run:
     def answer(self, ms: int) -> None:
         at = self.start + ms * MS
         version = context(self.table.pk, self.people[1], at)["table"]["version"]
-        services.perform(self.table.pk, self.people[1], version, PASS, at)
-        services.perform(self.table.pk, self.people[3], version, PASS, at)
+        commands.perform(self.table.pk, self.people[1], version, PASS, at)
+        commands.perform(self.table.pk, self.people[3], version, PASS, at)
 
 
 @pytest.fixture
@@ -131,13 +131,13 @@ def test_only_the_seats_in_the_window_see_it_and_only_their_own_countdown(
         assert seen["table"]["deadline_ms"] is None and seen["table"]["paused"]
         assert not seen["view"]["my_move"] and seen["view"]["turn"] is None
     version = bobs["table"]["version"]
-    services.perform(run.table.pk, bob, version, PASS, later)
+    commands.perform(run.table.pk, bob, version, PASS, later)
     # bob has answered: he sees no more of the window than anybody outside it
     assert public(context(run.table.pk, bob, later), "4s")["view"]["phase"] == "claim"
     assert context(run.table.pk, bob, later)["table"]["paused"]
     assert probe(run.table.pk, bob, version, CHI, later) == "not_your_turn"
     # dave, still in it, claims with the version the window opened at
-    services.perform(run.table.pk, dave, version, PONG, later)
+    commands.perform(run.table.pk, dave, version, PONG, later)
     daves = context(run.table.pk, dave, later)
     assert daves["table"]["seats"][3]["pending"] == PONG and daves["legal"][-1] == {"type": "undo"}
     assert context(run.table.pk, carol, later)["table"]["seats"][3]["pending"] is None
@@ -149,9 +149,9 @@ def test_answers_in_a_window_bump_no_version_anybody_sees(
     run = Run(people, monkeypatch, CLAIMED)
     at = run.start + 2000 * MS
     shown = context(run.table.pk, None, at)["table"]["version"]
-    services.perform(run.table.pk, people[1], shown, PASS, at)
-    services.perform(run.table.pk, people[3], shown, PONG, at)
-    services.undo(run.table.pk, people[3])
+    commands.perform(run.table.pk, people[1], shown, PASS, at)
+    commands.perform(run.table.pk, people[3], shown, PONG, at)
+    commands.undo(run.table.pk, people[3])
     assert context(run.table.pk, None, at)["table"]["version"] == shown
     assert Table.objects.get(pk=run.table.pk).revision > Table.objects.get(pk=run.table.pk).version
 
@@ -168,12 +168,12 @@ def test_an_added_kong_looks_the_same_whether_it_may_be_robbed_or_not(
         people = four_people(f"k{len(seen)}-")
         table = kong_table(people, monkeypatch, seat1)
         start = timezone.now()
-        services.perform(table.pk, people[0], table.version, ADDED_KONG, start)
+        commands.perform(table.pk, people[0], table.version, ADDED_KONG, start)
         marks = []
         for ms in (100, 500, 1500):
             if ms == 500 and seat1 == ROBBER:  # bob lets the kong go, within the pause
                 version = context(table.pk, people[1], start + 300 * MS)["table"]["version"]
-                services.perform(table.pk, people[1], version, PASS, start + 300 * MS)
+                commands.perform(table.pk, people[1], version, PASS, start + 300 * MS)
             at = start + ms * MS
             views = [public(context(table.pk, viewer, at), "5p") for viewer in (people[2], None)]
             for view in views:  # names differ by table: seat names are the people's

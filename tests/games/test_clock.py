@@ -13,9 +13,10 @@ from django.test import Client
 from django.utils import timezone
 
 from common import caches
-from games import clock, services, snapshots
+from games.clock import ticks
 from games.engine.errors import EngineError
 from games.models import Hand, HandAction, Table
+from games.table import commands, opening, snapshots, timers
 from tests.games.conftest import bot_table, hand_over, snapshot
 
 pytestmark = pytest.mark.django_db
@@ -23,20 +24,20 @@ pytestmark = pytest.mark.django_db
 
 def test_tick_does_nothing_before_the_deadline(alice: User) -> None:
     table = bot_table(alice)
-    services.start_hand(table.pk, alice)
+    commands.start_hand(table.pk, alice)
     table.refresh_from_db()
     assert table.deadline is not None
     before = snapshot(table.pk)
-    assert clock.tick(table.deadline - timedelta(milliseconds=1)) == 0
+    assert ticks.tick(table.deadline - timedelta(milliseconds=1)) == 0
     assert snapshot(table.pk) == before
-    assert clock.tick(table.deadline) == 1
+    assert ticks.tick(table.deadline) == 1
     assert snapshot(table.pk) != before
 
 
 def test_bots_wait_a_human_like_moment(alice: User) -> None:
     table = bot_table(alice)
-    services.start_hand(table.pk, alice)
-    clock.drive_table_until_idle(table.pk, until=lambda t: HandAction.objects.filter(actor="bot").exists())
+    commands.start_hand(table.pk, alice)
+    ticks.drive_table_until_idle(table.pk, until=lambda t: HandAction.objects.filter(actor="bot").exists())
     first = HandAction.objects.filter(actor="bot").first()
     assert first is not None
     table.refresh_from_db()
@@ -47,44 +48,44 @@ def test_bots_wait_a_human_like_moment(alice: User) -> None:
 def test_a_table_with_nothing_due_has_no_deadline(alice: User) -> None:
     table = bot_table(alice)
     assert table.deadline is None
-    assert clock.due_tables(timezone.now() + timedelta(days=1)) == []
+    assert ticks.due_tables(timezone.now() + timedelta(days=1)) == []
 
 
 def test_two_clocks_do_each_thing_once(alice: User) -> None:
     """Two clock processes see the same deadline: the second call is stale and does nothing."""
     table = bot_table(alice)
-    services.start_hand(table.pk, alice)
+    commands.start_hand(table.pk, alice)
     table.refresh_from_db()
     when = table.deadline
-    assert services.timeout(table.pk, table.deadline_version, when) is True
+    assert timers.timeout(table.pk, table.deadline_version, when) is True
     count = snapshot(table.pk)
-    assert services.timeout(table.pk, table.deadline_version, when) is False
+    assert timers.timeout(table.pk, table.deadline_version, when) is False
     assert snapshot(table.pk) == count
 
 
 def test_drive_until_idle_finishes_a_hand(alice: User) -> None:
     table = bot_table(alice, "two_player")
-    services.start_hand(table.pk, alice)
-    clock.drive_table_until_idle(table.pk, until=hand_over)
+    commands.start_hand(table.pk, alice)
+    ticks.drive_table_until_idle(table.pk, until=hand_over)
     assert hand_over(Table.objects.get(pk=table.pk))
 
 
 def test_run_stops_when_asked() -> None:
     stop = threading.Event()
     stop.set()
-    clock.run(0.01, stop)  # returns at once
+    ticks.run(0.01, stop)  # returns at once
 
 
 def test_a_broken_table_does_not_stop_the_clock(alice: User, monkeypatch: pytest.MonkeyPatch) -> None:
     table = bot_table(alice)
-    services.start_hand(table.pk, alice)
+    commands.start_hand(table.pk, alice)
     table.refresh_from_db()
 
     def boom(*args: object) -> bool:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(clock, "timeout", boom)
-    assert clock.tick(table.deadline) == 0
+    monkeypatch.setattr(ticks, "timeout", boom)
+    assert ticks.tick(table.deadline) == 0
 
 
 # --- failure isolation ------------------------------------------------------------------------
@@ -100,7 +101,7 @@ def _broken_tables(count: int, due: datetime) -> set[int]:
 
 
 def _failing_for(broken: set[int], calls: Counter[int]) -> Callable[..., bool]:
-    real = services.timeout
+    real = timers.timeout
 
     def timeout(table_id: int, version: int, now: datetime | None = None) -> bool:
         calls[table_id] += 1
@@ -117,24 +118,24 @@ def test_three_hundred_failing_tables_never_starve_a_healthy_one(
     """The red team's attack: 200+ tables whose timeout raises, with the oldest deadlines. Before the
     fix they were retried on every tick for ever and the healthy table never came up."""
     healthy = bot_table(alice, bots=3)
-    services.start_hand(healthy.pk, alice)
+    commands.start_hand(healthy.pk, alice)
     healthy.refresh_from_db()
     now = healthy.deadline
     assert now is not None
     broken = _broken_tables(300, now)
     calls: Counter[int] = Counter()
-    monkeypatch.setattr(clock, "timeout", _failing_for(broken, calls))
+    monkeypatch.setattr(ticks, "timeout", _failing_for(broken, calls))
     acted_at: list[int] = []
     for tick in range(1, 80):  # 80 ticks of one second on the fake clock
         before = Table.objects.get(pk=healthy.pk).version
-        clock.tick(now)
+        ticks.tick(now)
         if Table.objects.get(pk=healthy.pk).version != before:
             acted_at.append(tick)
         now += timedelta(seconds=1)
     assert acted_at and acted_at[0] <= 2  # at most one batch of never-failed tables goes first
     assert len(acted_at) > 10  # and the healthy table keeps being served while the others fail
     # each broken table was tried MAX_FAILURES times (with a back-off), then closed and flagged
-    assert {calls[t] for t in broken} == {clock.MAX_FAILURES}
+    assert {calls[t] for t in broken} == {ticks.MAX_FAILURES}
     closed = Table.objects.filter(pk__in=broken)
     assert all(t.status == Table.Status.CLOSED and t.clock_closed and t.deadline is None for t in closed)
     assert all("bad_option" in t.clock_error or "cap" in t.clock_error for t in closed)
@@ -146,20 +147,20 @@ def test_a_failing_table_backs_off_and_a_success_clears_its_count(
     alice: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     table = bot_table(alice)
-    services.start_hand(table.pk, alice)
+    commands.start_hand(table.pk, alice)
     table.refresh_from_db()
     now = table.deadline
     assert now is not None
     calls: Counter[int] = Counter()
-    monkeypatch.setattr(clock, "timeout", _failing_for({table.pk}, calls))
-    clock.tick(now)
-    clock.tick(now)  # not due again yet: backing off
+    monkeypatch.setattr(ticks, "timeout", _failing_for({table.pk}, calls))
+    ticks.tick(now)
+    ticks.tick(now)  # not due again yet: backing off
     assert calls[table.pk] == 1
     row = Table.objects.get(pk=table.pk)
-    assert row.clock_failures == 1 and row.deadline == now + clock.backoff(1) and row.clock_error
-    assert [clock.backoff(n).total_seconds() for n in range(1, 6)] == [1, 2, 4, 8, 16]
-    monkeypatch.setattr(clock, "timeout", _failing_for(set(), calls))  # the fault went away
-    clock.tick(row.deadline)
+    assert row.clock_failures == 1 and row.deadline == now + ticks.backoff(1) and row.clock_error
+    assert [ticks.backoff(n).total_seconds() for n in range(1, 6)] == [1, 2, 4, 8, 16]
+    monkeypatch.setattr(ticks, "timeout", _failing_for(set(), calls))  # the fault went away
+    ticks.tick(row.deadline)
     row = Table.objects.get(pk=table.pk)
     assert (row.clock_failures, row.clock_error, row.status) == (0, "", Table.Status.PLAYING)
 
@@ -169,14 +170,14 @@ def test_a_hand_stored_with_a_bad_option_is_closed_not_retried_for_ever(
 ) -> None:
     """A real engine failure: a hand stored (before validation existed) with two_player cap 0."""
     table = bot_table(alice, "two_player")
-    services.start_hand(table.pk, alice)
+    commands.start_hand(table.pk, alice)
     hand = Table.objects.get(pk=table.pk).hand
     Hand.objects.filter(pk=hand.pk).update(setup={**hand.setup, "options": {"cap": 0}})
     caches.clear_all()
     snapshots.forget()
     now = timezone.now()
     for _ in range(40):
-        clock.tick(now)
+        ticks.tick(now)
         now += timedelta(seconds=1)
     row = Table.objects.get(pk=table.pk)
     assert row.status == Table.Status.CLOSED and row.clock_closed and "cap" in row.clock_error
@@ -184,7 +185,7 @@ def test_a_hand_stored_with_a_bad_option_is_closed_not_retried_for_ever(
 
 
 def test_the_admin_sees_the_clock_flag(admin_client: Client, alice: User) -> None:
-    table = services.create_table(alice, "shanghai")
+    table = opening.create_table(alice, "shanghai")
     Table.objects.filter(pk=table.pk).update(clock_closed=True, clock_error="EngineError: cap")
     html = admin_client.get(
         "/admin/games/table/?clock=closed", headers={"Accept-Language": "en"}
@@ -197,7 +198,7 @@ def test_a_slow_table_holds_one_thread_never_the_others(alice: User, monkeypatch
     """The threaded clock: while one table's timeout hangs, later ticks go on serving the others
     and never start the hanging table again (waits are on events, never on wall-clock time)."""
     now = timezone.now()
-    slow, healthy = (services.create_table(alice, "shanghai").pk for _ in range(2))
+    slow, healthy = (opening.create_table(alice, "shanghai").pk for _ in range(2))
     Table.objects.filter(pk__in=[slow, healthy]).update(deadline=now - timedelta(seconds=1))
     release, calls = threading.Event(), Counter[int]()
     served = threading.Semaphore(0)
@@ -210,9 +211,9 @@ def test_a_slow_table_holds_one_thread_never_the_others(alice: User, monkeypatch
             served.release()
         return True
 
-    monkeypatch.setattr(clock, "timeout", timeout)
-    monkeypatch.setattr(clock, "close_old_connections", lambda: None)  # the test's one connection
-    scheduler = clock.Scheduler(threads=2)
+    monkeypatch.setattr(ticks, "timeout", timeout)
+    monkeypatch.setattr(ticks, "close_old_connections", lambda: None)  # the test's one connection
+    scheduler = ticks.Scheduler(threads=2)
     try:
         for _ in range(3):
             scheduler.tick(now)
@@ -258,11 +259,11 @@ def test_the_clock_keeps_ticking_while_it_drops_a_dead_process_s_sockets(
         release.wait(30)
         return 0
 
-    monkeypatch.setattr(clock.presence, "reap", slow_reap)
-    monkeypatch.setattr(clock, "Scheduler", _CountingScheduler)
-    monkeypatch.setattr(clock, "close_old_connections", lambda: None)
+    monkeypatch.setattr(ticks.presence, "reap", slow_reap)
+    monkeypatch.setattr(ticks, "Scheduler", _CountingScheduler)
+    monkeypatch.setattr(ticks, "close_old_connections", lambda: None)
     stop = threading.Event()
-    loop = threading.Thread(target=clock.run, kwargs={"interval": 0.01, "stop": stop})
+    loop = threading.Thread(target=ticks.run, kwargs={"interval": 0.01, "stop": stop})
     loop.start()
     try:
         assert _CountingScheduler.reaping.wait(10)
@@ -282,9 +283,9 @@ def test_a_reap_still_running_is_not_started_again(monkeypatch: pytest.MonkeyPat
         release.wait(30)
         return 0
 
-    monkeypatch.setattr(clock.presence, "reap", slow_reap)
-    monkeypatch.setattr(clock, "close_old_connections", lambda: None)
-    reaper = clock.Reaper(background=True)
+    monkeypatch.setattr(ticks.presence, "reap", slow_reap)
+    monkeypatch.setattr(ticks, "close_old_connections", lambda: None)
+    reaper = ticks.Reaper(background=True)
     reaper()
     reaper.next = 0.0  # due again at once
     reaper()

@@ -7,8 +7,9 @@ import asyncio
 import pytest
 from channels.db import database_sync_to_async
 
-from games import clock_task, services
+from games.clock import task as clock_task
 from games.models import Table
+from games.table import commands
 from tests.games.conftest import bot_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -20,8 +21,8 @@ async def _noop_app(scope, receive, send) -> None:
 
 async def test_the_first_request_starts_the_clock_and_it_plays_the_bots(alice):
     table = await database_sync_to_async(bot_table)(alice, "shanghai", 2)
-    await database_sync_to_async(services.set_auto)(table.pk, alice, True)
-    await database_sync_to_async(services.start_hand)(table.pk, alice)
+    await database_sync_to_async(commands.set_auto)(table.pk, alice, True)
+    await database_sync_to_async(commands.start_hand)(table.pk, alice)
     before = (await Table.objects.aget(pk=table.pk)).version
     await clock_task.ClockStarter(_noop_app)({"type": "http"}, None, None)
     task = clock_task.ensure_running()

@@ -12,15 +12,15 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser, User
 
 from accounts.services import create_api_token
-from games import services, snapshots
-from games.clock import drive_table_until_idle
+from games.clock.ticks import drive_table_until_idle
 from games.engine.actions import Action, apply
 from games.engine.view import view_for
 from games.models import Seat, Table
-from games.routing import websocket_urlpatterns
 from games.sockets import frames, watchers
+from games.sockets.routing import websocket_urlpatterns
 from games.sockets.table import TableConsumer
-from games.table import commands
+from games.table import commands, opening, presence, snapshots, store, timers, timing
+from games.table import commands as table_commands
 from tests.conftest import make_user
 from tests.games.conftest import bot_table, snapshot, state_of
 from tests.games.test_services import alices_turn
@@ -136,7 +136,7 @@ async def test_an_act_whose_state_went_out_already_is_acknowledged(alice: User) 
 
 async def test_spectator_and_anonymous_may_not_act(alice: User, bob: User) -> None:
     table = await setup_table(alice)
-    await sync_to_async(services.start_hand)(table.pk, alice)
+    await sync_to_async(table_commands.start_hand)(table.pk, alice)
     for who in (bob, None):
         comm = await open_socket(table.pk, who)
         frame = await receive(comm)
@@ -255,7 +255,7 @@ async def test_no_table_and_private_table(alice: User, bob: User) -> None:
     comm.scope["user"] = alice
     await comm.connect()
     await expect_error(comm, "no_table")
-    table = await sync_to_async(services.create_table)(alice, "shanghai", public=False)
+    table = await sync_to_async(opening.create_table)(alice, "shanghai", public=False)
     comm = WebsocketCommunicator(APP, f"/ws/tables/{table.pk}/?format=json")
     comm.scope["user"] = bob
     await comm.connect()
@@ -303,7 +303,7 @@ async def test_change_is_broadcast_to_every_viewer(alice: User, bob: User) -> No
     table = await setup_table(alice)
     watcher = await open_socket(table.pk, bob)
     await receive(watcher)
-    await sync_to_async(services.start_hand)(table.pk, alice)
+    await sync_to_async(table_commands.start_hand)(table.pk, alice)
     frame = await latest_state(watcher)
     assert frame["view"]["phase"] == "playing"
     await watcher.disconnect()
@@ -311,7 +311,7 @@ async def test_change_is_broadcast_to_every_viewer(alice: User, bob: User) -> No
 
 async def test_disconnect_and_reconnect_gets_the_exact_view(alice: User) -> None:
     table = await setup_table(alice)
-    await sync_to_async(services.start_hand)(table.pk, alice)
+    await sync_to_async(table_commands.start_hand)(table.pk, alice)
     comm = await open_socket(table.pk, alice)
     first = await receive(comm)
     await comm.disconnect()
@@ -328,9 +328,9 @@ def step(table_id: int) -> tuple[int, list[list[str]] | None]:
     """Advance the fake clock to the table's next deadline: the version and the true concealed hands."""
     table = Table.objects.get(pk=table_id)
     if table.deadline is not None:
-        services.timeout(table_id, table.deadline_version, table.deadline)
+        timers.timeout(table_id, table.deadline_version, table.deadline)
     # the version the sockets show now (changes only the seats in a claim window see show none)
-    version = services.shown_version(services.load(Table.objects.get(pk=table_id)))
+    version = timing.shown_version(store.load(Table.objects.get(pk=table_id)))
     state = state_of(table_id)
     if state is None:
         return version, None
@@ -360,9 +360,9 @@ async def test_no_frame_shows_another_seats_concealed_tiles(alice: User) -> None
     bob = await sync_to_async(make_user)("bobby")
     carol = await sync_to_async(make_user)("carolyn")
     table = await setup_table(alice, "shanghai", bots=2)
-    await sync_to_async(services.sit)(table.pk, bob, 3)
-    await sync_to_async(services.accept_stake)(table.pk, bob)
-    await sync_to_async(services.start_hand)(table.pk, alice)
+    await sync_to_async(table_commands.sit)(table.pk, bob, 3)
+    await sync_to_async(table_commands.accept_stake)(table.pk, bob)
+    await sync_to_async(table_commands.start_hand)(table.pk, alice)
     sockets = {0: await open_socket(table.pk, alice), 3: await open_socket(table.pk, bob)}
     sockets[None] = await open_socket(table.pk, carol)
     checked, shown = 0, -1
@@ -392,8 +392,8 @@ async def test_the_end_of_a_pause_is_shown_without_a_write(alice: User) -> None:
     when play moves on, whether a claim window opened or not: docs/protocol.md)."""
     table = await setup_table(alice)
     await sync_to_async(lambda: Table.objects.filter(pk=table.pk).update(min_pause_ms=300))()
-    await sync_to_async(services.start_hand)(table.pk, alice)
-    await sync_to_async(services.connect)(table.pk, alice)  # so the fake clock waits for her turn
+    await sync_to_async(table_commands.start_hand)(table.pk, alice)
+    await sync_to_async(presence.connect)(table.pk, alice)  # so the fake clock waits for her turn
     await sync_to_async(drive_table_until_idle)(table.pk, None, alices_turn)
     # the fake clock ran ahead of the real one: let the bots' last pause be over now
     await sync_to_async(lambda: Table.objects.filter(pk=table.pk).update(pause_until=None))()
@@ -460,7 +460,7 @@ async def test_a_socket_open_while_its_user_sits_down_and_stands_up_follows_the_
     """Sitting down over an open socket counts that socket for the seat (it used to stay a
     spectator's, and the seat looked disconnected and was auto-played); standing up gives it
     back to the spectators; closing it then leaves nothing counted."""
-    table = await sync_to_async(services.create_table)(alice, "shanghai")
+    table = await sync_to_async(opening.create_table)(alice, "shanghai")
     comm = await open_socket(table.pk, bob)
     frame = await receive(comm)
     sit = {"type": "sit", "seat": 1}
@@ -541,7 +541,7 @@ def _only_the_owner_left_to_choose(table_id: int) -> list[list[str]]:
     from games.engine.actions import seats_to_act
     from games.engine.state import evolve
 
-    drive_table_until_idle(table_id, until=lambda t: seats_to_act(services.load(t).state) == [0])
+    drive_table_until_idle(table_id, until=lambda t: seats_to_act(store.load(t).state) == [0])
     state = state_of(table_id)
     assert state is not None and state.phase == "choose"
     opened = evolve(state, phase="over")
@@ -562,7 +562,7 @@ async def test_tianjin_stakes_are_chosen_before_any_tile_or_joker_shows(alice: U
     from games.engine.tiles import name
 
     table = await setup_table(alice, "tianjin")
-    await sync_to_async(services.start_hand)(table.pk, alice)
+    await sync_to_async(table_commands.start_hand)(table.pk, alice)
     mine = await open_socket(table.pk, alice)
     board = await open_socket(table.pk, alice, "")
     watcher = await open_socket(table.pk, bob)
@@ -598,7 +598,7 @@ def _play_the_east_round(table_id: int, owner: User) -> None:
         now = play_to_end(table_id, now)
         if Table.objects.get(pk=table_id).round_wind == SOUTH:
             return
-        services.continue_play(table_id, owner)
+        table_commands.continue_play(table_id, owner)
     raise AssertionError("the deal never went round")
 
 
@@ -608,8 +608,8 @@ async def test_the_cantonese_wind_turns_to_south_once_the_deal_has_gone_round(al
 
     await sync_to_async(set_balance)(alice, 10**6)  # enough for every hand of the round
     table = await sync_to_async(bot_table)(alice, "cantonese", 1)
-    await sync_to_async(services.set_auto)(table.pk, alice, True)
-    await sync_to_async(services.start_hand)(table.pk, alice)
+    await sync_to_async(table_commands.set_auto)(table.pk, alice, True)
+    await sync_to_async(table_commands.start_hand)(table.pk, alice)
     english = [(b"accept-language", b"en-US,en;q=0.9")]
     mine = await open_socket(table.pk, bob)
     frame = await latest_state(mine)
@@ -624,7 +624,7 @@ async def test_the_cantonese_wind_turns_to_south_once_the_deal_has_gone_round(al
     chinese = WebsocketCommunicator(APP, f"/ws/tables/{table.pk}/", headers=[(b"accept-language", b"zh-CN")])
     chinese.scope["user"] = bob
     assert (await chinese.connect())[0]
-    await sync_to_async(services.continue_play)(table.pk, alice)
+    await sync_to_async(table_commands.continue_play)(table.pk, alice)
     frame = await latest_state(mine)
     assert frame["view"]["phase"] == "playing"
     assert (frame["view"]["table"]["round_wind"], frame["view"]["table"]["round_hand"]) == ("2z", 1)

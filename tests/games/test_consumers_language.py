@@ -9,7 +9,7 @@ from channels.db import database_sync_to_async as sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
 
-from games import services
+from games.table import commands
 from tests.games.test_consumers import APP, setup_table
 from tests.i18n_helpers import chinese_only_in
 
@@ -51,7 +51,7 @@ async def test_player_and_spectator_frames_keep_the_pages_language(
     player = await html_socket(table.pk, alice, headers)
     spectator = await html_socket(table.pk, bob, headers)
     await frames(player), await frames(spectator)
-    await sync_to_async(services.start_hand)(table.pk, alice)
+    await sync_to_async(commands.start_hand)(table.pk, alice)
     sent: list[str] = await frames(player) + await frames(spectator)
     await player.send_json_to({"type": "act", "version": 0, "action": '{"type":"pass"}', "HEADERS": {}})
     sent += await frames(player)  # an error frame (stale version) in the same language

@@ -1,4 +1,4 @@
-"""games.db_threads: the play lane and the arrivals' lane of a socket process's database threads."""
+"""common.db_threads: the play lane and the arrivals' lane of a socket process's database threads."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import threading
 import pytest
 from django.test import override_settings
 
-from games.db_threads import db, db_arrivals
+from common.db_threads import db, db_arrivals
 
 # Each call tidies its thread's database connection (channels' DatabaseSyncToAsync), and these
 # threads outlive a test: one that held a connection in an earlier test touches it here.

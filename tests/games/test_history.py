@@ -7,9 +7,10 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from games.history import chart
-from games.leaderboard import leaderboard
-from games.models import ScoreEntry, SiteSettings
+from games.history.leaderboard import leaderboard
+from games.history.queries import chart
+from games.models import ScoreEntry
+from games.moderation.models import SiteSettings
 from tests.conftest import logged_in_client
 from tests.games.history_helpers import finished_hand, running_hand, won_hand
 
@@ -116,18 +117,18 @@ def test_history_names_patterns_as_the_variant_does_and_links_them_to_the_rules(
 def test_a_cantonese_match_is_one_unit_whose_hands_name_their_wind_round(
     alice: User, anon_client: Client
 ) -> None:
-    from games import services
     from games.engine.tiles import name
     from games.models import Hand
+    from games.table import commands
     from tests.games.conftest import bot_table, play_to_end
 
     table = bot_table(alice, "cantonese", base=1)
-    services.set_auto(table.pk, alice, True)
-    services.start_hand(table.pk, alice)
+    commands.set_auto(table.pk, alice, True)
+    commands.start_hand(table.pk, alice)
     now = None
     for _ in range(3):
         now = play_to_end(table.pk, now)
-        services.continue_play(table.pk, alice)
+        commands.continue_play(table.pk, alice)
     now = play_to_end(table.pk, now)
     hands = list(Hand.objects.filter(table=table).order_by("number"))
     assert len(hands) == 4 and len({h.match_id for h in hands}) == 1

@@ -8,8 +8,10 @@ from django.test import override_settings
 
 from accounts.ledger import ledger_sum
 from accounts.models import LedgerEntry
-from games import penalties, services
-from games.models import Penalty, SiteSettings, Table
+from games.models import Table
+from games.moderation import penalties
+from games.moderation.models import Penalty, SiteSettings
+from games.table import commands
 from tests.conftest import make_user
 from tests.games.conftest import balance, play_to_end, two_seated
 
@@ -30,13 +32,13 @@ def test_the_admins_starting_balance_is_used_for_new_users(db: None) -> None:
 
 def test_balances_equal_their_ledger_after_a_played_match_with_penalties(alice: User, bob: User) -> None:
     table = two_seated(alice, bob, "shanghai", 2)
-    services.add_bot(table.pk, alice, 2)
-    services.add_bot(table.pk, alice, 3)
-    services.start_hand(table.pk, bob)
+    commands.add_bot(table.pk, alice, 2)
+    commands.add_bot(table.pk, alice, 3)
+    commands.start_hand(table.pk, bob)
     now = play_to_end(table.pk)
-    services.continue_play(table.pk, alice)
-    services.continue_play(table.pk, bob)
-    services.leave(table.pk, alice)  # an escape in the second hand
+    commands.continue_play(table.pk, alice)
+    commands.continue_play(table.pk, bob)
+    commands.leave(table.pk, alice)  # an escape in the second hand
     play_to_end(table.pk, now)
     manual = penalties.manual_penalty(bob, 7, alice, note="test")
     penalties.reverse_penalty(manual, alice)

@@ -17,9 +17,10 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import connection
 
-from games import matchmaking
-from games.matchmaking_rules import QueueError
-from games.models import QueueEntry, QuickMatch, Seat
+from games.matchmaking import queue
+from games.matchmaking.models import QueueEntry, QuickMatch
+from games.matchmaking.rules import QueueError
+from games.models import Seat
 from tests.conftest import make_user
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,8 +35,8 @@ def _join_all_at_once(users: list[User], variant: str = "shanghai") -> list[Base
     def run(user: User) -> None:
         try:
             barrier.wait()
-            matchmaking.join(user, variant, "bronze")
-            matchmaking.poll(user)
+            queue.join(user, variant, "bronze")
+            queue.poll(user)
         except BaseException as e:  # reported by the test
             errors.append(e)
         finally:
@@ -73,7 +74,7 @@ def test_a_player_joining_twice_at_the_same_instant_is_queued_once(postgres: Non
     def run() -> None:
         try:
             barrier.wait()
-            matchmaking.join(user, "shanghai", "bronze", bot_wait=0)
+            queue.join(user, "shanghai", "bronze", bot_wait=0)
             codes.append("ok")
         except QueueError as e:
             codes.append(e.code)
@@ -93,8 +94,8 @@ JOIN_SCRIPT = """
 import django, sys
 django.setup()
 from django.contrib.auth.models import User
-from games import matchmaking
-from games.matchmaking_rules import QueueError
+from games.matchmaking import queue as matchmaking
+from games.matchmaking.rules import QueueError
 for name in sys.argv[1:]:
     matchmaking.join(User.objects.get(username=name), "shanghai", "bronze")
 """
@@ -116,5 +117,5 @@ def test_the_queue_is_shared_by_two_processes(postgres: None) -> None:
     errors = _join_all_at_once(users[2:])
     assert other.wait(120) == 0 and errors == []
     for user in users:  # whichever process made the match, every poll finds it
-        assert "table" in matchmaking.poll(user)
+        assert "table" in queue.poll(user)
     _assert_seated_once(users, tables=1)

@@ -7,9 +7,9 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
 from common import caches
-from games import services
 from games.engine.actions import Action, replay
 from games.models import HandAction, Seat, Table
+from games.table import commands, hand_log
 from tests.games.conftest import bot_table, play_to_end
 
 pytestmark = pytest.mark.django_db
@@ -32,7 +32,7 @@ def test_seat_flags() -> None:
 
 def test_log_sequence_is_unique(alice: User) -> None:
     table = bot_table(alice)
-    services.start_hand(table.pk, alice)
+    commands.start_hand(table.pk, alice)
     play_to_end(table.pk)
     table.refresh_from_db()
     first = HandAction.objects.filter(hand=table.hand).first()
@@ -45,7 +45,7 @@ def test_log_sequence_is_unique(alice: User) -> None:
 
 def test_the_log_is_the_truth_after_a_restart(alice: User) -> None:
     table = bot_table(alice)
-    services.start_hand(table.pk, alice)
+    commands.start_hand(table.pk, alice)
     play_to_end(table.pk)
     table.refresh_from_db()
     hand = table.hand
@@ -54,5 +54,5 @@ def test_the_log_is_the_truth_after_a_restart(alice: User) -> None:
         table.variant, hand.seed, [(r.seat, Action.from_json(r.action)) for r in rows], **hand.setup
     )
     caches.clear_all()  # a fresh process
-    assert services.hand_state(hand, table.variant) == state
+    assert hand_log.hand_state(hand, table.variant) == state
     assert state.phase == "over"

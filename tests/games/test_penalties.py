@@ -9,31 +9,34 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from accounts.models import LedgerEntry
-from games import penalties, services
-from games.clock import drive_table_until_idle
+from games.clock.ticks import drive_table_until_idle
 from games.engine.actions import Action, legal_actions
-from games.models import Ban, Penalty, PenaltyReversal, ServerStart, Table
-from games.services import ServiceError
+from games.models import Table
+from games.moderation import penalties
+from games.moderation.models import Ban, Penalty, PenaltyReversal
+from games.sockets.models import ServerStart
+from games.table import commands, opening, presence
+from games.table.errors import ServiceError
 from tests.games.conftest import after_pause, balance, bot_table, hand_over, play_to_end, state_of
 
 pytestmark = pytest.mark.django_db
 
 
 def two_humans(alice: User, bob: User, variant: str = "shanghai") -> Table:
-    table = services.create_table(alice, variant)
-    services.sit(table.pk, alice, 0)
-    services.set_stake(table.pk, alice, 2)
-    services.sit(table.pk, bob, 1)
-    services.accept_stake(table.pk, bob)
+    table = opening.create_table(alice, variant)
+    commands.sit(table.pk, alice, 0)
+    commands.set_stake(table.pk, alice, 2)
+    commands.sit(table.pk, bob, 1)
+    commands.accept_stake(table.pk, bob)
     for index in range(2, table.players):
-        services.add_bot(table.pk, alice, index)
-    services.start_hand(table.pk, bob)
+        commands.add_bot(table.pk, alice, index)
+    commands.start_hand(table.pk, bob)
     return Table.objects.get(pk=table.pk)
 
 
 def test_escape_is_one_penalty_row_with_ledger_rows_and_a_ban(alice: User, bob: User) -> None:
     table = two_humans(alice, bob)
-    services.leave(table.pk, alice)
+    commands.leave(table.pk, alice)
     penalty = Penalty.objects.get(user=alice)
     ban = Ban.objects.get(user=alice)  # the ban at once; the points with the hand's settlement
     assert ban.ends - ban.starts == timedelta(minutes=10) and ban.penalty == penalty
@@ -50,15 +53,15 @@ def test_the_escape_penalty_house_rule_sets_the_penalty(
     alice: User, bob: User, variant: str, multiplier: int
 ) -> None:
     """The table's `escape_penalty` option used to be stored and ignored."""
-    table = services.create_table(alice, variant, options={"escape_penalty": multiplier})
-    services.sit(table.pk, alice, 0)
-    services.set_stake(table.pk, alice, 2)
-    services.sit(table.pk, bob, 1)
-    services.accept_stake(table.pk, bob)
+    table = opening.create_table(alice, variant, options={"escape_penalty": multiplier})
+    commands.sit(table.pk, alice, 0)
+    commands.set_stake(table.pk, alice, 2)
+    commands.sit(table.pk, bob, 1)
+    commands.accept_stake(table.pk, bob)
     for index in range(2, table.players):
-        services.add_bot(table.pk, alice, index)
-    services.start_hand(table.pk, bob)
-    services.leave(table.pk, alice)
+        commands.add_bot(table.pk, alice, index)
+    commands.start_hand(table.pk, bob)
+    commands.leave(table.pk, alice)
     play_to_end(table.pk)
     # one other person: the share is capped at what the hand could have cost her (50 × base)
     assert Penalty.objects.get(user=alice).amount == min(multiplier * 2, 100)
@@ -66,15 +69,15 @@ def test_the_escape_penalty_house_rule_sets_the_penalty(
 
 
 def test_without_the_house_rule_the_site_multiplier_applies(alice: User) -> None:
-    table = services.create_table(alice, "two_player")
+    table = opening.create_table(alice, "two_player")
     Table.objects.filter(pk=table.pk).update(base=3)
     assert Table.objects.get(pk=table.pk).escape_penalty == 13 * 3
 
 
 def test_disconnect_after_a_server_restart_is_nobodys_fault(alice: User, bob: User) -> None:
     table = two_humans(alice, bob, "two_player")
-    services.connect(table.pk, bob)
-    services.disconnect(table.pk, bob)
+    presence.connect(table.pk, bob)
+    presence.disconnect(table.pk, bob)
     penalties.record_server_start()  # the server restarted while he was away
     b0 = balance(bob)
     later = timezone.now() + timedelta(seconds=121)
@@ -91,8 +94,8 @@ def Seat_left(table: Table) -> bool:  # noqa: N802 - reads like the condition it
 
 def test_false_win_is_recorded_once_with_its_hand(alice: User) -> None:
     table = bot_table(alice, "yihua", base=2)
-    services.start_hand(table.pk, alice)
-    services.connect(table.pk, alice)
+    commands.start_hand(table.pk, alice)
+    presence.connect(table.pk, alice)
 
     def alices_turn(t: Table) -> bool:
         state = state_of(t.pk)
@@ -102,9 +105,9 @@ def test_false_win_is_recorded_once_with_its_hand(alice: User) -> None:
     state = state_of(table.pk)
     if state is None or Action("win") in legal_actions(state, 0):
         pytest.skip("the hand ended first, or she really can win")
-    services.act(table.pk, alice, {"type": "win"}, after_pause(Table.objects.get(pk=table.pk)))
+    commands.act(table.pk, alice, {"type": "win"}, after_pause(Table.objects.get(pk=table.pk)))
     assert state_of(table.pk).penalties[0][0] == "false_win"
-    services.set_auto(table.pk, alice, True)
+    commands.set_auto(table.pk, alice, True)
     play_to_end(table.pk)
     rows = Penalty.objects.filter(user=alice, reason="false_win")
     assert rows.count() == 1
@@ -144,16 +147,16 @@ def test_ban_length_grows_and_is_capped(escapes: int, minutes: int) -> None:
 def test_bans_block_sitting_and_expire(alice: User, bob: User) -> None:
     now = timezone.now()
     penalties.ban_user(alice, 10, bob, "test", now=now)
-    table = services.create_table(bob, "shanghai")
+    table = opening.create_table(bob, "shanghai")
     with pytest.raises(ServiceError) as e:
-        services.sit(table.pk, alice, 0)
+        commands.sit(table.pk, alice, 0)
     assert e.value.code == "banned"
     assert "test" in e.value.message
     assert penalties.active_ban(alice, now + timedelta(minutes=9)) is not None
     assert penalties.active_ban(alice, now + timedelta(minutes=11)) is None
     # Expired: bring the bans' clock forward by moving the ban into the past.
     Ban.objects.filter(user=alice).update(starts=now - timedelta(hours=1), ends=now - timedelta(minutes=1))
-    services.sit(table.pk, alice, 0)
+    commands.sit(table.pk, alice, 0)
 
 
 def test_repeated_escapes_double_the_ban_and_reversal_lifts_it(alice: User, bob: User) -> None:

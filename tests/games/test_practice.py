@@ -7,12 +7,13 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from games import services
-from games.clock import drive_table_until_idle
+from games.clock.ticks import drive_table_until_idle
 from games.engine.actions import seats_to_act
-from games.forms import TIMER_PRESETS, CreateTableForm
 from games.models import Table
-from games.presenters import table_context
+from games.rendering.presenters import table_context
+from games.table import commands, opening, presence, store, timing
+from games.table import errors as table_errors
+from games.web.forms import TIMER_PRESETS, CreateTableForm
 from tests.games.conftest import play_to_end
 
 pytestmark = pytest.mark.django_db
@@ -41,24 +42,24 @@ def test_practice_needs_a_known_rule_set_and_a_login(alice_client: Client, anon_
 
 
 def test_an_untimed_table_waits_for_a_connected_player(alice: User) -> None:
-    table = services.create_table(alice, "shanghai", public=False, turn_seconds=0, claim_seconds=0)
-    services.sit(table.pk, alice, 0)
-    services.set_stake(table.pk, alice, 1)
+    table = opening.create_table(alice, "shanghai", public=False, turn_seconds=0, claim_seconds=0)
+    commands.sit(table.pk, alice, 0)
+    commands.set_stake(table.pk, alice, 1)
     for index in (1, 2, 3):
-        services.add_bot(table.pk, alice, index)
-    services.start_hand(table.pk, alice)
-    services.connect(table.pk, alice)
+        commands.add_bot(table.pk, alice, index)
+    commands.start_hand(table.pk, alice)
+    presence.connect(table.pk, alice)
     drive_table_until_idle(table.pk)  # the bots play until the hand waits for her, then nothing is due
     table = Table.objects.get(pk=table.pk)
-    ctx = services.load(table)
+    ctx = store.load(table)
     assert 0 in seats_to_act(ctx.state) and ctx.state.phase != "over"
-    assert table.deadline is None and services.seat_due(ctx, ctx.seats[0]) is None
+    assert table.deadline is None and timing.seat_due(ctx, ctx.seats[0]) is None
     assert table_context(table, alice)["table"]["deadline_ms"] is None
 
 
 def test_a_public_table_must_have_a_timer(alice: User) -> None:
-    with pytest.raises(services.ServiceError) as error:
-        services.create_table(alice, "shanghai", public=True, turn_seconds=0, claim_seconds=0)
+    with pytest.raises(table_errors.ServiceError) as error:
+        opening.create_table(alice, "shanghai", public=True, turn_seconds=0, claim_seconds=0)
     assert error.value.code == "bad_timer"
 
 
@@ -88,10 +89,10 @@ def test_custom_timers_are_still_checked() -> None:
 
 
 def test_bots_and_auto_play_still_move_on_an_untimed_table(alice: User) -> None:
-    table = services.create_table(alice, "two_player", public=False, turn_seconds=0, claim_seconds=0)
-    services.sit(table.pk, alice, 0)
-    services.set_stake(table.pk, alice, 1)
-    services.add_bot(table.pk, alice, 1)
-    services.start_hand(table.pk, alice)
+    table = opening.create_table(alice, "two_player", public=False, turn_seconds=0, claim_seconds=0)
+    commands.sit(table.pk, alice, 0)
+    commands.set_stake(table.pk, alice, 1)
+    commands.add_bot(table.pk, alice, 1)
+    commands.start_hand(table.pk, alice)
     play_to_end(table.pk)  # alice never connected: 托管 plays her seat, the bot its own
     assert Table.objects.get(pk=table.pk).hand.status == "over"

@@ -1,4 +1,4 @@
-"""Sockets of a dead server process stop counting (games.presence, the OpenSocket rows)."""
+"""Sockets of a dead server process stop counting (games.sockets.presence, the OpenSocket rows)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,12 @@ from channels.db import database_sync_to_async as sync_to_async
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from games import presence, services
-from games.clock import drive_table_until_idle
-from games.models import HandAction, OpenSocket, Seat, ServerProcess, Table
-from games.sockets import frames, watchers
+from games.clock.ticks import drive_table_until_idle
+from games.models import HandAction, Seat, Table
+from games.sockets import frames, presence, watchers
+from games.sockets.models import OpenSocket, ServerProcess
+from games.table import commands, timers
+from games.table import presence as table_presence
 from tests.games.conftest import bot_table, two_seated
 from tests.games.test_consumers import open_socket, receive
 from tests.games.test_services import table_at_a_claim
@@ -39,13 +41,13 @@ def spectators(table: Table) -> int:
 def test_a_socket_is_counted_with_a_row_and_uncounted_once(alice: User, bob: User) -> None:
     table = two_seated(alice, bob)
     mine = process()
-    connection = services.connect(table.pk, alice, mine)
+    connection = table_presence.connect(table.pk, alice, mine)
     row = OpenSocket.objects.get(pk=connection.socket_id)
     assert (row.process_id, row.table_id, row.user_id, row.seated) == (mine, table.pk, alice.pk, True)
     assert seat_of(table, 0).connections == 1
-    services.disconnect(table.pk, alice, True, connection.socket_id)
+    table_presence.disconnect(table.pk, alice, True, connection.socket_id)
     assert seat_of(table, 0).connections == 0 and not OpenSocket.objects.exists()
-    services.disconnect(table.pk, alice, True, connection.socket_id)  # replayed: nothing to count
+    table_presence.disconnect(table.pk, alice, True, connection.socket_id)  # replayed: nothing to count
     assert seat_of(table, 0).connections == 0
 
 
@@ -53,12 +55,12 @@ def test_the_sockets_of_a_process_not_seen_are_dropped_as_of_its_last_heartbeat(
     alice: User, bob: User
 ) -> None:
     table = two_seated(alice, bob)
-    services.start_hand(table.pk, alice)
+    commands.start_hand(table.pk, alice)
     dead, alive = process(seen_ago=STALE), process()
-    gone = services.connect(table.pk, alice, dead)  # alice's only socket, on the dead process
-    services.connect(table.pk, bob, dead)
-    services.connect(table.pk, bob, alive)  # bob has another tab
-    services.connect(table.pk, None, dead)  # a spectator
+    gone = table_presence.connect(table.pk, alice, dead)  # alice's only socket, on the dead process
+    table_presence.connect(table.pk, bob, dead)
+    table_presence.connect(table.pk, bob, alive)  # bob has another tab
+    table_presence.connect(table.pk, None, dead)  # a spectator
     assert spectators(table) == 1
     assert presence.reap() == 3
     last_seen = timezone.now() - STALE
@@ -72,7 +74,7 @@ def test_the_sockets_of_a_process_not_seen_are_dropped_as_of_its_last_heartbeat(
     assert alice_seat.server_cut and not bob_seat.server_cut  # the dead server's doing, hers alone
     assert list(ServerProcess.objects.values_list("pk", flat=True)) == [alive]
     assert list(OpenSocket.objects.values_list("process_id", flat=True)) == [alive]
-    services.disconnect(table.pk, alice, True, gone.socket_id)  # the dead process's late word
+    table_presence.disconnect(table.pk, alice, True, gone.socket_id)  # the dead process's late word
     assert seat_of(table, 0).connections == 0
 
 
@@ -80,8 +82,8 @@ def test_nobody_is_given_up_when_every_process_is_as_old(alice: User, bob: User)
     """A database or clock that stalled makes every heartbeat old at once: that is no death."""
     table = two_seated(alice, bob)
     first, second = process(seen_ago=STALE), process(seen_ago=STALE)
-    services.connect(table.pk, alice, first)
-    services.connect(table.pk, bob, second)
+    table_presence.connect(table.pk, alice, first)
+    table_presence.connect(table.pk, bob, second)
     assert presence.reap() == 0
     assert ServerProcess.objects.count() == 2 and seat_of(table, 0).connections == 1
 
@@ -89,7 +91,7 @@ def test_nobody_is_given_up_when_every_process_is_as_old(alice: User, bob: User)
 def test_an_orphan_socket_is_dropped_once_its_process_is_gone_long_enough(alice: User, bob: User) -> None:
     table = two_seated(alice, bob)
     process()  # someone alive
-    orphan = services.connect(table.pk, alice, 999_999)  # its process row was deleted meanwhile
+    orphan = table_presence.connect(table.pk, alice, 999_999)  # its process row was deleted meanwhile
     assert presence.reap() == 0  # just opened: its process may still close it
     OpenSocket.objects.filter(pk=orphan.socket_id).update(opened=timezone.now() - STALE)
     assert presence.reap() == 1
@@ -126,19 +128,19 @@ def test_sockets_connecting_at_once_to_an_idle_process_register_it_once() -> Non
 
 def test_a_dropped_socket_moving_or_sitting_counts_nothing(alice: User, bob: User) -> None:
     table = bot_table(alice, "shanghai", bots=2)
-    spectator = services.connect(table.pk, bob, process())
+    spectator = table_presence.connect(table.pk, bob, process())
     OpenSocket.objects.filter(pk=spectator.socket_id).delete()  # dropped by the clock
     free = next(s.index for s in Table.objects.get(pk=table.pk).seats.all() if s.empty)
-    services.sit(table.pk, bob, free, spectator.socket_id)
+    commands.sit(table.pk, bob, free, spectator.socket_id)
     assert seat_of(table, free).connections == 0  # the socket counts nowhere now
-    assert services.move_presence(table.pk, bob, False, spectator.socket_id) is False
+    assert table_presence.move_presence(table.pk, bob, False, spectator.socket_id) is False
 
 
 def test_sitting_down_over_a_socket_moves_its_row_to_the_seat(alice: User, bob: User) -> None:
     table = bot_table(alice, "shanghai", bots=2)
-    spectator = services.connect(table.pk, bob, process())
+    spectator = table_presence.connect(table.pk, bob, process())
     free = next(s.index for s in Table.objects.get(pk=table.pk).seats.all() if s.empty)
-    services.sit(table.pk, bob, free, spectator.socket_id)
+    commands.sit(table.pk, bob, free, spectator.socket_id)
     assert OpenSocket.objects.get(pk=spectator.socket_id).seated
     assert seat_of(table, free).connections == 1 and spectators(table) == 0
     presence.reap(timezone.now() + timedelta(hours=1))  # no fresher process: nothing is given up
@@ -154,7 +156,7 @@ async def test_a_process_given_up_closes_its_sockets_so_they_come_back(alice: Us
     row: Any = await sync_to_async(lambda: OpenSocket.objects.get(process_id=mine))()
     assert row.user_id == alice.pk and row.seated
     await sync_to_async(lambda: ServerProcess.objects.filter(pk=mine).delete())()  # given up…
-    await sync_to_async(services.drop_socket)(row, timezone.now())  # …and its socket dropped
+    await sync_to_async(table_presence.drop_socket)(row, timezone.now())  # …and its socket dropped
     await watchers.WATCHER.heartbeat()
     closed = await comm.receive_output(timeout=5)
     while closed["type"] != "websocket.close":
@@ -167,7 +169,8 @@ async def test_a_process_given_up_closes_its_sockets_so_they_come_back(alice: Us
 
 
 def _escaped_or_over(user: User) -> Any:
-    from games.models import Hand, Penalty
+    from games.models import Hand
+    from games.moderation.models import Penalty
 
     def done(table: Table) -> bool:
         over = table.hand is not None and table.hand.status == Hand.Status.OVER
@@ -180,15 +183,15 @@ def test_an_idle_process_given_up_clears_nobodys_blame(alice: User, bob: User) -
     """Alice drops her socket on a live process and stays away; another process
     with no sockets at all is given up meanwhile. That is not her server's doing: past the grace
     her absence is an escape, charged as on a busy machine."""
-    from games.models import Penalty
+    from games.moderation.models import Penalty
 
     table = two_seated(alice, bob)
-    services.start_hand(table.pk, alice)
+    commands.start_hand(table.pk, alice)
     alive = process()
-    mine = services.connect(table.pk, alice, alive)
-    services.connect(table.pk, bob, alive)
+    mine = table_presence.connect(table.pk, alice, alive)
+    table_presence.connect(table.pk, bob, alive)
     process(seen_ago=STALE)  # an idle process, given up below
-    services.disconnect(table.pk, alice, True, mine.socket_id)
+    table_presence.disconnect(table.pk, alice, True, mine.socket_id)
     assert presence.reap() == 0  # it held no socket
     drive_table_until_idle(table.pk, until=_escaped_or_over(alice))
     assert Penalty.objects.filter(user=alice, reason=Penalty.Reason.DISCONNECT).exists()
@@ -196,13 +199,13 @@ def test_an_idle_process_given_up_clears_nobodys_blame(alice: User, bob: User) -
 
 def test_a_seat_cut_off_by_its_dead_process_is_not_blamed(alice: User, bob: User) -> None:
     """Only the sockets of the process that died are cleared: alice's was on it."""
-    from games.models import Penalty
+    from games.moderation.models import Penalty
 
     table = two_seated(alice, bob)
-    services.start_hand(table.pk, alice)
+    commands.start_hand(table.pk, alice)
     dead, alive = process(seen_ago=STALE), process()
-    services.connect(table.pk, alice, dead)
-    services.connect(table.pk, bob, alive)
+    table_presence.connect(table.pk, alice, dead)
+    table_presence.connect(table.pk, bob, alive)
     assert presence.reap() == 1
     assert seat_of(table, 0).server_cut
     drive_table_until_idle(table.pk, until=lambda t: seat_of(t, 0).left or _escaped_or_over(alice)(t))
@@ -242,13 +245,13 @@ def test_a_held_claim_survives_its_socket_s_process_dying(alice: User) -> None:
     leaves it to be committed, as the player's own action, when its undo window ends."""
     dead = process()
     table, claim, now = table_at_a_claim(alice, dead)
-    services.perform(table.pk, alice, table.version, claim.to_json(), now)  # confirmed: held
+    commands.perform(table.pk, alice, table.version, claim.to_json(), now)  # confirmed: held
     assert seat_of(table, 0).pending == claim.to_json()
     ServerProcess.objects.filter(pk=dead).update(seen=timezone.now() - STALE)
     process()  # a live one: the dead process is the stale one
     assert presence.reap() == 1
     assert seat_of(table, 0).pending == claim.to_json() and not seat_of(table, 0).connected
     table.refresh_from_db()
-    services.timeout(table.pk, table.revision, now + timedelta(seconds=2))
+    timers.timeout(table.pk, table.revision, now + timedelta(seconds=2))
     last = HandAction.objects.filter(hand=table.hand, seat=0).order_by("-seq").first()
     assert last is not None and last.action == claim.to_json() and last.actor == "human"

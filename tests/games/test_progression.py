@@ -4,24 +4,24 @@ from __future__ import annotations
 
 import pytest
 
-from games import services
 from games.engine.tiles import EAST, NORTH, SOUTH, WEST
 from games.models import Hand, Match, Table
+from games.table import commands
 from tests.games.conftest import bot_table, play_to_end
 
 pytestmark = pytest.mark.django_db
 
 
 def _play_hands_until(table: Table, owner, done, limit: int = 40) -> list[Hand]:
-    services.set_auto(table.pk, owner, True)  # the server plays the owner's seat (托管)
-    services.start_hand(table.pk, owner)
+    commands.set_auto(table.pk, owner, True)  # the server plays the owner's seat (托管)
+    commands.start_hand(table.pk, owner)
     now = None
     for _ in range(limit):
         now = play_to_end(table.pk, now)
         table.refresh_from_db()
         if done(table):
             break
-        services.continue_play(table.pk, owner)
+        commands.continue_play(table.pk, owner)
     return list(Hand.objects.filter(table=table).order_by("pk"))
 
 
@@ -40,7 +40,7 @@ def test_a_one_round_cantonese_house_game_ends_when_the_deal_has_gone_round(alic
     assert {h.round_wind for h in played} == {EAST}
     first = played[0].dealer
     assert [h.dealer for h in played][-1] == (first + 3) % 4
-    services.continue_play(table.pk, alice)
+    commands.continue_play(table.pk, alice)
     table.refresh_from_db()
     new_hand = Hand.objects.filter(table=table).order_by("-pk").first()
     assert new_hand.match_id != ended.pk and new_hand.round_wind == EAST

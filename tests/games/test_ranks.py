@@ -1,4 +1,4 @@
-"""Ranks (games.ranks): place points, promotion and demotion, only ranked hands move them."""
+"""Ranks (games.history.ranks): place points, promotion and demotion, only ranked hands move them."""
 
 from __future__ import annotations
 
@@ -9,10 +9,14 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
-from games import matchmaking, ranks, services
-from games.models import Hand, QuickMatch, Rank, RankChange, Table
-from games.presenters import table_context
-from games.ranks import Standing, apply_points, place_points
+from games.history import ranks
+from games.history.models import Rank, RankChange
+from games.history.ranks import Standing, apply_points, place_points
+from games.matchmaking import queue
+from games.matchmaking.models import QuickMatch
+from games.models import Hand, Table
+from games.rendering.presenters import table_context
+from games.table import commands
 from tests.conftest import make_user
 from tests.games.conftest import play_to_end, two_seated
 
@@ -38,7 +42,7 @@ def pair(db: None) -> list[User]:
 
 def _ranked_two_player(users: list[User], ranked: bool = True) -> Table:
     for user in users:
-        matchmaking.join(user, "two_player", "bronze", ranked=ranked)
+        queue.join(user, "two_player", "bronze", ranked=ranked)
     return Table.objects.get()
 
 
@@ -61,7 +65,7 @@ def test_unranked_queues_and_ordinary_tables_do_not_move_ranks(pair: list[User],
     table = _ranked_two_player(pair, ranked=False)
     play_to_end(table.pk)
     other = two_seated(carol, make_user("dave"))
-    services.start_hand(other.pk, carol)
+    commands.start_hand(other.pk, carol)
     play_to_end(other.pk)
     assert not Rank.objects.exists() and not RankChange.objects.exists()
     assert all("ranks" not in (h.settlement or {}) for h in Hand.objects.all())

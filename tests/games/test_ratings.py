@@ -6,8 +6,9 @@ import pytest
 from django.contrib.auth.models import User
 from openskill.models import PlackettLuce
 
-from games.models import Rating, ScoreEntry
-from games.ratings import Skill, ranks_by_points, rate, record_hand_ratings
+from games.history.models import Rating
+from games.history.ratings import Skill, ranks_by_points, rate, record_hand_ratings
+from games.models import ScoreEntry
 from tests.games.history_helpers import finished_hand
 
 

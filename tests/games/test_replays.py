@@ -13,8 +13,8 @@ from django.urls import reverse
 
 from accounts.services import create_api_token
 from games.engine.actions import Action, replay
+from games.history.replays import build
 from games.models import HandAction
-from games.replays import build
 from tests.conftest import logged_in_client
 from tests.games.history_helpers import finished_hand, running_hand, won_hand
 
@@ -137,7 +137,7 @@ def test_the_replay_reads_in_the_viewers_language_with_the_tables_names(alice: U
 def test_step_texts_for_every_kind_of_action() -> None:
     from django.utils import translation
 
-    from games.replay_text import step_text
+    from games.history.replay_text import step_text
 
     with translation.override("en"):
         assert step_text({"type": "chi", "tile": "6s", "tiles": "567s"}, "bot", "Bo") == (
@@ -169,7 +169,7 @@ def test_a_new_hand_shows_its_commitment_and_hides_salt_and_wall(alice: User, al
 
     from games.engine.rulesets import get_ruleset
     from games.engine.wall import deal_wall, wall_text
-    from games.presenters import json_view, table_context
+    from games.rendering.presenters import json_view, table_context
 
     hand = running_hand(alice)
     salt = hand.setup["salt"]
@@ -321,7 +321,7 @@ def test_the_replays_text_names_a_pattern_as_the_hands_variant_does() -> None:
     """all_pungs is 对对胡 in yihua and 碰碰和 in cantonese, never the first catalogue's 碰碰胡."""
     from django.utils import translation
 
-    from games.replay_text import replay_text
+    from games.history.replay_text import replay_text
 
     for variant, name in (("yihua", "对对胡"), ("cantonese", "碰碰和"), ("shanghai", "碰碰胡")):
         score = {"seat": 0, "value": 1, "patterns": ["all_pungs"], "payments": [0, 0, 0, 0]}

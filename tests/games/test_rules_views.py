@@ -9,10 +9,10 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from games import services
 from games.engine import patterns
 from games.engine.rulesets import get_ruleset
 from games.rendering.labels import VARIANT_NAMES
+from games.table import opening
 from tests.conftest import logged_in_client
 
 pytestmark = pytest.mark.django_db
@@ -127,7 +127,7 @@ def test_header_lobby_create_form_and_table_page_link_to_the_rules(alice: User) 
         assert f'href="/rules/{variant}/"' in lobby  # each variant's group in the lobby
     create = client.get(reverse("games:create")).content.decode()
     assert 'href="/rules/"' in create and 'href="/rules/two_player/#house-rules"' in create
-    table = services.create_table(alice, "tianjin")
+    table = opening.create_table(alice, "tianjin")
     html = client.get(reverse("games:table", args=[table.pk])).content.decode()
     assert 'class="variant-rules" href="/rules/tianjin/"' in html
 

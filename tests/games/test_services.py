@@ -9,14 +9,15 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from common import caches
-from games import services
-from games.clock import drive_table_until_idle
+from games.clock.ticks import drive_table_until_idle
 from games.engine.actions import Action, legal_actions
-from games.models import Hand, HandAction, Penalty, ScoreEntry, Seat, Table
-from games.presenters import table_context
+from games.models import Hand, HandAction, ScoreEntry, Seat, Table
+from games.moderation.models import Penalty
 from games.rendering.fragments import render_table_html
-from games.services import INSUFFICIENT_POINTS, ServiceError
-from games.table import hand_log, play
+from games.rendering.presenters import table_context
+from games.table import commands, hand_log, opening, play, presence, store, timers, timing
+from games.table.errors import ServiceError
+from games.table.seating import INSUFFICIENT_POINTS
 from tests.games.conftest import (
     after_pause,
     balance,
@@ -37,7 +38,7 @@ def seats(table: Table) -> list[Seat]:
 
 
 def test_create_table_makes_empty_seats(alice: User) -> None:
-    table = services.create_table(alice, "two_player")
+    table = opening.create_table(alice, "two_player")
     assert [s.index for s in seats(table)] == [0, 1]
     assert table.status == "waiting" and table.stake_state == "unset" and table.version == 0
 
@@ -45,42 +46,42 @@ def test_create_table_makes_empty_seats(alice: User) -> None:
 @pytest.mark.parametrize("variant", ["mahjong", "", None])
 def test_create_table_rejects_unknown_variant(alice: User, variant: object) -> None:
     with pytest.raises(ServiceError) as e:
-        services.create_table(alice, variant)  # type: ignore[arg-type]
+        opening.create_table(alice, variant)  # type: ignore[arg-type]
     assert e.value.code == "unknown_variant"
 
 
 def test_create_table_rejects_unknown_options(alice: User) -> None:
     with pytest.raises(ServiceError) as e:
-        services.create_table(alice, "shanghai", options={"nonsense": 1})
+        opening.create_table(alice, "shanghai", options={"nonsense": 1})
     assert e.value.code == "bad_option"
 
 
 def test_first_to_sit_chooses_the_stake_and_others_accept(alice: User, bob: User) -> None:
-    table = services.create_table(alice, "two_player")
-    services.sit(table.pk, bob, 1)
-    services.sit(table.pk, alice, 0)
+    table = opening.create_table(alice, "two_player")
+    commands.sit(table.pk, bob, 1)
+    commands.sit(table.pk, alice, 0)
     with pytest.raises(ServiceError) as e:
-        services.set_stake(table.pk, alice, 5)
+        commands.set_stake(table.pk, alice, 5)
     assert e.value.code == "not_stake_chooser"
-    services.set_stake(table.pk, bob, 5)
+    commands.set_stake(table.pk, bob, 5)
     table.refresh_from_db()
     assert (table.base, table.stake_state) == (5, "proposed")
-    services.accept_stake(table.pk, alice)
+    commands.accept_stake(table.pk, alice)
     table.refresh_from_db()
     assert table.stake_state == "fixed"
     with pytest.raises(ServiceError) as e:
-        services.set_stake(table.pk, bob, 6)
+        commands.set_stake(table.pk, bob, 6)
     assert e.value.code == "stake_fixed"
 
 
 def test_stake_resets_when_the_setter_leaves(alice: User, bob: User, carol: User) -> None:
-    table = services.create_table(alice, "shanghai")
-    services.sit(table.pk, alice, 0)
-    services.sit(table.pk, bob, 1)
-    services.sit(table.pk, carol, 2)
-    services.set_stake(table.pk, alice, 4)
-    services.accept_stake(table.pk, bob)
-    services.stand(table.pk, alice)
+    table = opening.create_table(alice, "shanghai")
+    commands.sit(table.pk, alice, 0)
+    commands.sit(table.pk, bob, 1)
+    commands.sit(table.pk, carol, 2)
+    commands.set_stake(table.pk, alice, 4)
+    commands.accept_stake(table.pk, bob)
+    commands.stand(table.pk, alice)
     table.refresh_from_db()
     assert table.base is None and table.stake_state == "unset" and table.stake_setter is None
     assert table.stake_chooser in (bob, carol)
@@ -90,23 +91,23 @@ def test_stake_resets_when_the_setter_leaves(alice: User, bob: User, carol: User
 def test_next_seated_person_chooses_when_the_chooser_leaves_before_setting(
     alice: User, bob: User, carol: User
 ) -> None:
-    table = services.create_table(alice, "shanghai")
-    services.sit(table.pk, alice, 0)
-    services.sit(table.pk, bob, 2)
-    services.sit(table.pk, carol, 1)
-    services.stand(table.pk, alice)
+    table = opening.create_table(alice, "shanghai")
+    commands.sit(table.pk, alice, 0)
+    commands.sit(table.pk, bob, 2)
+    commands.sit(table.pk, carol, 1)
+    commands.stand(table.pk, alice)
     table.refresh_from_db()
     assert table.stake_chooser == bob  # sat down before carol
 
 
 def test_yihua_needs_an_even_stake(alice: User) -> None:
-    table = services.create_table(alice, "yihua")
-    services.sit(table.pk, alice, 0)
+    table = opening.create_table(alice, "yihua")
+    commands.sit(table.pk, alice, 0)
     for bad in (3, 0, -2, "x", None, 10**9):
         with pytest.raises(ServiceError) as e:
-            services.set_stake(table.pk, alice, bad)
+            commands.set_stake(table.pk, alice, bad)
         assert e.value.code == "bad_stake"
-    services.set_stake(table.pk, alice, 4)
+    commands.set_stake(table.pk, alice, 4)
 
 
 def test_bots_accept_and_a_full_accepted_table_is_fixed(alice: User) -> None:
@@ -119,18 +120,18 @@ def test_start_needs_full_seats(alice: User) -> None:
     table = bot_table(alice, bots=2)
     before = snapshot(table.pk)
     with pytest.raises(ServiceError) as e:
-        services.start_hand(table.pk, alice)
+        commands.start_hand(table.pk, alice)
     assert e.value.code == "seats_empty"
     assert snapshot(table.pk) == before
 
 
 def test_start_needs_everyone_to_accept(alice: User, bob: User) -> None:
-    table = services.create_table(alice, "two_player")
-    services.sit(table.pk, alice, 0)
-    services.set_stake(table.pk, alice, 1)
-    services.sit(table.pk, bob, 1)
+    table = opening.create_table(alice, "two_player")
+    commands.sit(table.pk, alice, 0)
+    commands.set_stake(table.pk, alice, 1)
+    commands.sit(table.pk, bob, 1)
     with pytest.raises(ServiceError) as e:
-        services.start_hand(table.pk, alice)
+        commands.start_hand(table.pk, alice)
     assert e.value.code == "stake_not_accepted"
 
 
@@ -138,27 +139,27 @@ def test_sit_needs_fifty_times_the_base(alice: User, bob: User) -> None:
     table = bot_table(alice, "shanghai", base=4, bots=2)
     set_balance(bob, 199)
     with pytest.raises(ServiceError) as e:
-        services.sit(table.pk, bob, 3)
+        commands.sit(table.pk, bob, 3)
     assert (e.value.code, e.value.message) == ("insufficient_points", INSUFFICIENT_POINTS)
 
 
 def test_sit_errors(alice: User, bob: User) -> None:
     table = bot_table(alice, "two_player")
     with pytest.raises(ServiceError) as e:
-        services.sit(table.pk, bob, 1)
+        commands.sit(table.pk, bob, 1)
     assert e.value.code == "seat_taken"
     with pytest.raises(ServiceError) as e:
-        services.sit(table.pk, alice, 1)
+        commands.sit(table.pk, alice, 1)
     assert e.value.code == "already_seated"
     with pytest.raises(ServiceError) as e:
-        services.sit(table.pk, bob, 7)
+        commands.sit(table.pk, bob, 7)
     assert e.value.code == "bad_seat"
 
 
 def test_full_hand_to_settlement_then_continue(alice: User) -> None:
     table = bot_table(alice, "shanghai", base=1)
     start = balance(alice)
-    services.start_hand(table.pk, alice)
+    commands.start_hand(table.pk, alice)
     table.refresh_from_db()
     assert table.status == "playing" and table.hand is not None
     play_to_end(table.pk)
@@ -175,7 +176,7 @@ def test_full_hand_to_settlement_then_continue(alice: User) -> None:
     assert all(h for h in context["table"]["last_result"]["hands"])  # every hand opened
     # The log is the truth: the stored actions replay to the final state.
     assert HandAction.objects.filter(hand=hand).count() == hand.actions_count > 0
-    services.continue_play(table.pk, alice)
+    commands.continue_play(table.pk, alice)
     table.refresh_from_db()
     assert table.hand.number == 2 and table.hand.status == Hand.Status.PLAYING
     assert table.hand.match_id == hand.match_id
@@ -185,7 +186,7 @@ def test_full_hand_to_settlement_then_continue(alice: User) -> None:
 @pytest.mark.parametrize("variant", ["shanghai", "yihua", "cantonese", "tianjin", "two_player"])
 def test_every_variant_plays_to_the_end(alice: User, variant: str) -> None:
     table = bot_table(alice, variant, base=2)
-    services.start_hand(table.pk, alice)
+    commands.start_hand(table.pk, alice)
     play_to_end(table.pk)
     table.refresh_from_db()
     assert table.hand.status == Hand.Status.OVER
@@ -196,14 +197,14 @@ def test_every_variant_plays_to_the_end(alice: User, variant: str) -> None:
 
 def test_all_bot_table_goes_on_by_itself(alice: User) -> None:
     table = bot_table(alice, "two_player")
-    services.stand(table.pk, alice)  # she set the stake: it is reset
-    services.add_bot(table.pk, alice, 0)
+    commands.stand(table.pk, alice)  # she set the stake: it is reset
+    commands.add_bot(table.pk, alice, 0)
     table.refresh_from_db()
     assert table.stake_state == "unset" and table.stake_chooser is None
     # Nobody is seated: the owner sets the stake and starts a table of bots for spectators.
     assert {"type": "set_stake", "base": 1, "even": False} in table_context(table, alice)["legal"]
-    services.set_stake(table.pk, alice, 1)
-    services.start_hand(table.pk, alice)
+    commands.set_stake(table.pk, alice, 1)
+    commands.start_hand(table.pk, alice)
     now = play_to_end(table.pk)
     first = Table.objects.get(pk=table.pk).hand
     drive_table_until_idle(table.pk, now, until=lambda t: t.hand_id != first.pk)
@@ -213,12 +214,12 @@ def test_all_bot_table_goes_on_by_itself(alice: User) -> None:
 
 def test_insufficient_points_removes_the_player(alice: User) -> None:
     table = bot_table(alice, "shanghai", base=2)
-    services.start_hand(table.pk, alice)
+    commands.start_hand(table.pk, alice)
     set_balance(alice, 100)  # 50 × 2 = 100: any loss puts her below
     now = play_to_end(table.pk)
     table.refresh_from_db()
     if balance(alice) >= 100:  # she won or nobody paid: lose some points on the next hand
-        services.continue_play(table.pk, alice)
+        commands.continue_play(table.pk, alice)
         set_balance(alice, 99)
         # still settles; then she is removed
         play_to_end(table.pk, now)
@@ -230,19 +231,19 @@ def test_insufficient_points_removes_the_player(alice: User) -> None:
 
 def test_escape_penalty_once_shared_and_seat_freed_after_the_hand(alice: User, bob: User) -> None:
     table = two_seated(alice, bob, "shanghai", 2)
-    services.add_bot(table.pk, alice, 2)
-    services.add_bot(table.pk, alice, 3)
-    services.start_hand(table.pk, bob)
+    commands.add_bot(table.pk, alice, 2)
+    commands.add_bot(table.pk, alice, 3)
+    commands.start_hand(table.pk, bob)
     a0, b0 = balance(alice), balance(bob)
-    services.leave(table.pk, alice)
+    commands.leave(table.pk, alice)
     assert (balance(alice), balance(bob)) == (a0, b0)  # paid into the hand's settlement
     with pytest.raises(ServiceError) as e:
-        services.leave(table.pk, alice)
+        commands.leave(table.pk, alice)
     assert e.value.code == "already_left"
     seat = seats(table)[0]
     assert seat.left and seat.user == alice  # a bot finishes her hand
     with pytest.raises(ServiceError):
-        services.act(table.pk, alice, {"type": "pass"})
+        commands.act(table.pk, alice, {"type": "pass"})
     play_to_end(table.pk)
     assert Penalty.objects.filter(user=alice).count() == 1
     assert seats(table)[0].user is None
@@ -256,9 +257,9 @@ def test_escape_penalty_once_shared_and_seat_freed_after_the_hand(alice: User, b
 
 def test_disconnect_past_grace_is_an_escape(alice: User, bob: User) -> None:
     table = two_seated(alice, bob)
-    services.start_hand(table.pk, alice)
-    services.connect(table.pk, bob)
-    services.disconnect(table.pk, bob)
+    commands.start_hand(table.pk, alice)
+    presence.connect(table.pk, bob)
+    presence.disconnect(table.pk, bob)
     b0 = balance(bob)
     later = timezone.now() + timedelta(seconds=121)
     drive_table_until_idle(table.pk, later, until=lambda t: Penalty.objects.exists() or hand_over(t))
@@ -274,17 +275,17 @@ def test_disconnect_past_grace_is_an_escape(alice: User, bob: User) -> None:
 
 def test_reconnect_within_grace_is_no_escape(alice: User, bob: User) -> None:
     table = two_seated(alice, bob)
-    services.start_hand(table.pk, alice)
-    services.connect(table.pk, bob)
-    services.disconnect(table.pk, bob)
-    services.connect(table.pk, bob)
+    commands.start_hand(table.pk, alice)
+    presence.connect(table.pk, bob)
+    presence.disconnect(table.pk, bob)
+    presence.connect(table.pk, bob)
     play_to_end(table.pk, timezone.now() + timedelta(seconds=500))
     assert not Penalty.objects.exists()
 
 
 def test_refused_actions_change_nothing(alice: User, bob: User) -> None:
     table = bot_table(alice, "shanghai")
-    services.start_hand(table.pk, alice)
+    commands.start_hand(table.pk, alice)
     table.refresh_from_db()
     before = snapshot(table.pk)
     cases = [
@@ -299,7 +300,7 @@ def test_refused_actions_change_nothing(alice: User, bob: User) -> None:
     ]
     for user, version, action, code in cases:
         with pytest.raises(ServiceError) as e:
-            services.perform(table.pk, user, version, action)
+            commands.perform(table.pk, user, version, action)
         assert e.value.code == code, (action, e.value)
     assert snapshot(table.pk) == before
 
@@ -311,8 +312,8 @@ def alices_turn(table: Table) -> bool:
 
 def test_illegal_hand_action_is_refused(alice: User) -> None:
     table = bot_table(alice, "shanghai")
-    services.start_hand(table.pk, alice)
-    services.connect(table.pk, alice)
+    commands.start_hand(table.pk, alice)
+    presence.connect(table.pk, alice)
     # Wait for alice's own turn (she is connected, so the clock waits for her).
     drive_table_until_idle(table.pk, until=alices_turn)
     table.refresh_from_db()
@@ -324,7 +325,7 @@ def test_illegal_hand_action_is_refused(alice: User) -> None:
 
     before = snapshot(table.pk)
     with pytest.raises(ServiceError) as e:
-        services.perform(
+        commands.perform(
             table.pk, alice, table.version, {"type": "discard", "tile": name(missing)}, after_pause(table)
         )
     assert e.value.code in {"illegal_action", "not_in_hand"}
@@ -333,16 +334,16 @@ def test_illegal_hand_action_is_refused(alice: User) -> None:
 
 def test_stale_timeout_is_a_no_op(alice: User) -> None:
     table = bot_table(alice, "shanghai")
-    services.start_hand(table.pk, alice)
+    commands.start_hand(table.pk, alice)
     table.refresh_from_db()
-    assert services.timeout(table.pk, table.version - 1, timezone.now() + timedelta(hours=1)) is False
+    assert timers.timeout(table.pk, table.version - 1, timezone.now() + timedelta(hours=1)) is False
     assert snapshot(table.pk)[0] == table.version
 
 
 def test_human_timeout_plays_the_auto_action(alice: User) -> None:
     table = bot_table(alice, "shanghai")
-    services.start_hand(table.pk, alice)
-    services.connect(table.pk, alice)
+    commands.start_hand(table.pk, alice)
+    presence.connect(table.pk, alice)
     play_to_end(table.pk)
     actors = set(HandAction.objects.filter(seat=0).values_list("actor", flat=True))
     assert actors <= {"timeout"} and HandAction.objects.filter(actor="bot").exists()
@@ -350,20 +351,20 @@ def test_human_timeout_plays_the_auto_action(alice: User) -> None:
 
 def test_a_dropped_socket_has_a_window_to_come_back_before_its_turn_is_played(alice: User) -> None:
     table = bot_table(alice, "shanghai")
-    services.start_hand(table.pk, alice)
-    ctx = services.load(Table.objects.get(pk=table.pk))
+    commands.start_hand(table.pk, alice)
+    ctx = store.load(Table.objects.get(pk=table.pk))
     seat, start = ctx.seats[0], ctx.table.act_since
     assert start is not None and ctx.state is not None and ctx.state.phase == "turn"
     timer = start + timedelta(seconds=ctx.table.turn_seconds)
     seat.connections = 1
-    assert services.seat_due(ctx, seat) == timer
+    assert timing.seat_due(ctx, seat) == timer
     seat.connections = 0
     seat.disconnected_at = start + timedelta(seconds=4)  # a reload 4 s into the turn
-    assert services.seat_due(ctx, seat) == seat.disconnected_at + timedelta(seconds=services.RECONNECT_WINDOW)
+    assert timing.seat_due(ctx, seat) == seat.disconnected_at + timedelta(seconds=timing.RECONNECT_WINDOW)
     seat.disconnected_at = start - timedelta(minutes=1)  # gone since an earlier decision
-    assert services.seat_due(ctx, seat) == start + timedelta(seconds=services.DISCONNECTED_DELAY)
+    assert timing.seat_due(ctx, seat) == start + timedelta(seconds=timing.DISCONNECTED_DELAY)
     seat.disconnected_at = timer - timedelta(seconds=1)  # dropped just before the timer runs out
-    assert services.seat_due(ctx, seat) == timer
+    assert timing.seat_due(ctx, seat) == timer
 
 
 def find_claim(table_id: int, seat: int) -> bool:
@@ -381,13 +382,13 @@ def table_at_a_claim(alice: User, process_id: int | None = None) -> tuple[Table,
     her turns up within a few hands; skipped if none does in eight."""
     for _ in range(8):
         table = bot_table(alice, "shanghai", base=1)
-        services.start_hand(table.pk, alice)
-        socket_id = services.connect(table.pk, alice, process_id).socket_id
+        commands.start_hand(table.pk, alice)
+        socket_id = presence.connect(table.pk, alice, process_id).socket_id
         now = drive_table_until_idle(table.pk, until=lambda t: find_claim(t.pk, 0) or hand_over(t))
         if not hand_over(Table.objects.get(pk=table.pk)):
             break
-        services.disconnect(table.pk, alice, True, socket_id)  # (only the table returned has her socket)
-        services.leave(table.pk, alice)
+        presence.disconnect(table.pk, alice, True, socket_id)  # (only the table returned has her socket)
+        commands.leave(table.pk, alice)
     else:
         pytest.skip("no claim came up")
     state = state_of(table.pk)
@@ -400,34 +401,34 @@ def table_at_a_claim(alice: User, process_id: int | None = None) -> tuple[Table,
 def test_claim_is_held_for_the_undo_window(alice: User) -> None:
     table, claim, now = table_at_a_claim(alice)
     count = snapshot(table.pk)[1]
-    services.perform(table.pk, alice, table.version, claim.to_json())
+    commands.perform(table.pk, alice, table.version, claim.to_json())
     assert snapshot(table.pk)[1] == count  # held, not applied
     context = table_context(table.pk, alice)
     assert context["table"]["seats"][0]["pending"] == claim.to_json()
     assert context["legal"][-1] == {"type": "undo"}
     assert context["view"]["my_move"] is False
-    services.undo(table.pk, alice)
+    commands.undo(table.pk, alice)
     assert seats(table)[0].pending is None
     table.refresh_from_db()
-    services.perform(table.pk, alice, table.version, claim.to_json())
+    commands.perform(table.pk, alice, table.version, claim.to_json())
     table.refresh_from_db()
-    services.timeout(table.pk, table.revision, now + timedelta(seconds=2))
+    timers.timeout(table.pk, table.revision, now + timedelta(seconds=2))
     last = HandAction.objects.filter(hand=table.hand, seat=0).order_by("-seq").first()
     assert last is not None and last.action == claim.to_json() and last.actor == "human"
 
 
 def test_every_discard_pauses_and_hides_the_next_draw(alice: User, bob: User) -> None:
     table = bot_table(alice, "shanghai")
-    services.start_hand(table.pk, alice)
-    services.connect(table.pk, alice)
+    commands.start_hand(table.pk, alice)
+    presence.connect(table.pk, alice)
     drive_table_until_idle(table.pk, until=alices_turn)
     table.refresh_from_db()
     state = state_of(table.pk)
     discard = next(a for a in legal_actions(state, 0) if a.type == "discard")
-    services.perform(table.pk, alice, table.version, discard.to_json(), after_pause(table))
+    commands.perform(table.pk, alice, table.version, discard.to_json(), after_pause(table))
     table.refresh_from_db()
     # paused now; its end is written nowhere: nothing is due before it is over
-    assert services.paused(table, timezone.now())
+    assert timing.paused(table, timezone.now())
     assert table.deadline is not None and table.deadline > table.pause_until
     for viewer in (alice, bob, None):
         view = table_context(table.pk, viewer)["view"]
@@ -441,7 +442,7 @@ def test_a_state_is_extended_from_an_older_cached_one_as_a_replay_would_build_it
     """A process that saw a hand a few actions ago (the clock, say) applies the actions logged
     since instead of replaying the whole hand; both give the same state."""
     table = bot_table(alice)
-    services.start_hand(table.pk, alice)
+    commands.start_hand(table.pk, alice)
     play_to_end(table.pk)
     hand = Table.objects.get(pk=table.pk).hand
     assert hand is not None and hand.actions_count > 10
@@ -466,11 +467,11 @@ def _two_player_self_draw(alice: User, monkeypatch: pytest.MonkeyPatch, options:
     monkeypatch.setattr(play.secrets, "randbelow", lambda n: 0)
     # no salt: the deal comes from the seed alone, as for hands dealt before commitments
     monkeypatch.setattr(play, "new_salt", lambda: None)
-    table = services.create_table(alice, "two_player", options=options)
-    services.sit(table.pk, alice, 0)
-    services.set_stake(table.pk, alice, 2)
-    services.add_bot(table.pk, alice, 1, "easy")  # the fixed deal and this bot end in its self-draw
-    services.start_hand(table.pk, alice)
+    table = opening.create_table(alice, "two_player", options=options)
+    commands.sit(table.pk, alice, 0)
+    commands.set_stake(table.pk, alice, 2)
+    commands.add_bot(table.pk, alice, 1, "easy")  # the fixed deal and this bot end in its self-draw
+    commands.start_hand(table.pk, alice)
     play_to_end(table.pk)
     table.refresh_from_db()
     assert table.hand.result["by"] == "self_draw" and table.hand.result["winners"] == [1]
@@ -502,6 +503,6 @@ def test_a_two_player_self_draw_settles_value_times_multiplier_times_base(
 @pytest.mark.parametrize("bad", [0, 4, 13])
 def test_create_table_refuses_a_self_draw_multiplier_out_of_range(alice: User, bad: int) -> None:
     with pytest.raises(ServiceError) as e:
-        services.create_table(alice, "two_player", options={"self_draw_multiplier": bad})
+        opening.create_table(alice, "two_player", options={"self_draw_multiplier": bad})
     assert e.value.code == "bad_option" and "self_draw_multiplier" in e.value.message
     assert not Table.objects.exists()

@@ -12,9 +12,10 @@ from django.urls import reverse
 
 from accounts.models import LedgerEntry
 from accounts.services import create_api_token
-from games import services
 from games.models import Hand, ScoreEntry, Table
-from games.services import INSUFFICIENT_POINTS, ServiceError
+from games.table import commands, opening
+from games.table.errors import ServiceError
+from games.table.seating import INSUFFICIENT_POINTS
 from tests.conftest import logged_in_client, make_user
 from tests.games.conftest import balance, bot_table, hand_over, play_to_end, set_balance, snapshot
 
@@ -59,54 +60,54 @@ def test_a_zero_point_account_cannot_create_a_table_by_the_form(broke: User) -> 
 
 
 def test_a_zero_point_account_cannot_sit_before_the_stake_is_set(alice: User, broke: User) -> None:
-    table = services.create_table(alice, "shanghai")
-    _refused(services.sit, table.pk, broke, 0)
+    table = opening.create_table(alice, "shanghai")
+    _refused(commands.sit, table.pk, broke, 0)
     assert not Table.objects.get(pk=table.pk).seats.filter(user=broke).exists()
 
 
 def test_a_zero_point_account_cannot_sit_at_a_staked_table(alice: User, broke: User) -> None:
     table = bot_table(alice, base=2, bots=2)
-    _refused(services.sit, table.pk, broke, 3)
+    _refused(commands.sit, table.pk, broke, 3)
 
 
 def test_the_stake_cannot_be_set_above_what_the_setter_holds(alice: User) -> None:
-    table = services.create_table(alice, "shanghai")
-    services.sit(table.pk, alice, 0)
+    table = opening.create_table(alice, "shanghai")
+    commands.sit(table.pk, alice, 0)
     set_balance(alice, 50 * 20 - 1)
     before = snapshot(table.pk)
-    _refused(services.set_stake, table.pk, alice, 20)
+    _refused(commands.set_stake, table.pk, alice, 20)
     assert snapshot(table.pk) == before and Table.objects.get(pk=table.pk).base is None
-    services.set_stake(table.pk, alice, 19)  # 950 points cover 50 × 19 exactly
+    commands.set_stake(table.pk, alice, 19)  # 950 points cover 50 × 19 exactly
     assert Table.objects.get(pk=table.pk).base == 19
 
 
 def test_a_zero_point_account_cannot_accept_a_stake(alice: User, bob: User) -> None:
-    table = services.create_table(alice, "two_player")
-    services.sit(table.pk, alice, 0)
-    services.set_stake(table.pk, alice, 2)
-    services.sit(table.pk, bob, 1)
+    table = opening.create_table(alice, "two_player")
+    commands.sit(table.pk, alice, 0)
+    commands.set_stake(table.pk, alice, 2)
+    commands.sit(table.pk, bob, 1)
     set_balance(bob, 0)  # e.g. lost at another table meanwhile
-    _refused(services.accept_stake, table.pk, bob)
+    _refused(commands.accept_stake, table.pk, bob)
     assert not Table.objects.get(pk=table.pk).seats.get(index=1).accepted
 
 
 def test_a_hand_does_not_start_with_a_zero_point_player(alice: User, bob: User) -> None:
-    table = services.create_table(alice, "two_player")
-    services.sit(table.pk, alice, 0)
-    services.set_stake(table.pk, alice, 2)
-    services.sit(table.pk, bob, 1)
-    services.accept_stake(table.pk, bob)
+    table = opening.create_table(alice, "two_player")
+    commands.sit(table.pk, alice, 0)
+    commands.set_stake(table.pk, alice, 2)
+    commands.sit(table.pk, bob, 1)
+    commands.accept_stake(table.pk, bob)
     set_balance(bob, 0)
-    _refused(services.start_hand, table.pk, alice)
+    _refused(commands.start_hand, table.pk, alice)
     assert Table.objects.get(pk=table.pk).hand is None
 
 
 def test_the_next_hand_does_not_start_with_a_zero_point_player(alice: User) -> None:
     table = bot_table(alice, "two_player")
-    services.start_hand(table.pk, alice)
+    commands.start_hand(table.pk, alice)
     play_to_end(table.pk)
     set_balance(alice, 0)  # below the floor only after the settlement's own check
-    services.continue_play(table.pk, alice)
+    commands.continue_play(table.pk, alice)
     table = Table.objects.get(pk=table.pk)
     assert Hand.objects.filter(table=table).count() == 1  # no next hand
     assert table.notices[str(alice.pk)] == INSUFFICIENT_POINTS
@@ -125,14 +126,14 @@ def _hands_until_practice(table_id: int, people: list[User], hands: int = 8) -> 
         if any(hand.settlement["practice"]):
             return hand
         for person in people:
-            services.continue_play(table_id, person)
+            commands.continue_play(table_id, person)
     raise AssertionError("no hand with a payment to or from a bot")
 
 
 def test_a_human_against_bots_keeps_every_point(alice: User) -> None:
     """Before: a 0-point player took +90,000 from bots holding a notional 10⁹."""
     table = bot_table(alice, "two_player", base=10)
-    services.start_hand(table.pk, alice)
+    commands.start_hand(table.pk, alice)
     start = balance(alice)
     hand = _hands_until_practice(table.pk, [alice])
     assert balance(alice) == start
@@ -143,14 +144,14 @@ def test_a_human_against_bots_keeps_every_point(alice: User) -> None:
 
 
 def test_a_table_with_bots_moves_points_only_between_its_humans(alice: User, bob: User) -> None:
-    table = services.create_table(alice, "shanghai")
-    services.sit(table.pk, alice, 0)
-    services.set_stake(table.pk, alice, 5)
-    services.sit(table.pk, bob, 1)
-    services.accept_stake(table.pk, bob)
-    services.add_bot(table.pk, alice, 2)
-    services.add_bot(table.pk, alice, 3)
-    services.start_hand(table.pk, alice)
+    table = opening.create_table(alice, "shanghai")
+    commands.sit(table.pk, alice, 0)
+    commands.set_stake(table.pk, alice, 5)
+    commands.sit(table.pk, bob, 1)
+    commands.accept_stake(table.pk, bob)
+    commands.add_bot(table.pk, alice, 2)
+    commands.add_bot(table.pk, alice, 3)
+    commands.start_hand(table.pk, alice)
     total = balance(alice) + balance(bob)
     hand = _hands_until_practice(table.pk, [alice, bob])
     assert balance(alice) + balance(bob) == total  # nothing came from (or went to) the bots
@@ -160,7 +161,7 @@ def test_a_table_with_bots_moves_points_only_between_its_humans(alice: User, bob
 
 def test_the_settlement_marks_practice_payments(alice: User) -> None:
     table = bot_table(alice, "two_player", base=10)
-    services.start_hand(table.pk, alice)
+    commands.start_hand(table.pk, alice)
     _hands_until_practice(table.pk, [alice])
     html = logged_in_client(alice).get(reverse("games:table", args=[table.pk])).content.decode()
     assert 'class="practice"' in html
@@ -168,7 +169,7 @@ def test_the_settlement_marks_practice_payments(alice: User) -> None:
 
 def test_the_history_page_marks_practice_payments(alice: User) -> None:
     table = bot_table(alice, "two_player", base=10)
-    services.start_hand(table.pk, alice)
+    commands.start_hand(table.pk, alice)
     _hands_until_practice(table.pk, [alice])
     html = logged_in_client(alice).get(f"/users/{alice.username}/history/").content.decode()
     assert 'class="practice"' in html

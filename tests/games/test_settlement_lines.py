@@ -10,7 +10,7 @@ from django.utils import translation
 
 from games.engine.simulate import play_hand
 from games.engine.view import view_for
-from games.settlement_lines import settlement_line
+from games.rendering.settlement_lines import settlement_line
 
 VARIANTS = ("shanghai", "yihua", "cantonese", "tianjin", "two_player")
 NAMES = ["Ann", "Bo", "Cy", "Di"]

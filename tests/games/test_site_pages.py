@@ -13,9 +13,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
-from games import matchmaking
 from games.engine import patterns
-from games.models import QueueEntry, SiteSettings
+from games.matchmaking import queue
+from games.matchmaking.models import QueueEntry
+from games.moderation.models import SiteSettings
 from tests.conftest import logged_in_client
 from tests.games.history_helpers import finished_hand, won_hand
 
@@ -175,13 +176,13 @@ def test_the_fairness_page_explains_checking_a_deal_in_both_languages(
 
 
 def test_a_get_of_the_leave_address_explains_and_leaves_nobody(alice: User, alice_client: Client) -> None:
-    matchmaking.join(alice, "shanghai", "bronze")
+    queue.join(alice, "shanghai", "bronze")
     response = alice_client.get(reverse("games:play_leave"), HTTP_ACCEPT_LANGUAGE="en")
     assert response.status_code == 302 and response["Location"] == reverse("games:play")
     assert QueueEntry.objects.filter(user=alice).exists()  # a GET changes nothing
     page = alice_client.get(response["Location"], HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Leave the queue" in page and "To leave the queue" in page
-    matchmaking.leave(alice)
+    queue.leave(alice)
     response = alice_client.get(reverse("games:play_leave"), follow=True, HTTP_ACCEPT_LANGUAGE="en")
     assert (
         response.status_code == 200 and "You are not in the quick match queue." in response.content.decode()

@@ -1,4 +1,4 @@
-"""Snapshots (games/snapshots.py): what a change announces, what a socket renders from, and the
+"""Snapshots (games/table/snapshots.py): what a change announces, what a socket renders from, and the
 seats a change reuses — always what the database holds at that version, and nothing private."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from accounts.services import change_balance
-from games import services, snapshots
 from games.models import Table
-from games.presenters import snapshot_context, table_context
+from games.rendering.presenters import snapshot_context, table_context
+from games.table import commands, opening, snapshots, store
 from tests.games.conftest import balance, bot_table
 
 pytestmark = pytest.mark.django_db(transaction=True)  # snapshots are kept on commit
@@ -24,7 +24,7 @@ def _fresh_snapshots() -> None:
 
 def _started(alice: User) -> Table:
     table = bot_table(alice, "shanghai")
-    services.start_hand(table.pk, alice)
+    commands.start_hand(table.pk, alice)
     return Table.objects.get(pk=table.pk)
 
 
@@ -73,12 +73,12 @@ def test_unpacking_gives_a_private_copy(alice: User) -> None:
 def test_the_next_change_reuses_the_seats_and_hand_of_the_snapshot(alice: User) -> None:
     table = _started(alice)
     with CaptureQueriesContext(connection) as queries:
-        services.set_auto(table.pk, alice, True)
+        commands.set_auto(table.pk, alice, True)
     reads = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("SELECT")]
     assert not any('FROM "games_seat"' in sql or 'FROM "games_hand"' in sql for sql in reads), reads
     snapshots.forget(table.pk)
     with CaptureQueriesContext(connection) as queries:
-        services.set_auto(table.pk, alice, False)
+        commands.set_auto(table.pk, alice, False)
     assert any('FROM "games_seat"' in q["sql"] for q in queries.captured_queries)
 
 
@@ -86,13 +86,13 @@ def test_a_snapshot_at_another_version_is_not_used(alice: User) -> None:
     table = _started(alice)
     Table.objects.filter(pk=table.pk).update(revision=table.revision + 1)  # a change it did not see
     with CaptureQueriesContext(connection) as queries:
-        services.set_auto(table.pk, alice, True)
+        commands.set_auto(table.pk, alice, True)
     assert any('FROM "games_seat"' in q["sql"] for q in queries.captured_queries)
 
 
 def test_balances_are_read_again_after_they_change(alice: User) -> None:
     table = _started(alice)
-    ctx = services.load(Table.objects.get(pk=table.pk))
+    ctx = store.load(Table.objects.get(pk=table.pk))
     change_balance(alice, -5, "hand")  # e.g. a settlement in the same transaction
     believed = snapshots.unpack(snapshots.pack(ctx.table, ctx.seats, ctx.hand, {}, fresh_balances=False))
     fresh = snapshots.unpack(snapshots.pack(ctx.table, ctx.seats, ctx.hand, {}, fresh_balances=True))
@@ -104,7 +104,7 @@ def test_keep_prefers_the_newer_version_and_a_rebuilt_table(alice: User) -> None
     table = _started(alice)
     newest = snapshots.at(table.pk, table.revision)
     assert newest is not None
-    ctx = services.load(Table.objects.get(pk=table.pk))
+    ctx = store.load(Table.objects.get(pk=table.pk))
     ctx.table.revision -= 1
     older = snapshots.pack(ctx.table, ctx.seats, ctx.hand, {}, fresh_balances=False)
     snapshots.keep(older)
@@ -118,9 +118,9 @@ def test_seats_read_without_a_snapshot_get_light_users_with_balances(alice: User
     from accounts.models import Profile
     from games.models import Seat
 
-    table = services.create_table(alice, "two_player")
-    services.sit(table.pk, alice, 0)
-    services.sit(table.pk, bob, 1)
+    table = opening.create_table(alice, "two_player")
+    commands.sit(table.pk, alice, 0)
+    commands.sit(table.pk, bob, 1)
     Profile.objects.filter(user=bob).delete()  # an account never opened: no balance
     seats = list(Seat.objects.filter(table=table).order_by("index"))
     with CaptureQueriesContext(connection) as queries:

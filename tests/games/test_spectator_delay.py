@@ -1,4 +1,4 @@
-"""Spectator delay (games.spectator_delay): spectators of quick-match tables see the log as it
+"""Spectator delay (games.rendering.spectator_delay): spectators of quick-match tables see the log as it
 stood `delay` seconds ago, never newer, never a concealed tile; seated players see it live."""
 
 from __future__ import annotations
@@ -11,11 +11,13 @@ from channels.db import database_sync_to_async as sync_to_async
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from games import matchmaking, services
-from games.clock import drive_table_until_idle
-from games.models import Hand, HandAction, SiteSettings, Table
-from games.presenters import table_context
-from games.spectator_delay import delay_for, delayed_context, for_viewer
+from games.clock.ticks import drive_table_until_idle
+from games.matchmaking import queue
+from games.models import Hand, HandAction, Table
+from games.moderation.models import SiteSettings
+from games.rendering.presenters import table_context
+from games.rendering.spectator_delay import delay_for, delayed_context, for_viewer
+from games.table import commands
 from tests.conftest import logged_in_client, make_user
 from tests.games.conftest import bot_table
 from tests.games.test_consumers import open_socket, receive
@@ -23,7 +25,7 @@ from tests.games.test_consumers import open_socket, receive
 
 def quick_table(names: tuple[str, str] = ("east", "west")) -> Table:
     for name in names:
-        matchmaking.join(make_user(name), "two_player", "bronze")
+        queue.join(make_user(name), "two_player", "bronze")
     return Table.objects.get(quick_match__isnull=False)
 
 
@@ -132,7 +134,7 @@ async def test_over_the_socket_a_spectator_is_behind_and_a_player_live(bob: User
     assert live["view"]["hand"] is not None and "delay_s" not in live["view"]["table"]
     assert delayed["view"]["hand"] is None and delayed["view"]["table"]["delay_s"] == 180
     assert delayed["version"] == 0  # the delayed frame's own count: no hand shown yet
-    await sync_to_async(services.set_auto)(table.pk, east, True)  # a live change
+    await sync_to_async(commands.set_auto)(table.pk, east, True)  # a live change
     assert await spectator.receive_nothing(timeout=0.5)  # still three minutes behind: nothing new
     await spectator.send_json_to({"type": "sync"})
     frame = await receive(spectator)

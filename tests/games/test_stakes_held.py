@@ -12,10 +12,10 @@ from dataclasses import replace
 import pytest
 from django.contrib.auth.models import User
 
-from games import services
 from games.engine.state import HandResult
+from games.history.ratings import ADMIN_CLOSED
 from games.models import ScoreEntry, Table
-from games.ratings import ADMIN_CLOSED
+from games.table import commands, opening
 from games.table.changes import change
 from games.table.errors import ServiceError
 from games.table.settlement import finish_hand
@@ -40,23 +40,23 @@ def applied(table: Table, user: User) -> int:
 
 
 def two_player_table(a: User, b: User, base: int, options: dict | None = None) -> Table:
-    table = services.create_table(a, "two_player", options=options or {})
-    services.sit(table.pk, a, 0)
-    services.set_stake(table.pk, a, base)
-    services.sit(table.pk, b, 1)
-    services.accept_stake(table.pk, b)
-    services.start_hand(table.pk, a)
+    table = opening.create_table(a, "two_player", options=options or {})
+    commands.sit(table.pk, a, 0)
+    commands.set_stake(table.pk, a, base)
+    commands.sit(table.pk, b, 1)
+    commands.accept_stake(table.pk, b)
+    commands.start_hand(table.pk, a)
     return Table.objects.get(pk=table.pk)
 
 
 def test_a_second_hand_cannot_start_on_points_the_first_holds(alice: User, bob: User, carol: User) -> None:
     set_balance(alice, 1000)
     two_player_table(alice, carol, 20)  # 50 × 20: all of her 1,000 is held while it runs
-    other = services.create_table(bob, "two_player")
-    services.sit(other.pk, bob, 0)
-    services.set_stake(other.pk, bob, 20)
+    other = opening.create_table(bob, "two_player")
+    commands.sit(other.pk, bob, 0)
+    commands.set_stake(other.pk, bob, 20)
     with pytest.raises(ServiceError) as e:
-        services.sit(other.pk, alice, 1)
+        commands.sit(other.pk, alice, 1)
     assert e.value.code == "insufficient_points"
 
 
@@ -68,7 +68,7 @@ def test_a_hand_starting_elsewhere_stands_up_whoever_the_running_hand_holds(
     second = two_seated(bob, alice, "two_player", 20)
     two_player_table(alice, carol, 20)
     with pytest.raises(ServiceError) as e:
-        services.start_hand(second.pk, bob)
+        commands.start_hand(second.pk, bob)
     assert e.value.code == "insufficient_points"
 
 
@@ -77,7 +77,7 @@ def test_an_escape_share_elsewhere_cannot_drain_a_running_hand(alice: User, bob:
     set_balance(alice, 1000)
     t1 = two_player_table(alice, carol, 10)  # holds 500
     t2 = two_player_table(alice, bob, 10, {"escape_penalty": 100})  # a 1,000-point escape penalty
-    services.leave(t2.pk, alice)
+    commands.leave(t2.pk, alice)
     end_hand_with(t2.pk, (0, 0))
     assert balance(alice) >= 500  # what T1 holds stayed
     c0 = balance(carol)
@@ -122,7 +122,7 @@ def test_an_escape_penalty_nothing_can_pay_moves_nothing_and_is_not_listed(
     set_balance(alice, 1000)
     two_player_table(alice, carol, 10)  # holds 500
     t2 = two_player_table(alice, bob, 10)
-    services.leave(t2.pk, alice)
+    commands.leave(t2.pk, alice)
     b0 = balance(bob)
     t2 = end_hand_with(t2.pk, (-500, 500))  # the hand takes all T1 does not hold
     assert balance(alice) == 500 and balance(bob) == b0 + 500  # no share: nothing was left to pay

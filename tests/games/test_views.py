@@ -9,8 +9,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from games import services
 from games.models import Table
+from games.table import commands, opening
 from tests.conftest import logged_in_client
 from tests.games.conftest import bot_table
 
@@ -36,8 +36,8 @@ def create_payload(**overrides: object) -> dict[str, object]:
 
 def test_lobby_groups_public_tables_by_variant(anon_client: Client, alice: User, bob: User) -> None:
     shanghai = bot_table(alice, "shanghai")
-    two = services.create_table(bob, "two_player")
-    private = services.create_table(bob, "cantonese", public=False)
+    two = opening.create_table(bob, "two_player")
+    private = opening.create_table(bob, "cantonese", public=False)
     response = anon_client.get(reverse("games:lobby"))
     assert response.status_code == 200
     html = response.content.decode()
@@ -50,8 +50,8 @@ def test_lobby_groups_public_tables_by_variant(anon_client: Client, alice: User,
 
 def test_lobby_filters_by_variant_and_free_seat(anon_client: Client, alice: User, bob: User) -> None:
     full = bot_table(alice, "shanghai")
-    open_table = services.create_table(bob, "shanghai")
-    two = services.create_table(bob, "two_player")
+    open_table = opening.create_table(bob, "shanghai")
+    two = opening.create_table(bob, "two_player")
     html = anon_client.get(reverse("games:lobby_tables"), {"free": "1"}).content.decode()
     assert f'data-table="{full.pk}"' not in html and f'data-table="{open_table.pk}"' in html
     html = anon_client.get(reverse("games:lobby_tables"), {"variant": "two_player"}).content.decode()
@@ -60,7 +60,7 @@ def test_lobby_filters_by_variant_and_free_seat(anon_client: Client, alice: User
 
 
 def test_private_table_listed_for_its_owner(alice_client: Client, alice: User) -> None:
-    private = services.create_table(alice, "yihua", public=False)
+    private = opening.create_table(alice, "yihua", public=False)
     html = alice_client.get(reverse("games:lobby")).content.decode()
     assert f'data-table="{private.pk}"' in html
 
@@ -188,7 +188,7 @@ def test_anonymous_visitor_watches_without_actions(anon_client: Client, alice: U
 
 
 def test_private_table_needs_the_invite_link(alice: User, bob: User) -> None:
-    table = services.create_table(alice, "shanghai", public=False)
+    table = opening.create_table(alice, "shanghai", public=False)
     bob_client = logged_in_client(bob)
     url = reverse("games:table", args=[table.pk])
     assert bob_client.get(url).status_code == 404
@@ -210,7 +210,7 @@ def test_missing_table_is_404(anon_client: Client, db: None) -> None:
 
 
 def test_the_escape_penalty_field_shows_the_multiplier_that_applies(alice_client: Client) -> None:
-    from games.models import SiteSettings
+    from games.moderation.models import SiteSettings
 
     SiteSettings.objects.update_or_create(pk=1, defaults={"escape_multiplier": 40})
     form = alice_client.get(reverse("games:create")).context["form"]
@@ -221,7 +221,7 @@ def test_the_escape_penalty_field_shows_the_multiplier_that_applies(alice_client
 def test_the_lobby_shows_a_playing_tables_wind_round(anon_client: Client, alice: User) -> None:
     table = bot_table(alice, "cantonese", base=1)
     assert "东风圈" not in anon_client.get(reverse("games:lobby")).content.decode()  # not started
-    services.start_hand(table.pk, alice)
+    commands.start_hand(table.pk, alice)
     assert "东风圈 第1局" in anon_client.get(reverse("games:lobby")).content.decode()
     anon_client.cookies["django_language"] = "en"
     assert "East round, hand 1" in anon_client.get(reverse("games:lobby")).content.decode()

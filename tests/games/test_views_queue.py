@@ -6,8 +6,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from games import matchmaking
-from games.models import QueueEntry, Table
+from games.matchmaking import queue
+from games.matchmaking.models import QueueEntry
+from games.models import Table
 from tests.conftest import logged_in_client
 from tests.games.conftest import bot_table
 
@@ -35,7 +36,7 @@ def test_press_wait_and_land_at_the_table(alice_client: Client, alice: User, bob
     assert 'id="queue-status"' in page and 'hx-get="/play/status/"' in page and "Leave the queue" in page
     fragment = alice_client.get("/play/status/", headers={"HX-Request": "true"})
     assert fragment.status_code == 200 and "players waiting" in fragment.content.decode()
-    matchmaking.join(bob, "two_player", "bronze")
+    queue.join(bob, "two_player", "bronze")
     table = Table.objects.get()
     seated = alice_client.get("/play/status/", headers={"HX-Request": "true"})
     assert seated["HX-Redirect"] == f"/tables/{table.pk}/"

@@ -36,13 +36,13 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 
-from games import services
 from games.engine.rulesets import get_ruleset
 from games.engine.state import PlayerState
 from games.engine.tiles import name, tiles_of
 from games.engine.wall import deal_wall, wall_text
 from games.models import Hand, Table
-from games.routing import websocket_urlpatterns
+from games.sockets.routing import websocket_urlpatterns
+from games.table import commands, opening, store, timers
 
 APP = URLRouter(websocket_urlpatterns)
 TILE = re.compile(r"^[1-9][mpsz]$|^[1-8]f$")
@@ -217,7 +217,7 @@ def _concealed(player: PlayerState) -> list[str]:
 def _truth(table_id: int) -> tuple[int, list[list[str]] | None, bool]:
     """The table version, every seat's true concealed tiles (None between hands), hand over?"""
     table = Table.objects.get(pk=table_id)
-    ctx = services.load(table)
+    ctx = store.load(table)
     over = ctx.hand is not None and ctx.hand.status == Hand.Status.OVER
     if ctx.state is None:
         return table.version, None, over
@@ -231,7 +231,7 @@ def _step(table_id: int) -> tuple[int, list[list[str]] | None, bool]:
     def step() -> None:
         table = Table.objects.get(pk=table_id)
         if table.deadline is not None:
-            services.timeout(table_id, table.deadline_version, table.deadline)
+            timers.timeout(table_id, table.deadline_version, table.deadline)
 
     return _changed(table_id, step)
 
@@ -248,21 +248,21 @@ def _changed(table_id: int, change: Any) -> tuple[int, list[list[str]] | None, b
 def _continue_all(table_id: int, players: list[User]) -> tuple[int, list[list[str]] | None, bool]:
     def change() -> None:
         for user in players:
-            services.continue_play(table_id, user)
+            commands.continue_play(table_id, user)
 
     return _changed(table_id, change)
 
 
 def _setup(owner: User, others: list[User], variant: str) -> int:
-    table = services.create_table(owner, variant)
-    services.sit(table.pk, owner, 0)
-    services.set_stake(table.pk, owner, 2)
+    table = opening.create_table(owner, variant)
+    commands.sit(table.pk, owner, 0)
+    commands.set_stake(table.pk, owner, 2)
     for index, user in enumerate(others, start=1):
-        services.sit(table.pk, user, index)
-        services.accept_stake(table.pk, user)
+        commands.sit(table.pk, user, index)
+        commands.accept_stake(table.pk, user)
     for user in [owner, *others]:
-        services.set_auto(table.pk, user, True)
-    services.start_hand(table.pk, owner)
+        commands.set_auto(table.pk, user, True)
+    commands.start_hand(table.pk, owner)
     return table.pk
 
 
@@ -290,7 +290,7 @@ def hand_secrets(table_id: int) -> tuple[int | None, set[str], bool]:
     next tiles of the live wall in order (a frame holding any of them leaks the deal); with the
     hand's id and whether it is over (then its settlement may reveal them)."""
     table = Table.objects.get(pk=table_id)
-    ctx = services.load(table)
+    ctx = store.load(table)
     if ctx.hand is None:
         return None, set(), False
     if ctx.hand.status == Hand.Status.OVER or ctx.state is None:

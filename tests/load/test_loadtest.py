@@ -11,10 +11,10 @@ from types import SimpleNamespace
 import pytest
 from django.contrib.auth.models import User
 
-from games import services
-from games.clock import drive_table_until_idle
+from games.clock.ticks import drive_table_until_idle
 from games.engine.actions import legal_actions
 from games.models import Hand, Seat, Table
+from games.table import commands, presence, timers
 from tests.games.conftest import after_pause, bot_table, hand_over, state_of
 from tests.games.test_services import table_at_a_claim
 
@@ -30,7 +30,7 @@ def test_a_confirmed_claim_still_held_is_counted_only_once_committed(
 ) -> None:
     table, action, now = table_at_a_claim(alice)
     claim = action.to_json()
-    services.perform(table.pk, alice, table.version, claim, now)  # confirmed, and held
+    commands.perform(table.pk, alice, table.version, claim, now)  # confirmed, and held
     hand = Hand.objects.get(pk=table.hand_id)
     driver = SimpleNamespace(
         table_id=table.pk,
@@ -51,7 +51,7 @@ def test_a_confirmed_claim_still_held_is_counted_only_once_committed(
     ]
     monkeypatch.setattr(loadtest, "SETTLE_TIMEOUT", 0.0)
     assert loadtest.settle([table.pk]) == {"settle_s": 0.0, "held_at_end": 1}  # still held: not lost yet
-    services.timeout(table.pk, Table.objects.get(pk=table.pk).revision, now + timedelta(seconds=2))
+    timers.timeout(table.pk, Table.objects.get(pk=table.pk).revision, now + timedelta(seconds=2))
     assert not Seat.objects.filter(table=table, pending__isnull=False).exists()
     settled = loadtest.settle([table.pk])
     assert settled["held_at_end"] == 0
@@ -61,15 +61,15 @@ def test_a_confirmed_claim_still_held_is_counted_only_once_committed(
 
 def test_a_human_row_nobody_confirmed_is_named_as_duplicated(alice: User) -> None:
     table = bot_table(alice, "shanghai", base=1)
-    services.start_hand(table.pk, alice)
-    services.connect(table.pk, alice)
+    commands.start_hand(table.pk, alice)
+    presence.connect(table.pk, alice)
     drive_table_until_idle(table.pk, until=lambda t: hand_over(t) or _alices_turn(t.pk))
     table.refresh_from_db()
     state = state_of(table.pk)
     if state is None:
         pytest.skip("the hand ended before alice's turn")
     discard = next(a for a in legal_actions(state, 0) if a.type == "discard").to_json()
-    services.perform(table.pk, alice, table.version, discard, after_pause(table))
+    commands.perform(table.pk, alice, table.version, discard, after_pause(table))
     hand = Hand.objects.get(pk=table.hand_id)
     driver = SimpleNamespace(table_id=table.pk, confirmed=[], unconfirmed=[])
     ledger = loadtest.account([driver])  # type: ignore[list-item]

@@ -1,4 +1,4 @@
-"""Permission matrix: who × every table and hand action × every phase, through `services.perform`.
+"""Permission matrix: who × every table and hand action × every phase, through `games.table.commands.perform`.
 
 `perform` is the one door every face uses (socket JSON, socket HTMX, bots through the API), so
 the matrix runs on it directly. Actors: anonymous, another user (logged in, not seated), a
@@ -18,10 +18,10 @@ import pytest
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 
-from games import services
-from games.clock import drive_table_until_idle
+from games.clock.ticks import drive_table_until_idle
 from games.models import HandAction, Seat, Table
-from games.presenters import legal_for
+from games.rendering.presenters import legal_for
+from games.table import commands, errors, opening, store
 from tests.conftest import make_user
 from tests.games.conftest import hand_over
 
@@ -111,27 +111,27 @@ def people(db: None) -> dict[str, User]:
 
 def waiting(people: dict[str, User]) -> int:
     """alice (owner, seat 0, set the stake), bob (seat 1, accepted), a bot in 2, seat 3 empty."""
-    table = services.create_table(people["alice"], "shanghai")
-    services.sit(table.pk, people["alice"], 0)
-    services.set_stake(table.pk, people["alice"], 2)
-    services.sit(table.pk, people["bob"], 1)
-    services.accept_stake(table.pk, people["bob"])
-    services.add_bot(table.pk, people["alice"], 2)
+    table = opening.create_table(people["alice"], "shanghai")
+    commands.sit(table.pk, people["alice"], 0)
+    commands.set_stake(table.pk, people["alice"], 2)
+    commands.sit(table.pk, people["bob"], 1)
+    commands.accept_stake(table.pk, people["bob"])
+    commands.add_bot(table.pk, people["alice"], 2)
     return table.pk
 
 
 def playing(people: dict[str, User]) -> int:
     table_id = waiting(people)
-    services.sit(table_id, people["carol"], 3)
-    services.accept_stake(table_id, people["carol"])
-    services.start_hand(table_id, people["alice"])
+    commands.sit(table_id, people["carol"], 3)
+    commands.accept_stake(table_id, people["carol"])
+    commands.start_hand(table_id, people["alice"])
     return table_id
 
 
 def over(people: dict[str, User]) -> int:
     table_id = playing(people)
     for name in ("alice", "bob", "carol"):
-        services.set_auto(table_id, people[name], True)
+        commands.set_auto(table_id, people[name], True)
     drive_table_until_idle(table_id, until=hand_over)
     return table_id
 
@@ -144,7 +144,7 @@ def actors(table_id: int, people: dict[str, User]) -> Iterator[tuple[str, Any]]:
     yield "anonymous", AnonymousUser()
     yield "another_user", people["dave"]
     yield "spectator", people["erin"]
-    ctx = services.load(Table.objects.get(pk=table_id))
+    ctx = store.load(Table.objects.get(pk=table_id))
     seated = [s.user for s in ctx.seats if s.user_id]
     hand_types = {a["type"] for a in HAND_ACTIONS}
     moving = [u for u in seated if any(a["type"] in hand_types for a in offered(table_id, u))]
@@ -157,7 +157,7 @@ def actors(table_id: int, people: dict[str, User]) -> Iterator[tuple[str, Any]]:
 
 
 def offered(table_id: int, user: Any) -> list[dict[str, Any]]:
-    return legal_for(services.load(Table.objects.get(pk=table_id)), user)
+    return legal_for(store.load(Table.objects.get(pk=table_id)), user)
 
 
 BETWEEN_HANDS_ALIASES = ({"type": "stand"}, {"type": "leave"})
@@ -193,8 +193,8 @@ def attempt(table_id: int, user: Any, action: dict[str, Any]) -> str | None:
     version = Table.objects.get(pk=table_id).version
     with transaction.atomic():
         try:
-            services.perform(table_id, user, version, action)
-        except services.ServiceError as e:
+            commands.perform(table_id, user, version, action)
+        except errors.ServiceError as e:
             return e.code
         transaction.set_rollback(True)
     return None
@@ -232,7 +232,7 @@ def test_stale_and_missing_versions_are_refused_for_everyone(people: dict[str, U
     for _role, user in actors(table_id, people):
         for bad in (version - 1, version + 1, None, "1", True):
             before = snapshot(table_id)
-            with pytest.raises(services.ServiceError) as e:
-                services.perform(table_id, user, bad, {"type": "pass"})
+            with pytest.raises(errors.ServiceError) as e:
+                commands.perform(table_id, user, bad, {"type": "pass"})
             assert e.value.code in {"stale_version", "bad_version", "login_required"}
             assert snapshot(table_id) == before

@@ -15,10 +15,10 @@ import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from games import services
-from games.clock import timeout
+from games.clock.ticks import timeout
 from games.models import Hand, Table
-from games.presenters import context_for
+from games.rendering.presenters import context_for
+from games.table import commands, store
 from games.table.hand_log import hand_state
 from tests.games.conftest import bot_table
 
@@ -29,7 +29,7 @@ DISCARDS = 100
 
 def shown_version(table_id: int, at: datetime) -> int:
     """The version a spectator's frame carries at `at` (as the socket renders it then)."""
-    ctx = services.load(Table.objects.get(pk=table_id), at)
+    ctx = store.load(Table.objects.get(pk=table_id), at)
     return context_for(ctx, None)["table"]["version"]
 
 
@@ -57,8 +57,8 @@ def discard_intervals(owner: User, wanted: int) -> list[tuple[bool, float]]:
     now = timezone.now()
     while len(out) < wanted:
         table = bot_table(owner, "shanghai", base=1)
-        services.set_auto(table.pk, owner, True)  # every seat is played by the server
-        services.start_hand(table.pk, owner)
+        commands.set_auto(table.pk, owner, True)  # every seat is played by the server
+        commands.start_hand(table.pk, owner)
         out += _one_hand(table.pk, now, wanted - len(out))
         owner.profile.refresh_from_db()
     return out

@@ -12,11 +12,14 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from common import caches
-from games import chat, matchmaking, services
-from games.clock import drive_table_until_idle
+from games.clock.ticks import drive_table_until_idle
 from games.engine.actions import PASS, apply, legal_actions, new_hand, seats_to_act
-from games.models import Hand, HandAction, HandCheckpoint, Seat, SiteSettings, Table
-from games.spectator_delay import delayed_context
+from games.matchmaking import queue
+from games.models import Hand, HandAction, HandCheckpoint, Seat, Table
+from games.moderation.models import SiteSettings
+from games.rendering.spectator_delay import delayed_context
+from games.social import chat
+from games.table import commands
 from tests.conftest import logged_in_client, make_user
 from tests.games.test_consumers import open_socket, receive
 from tests.games.test_spectator_delay import play_some, quick_table, spread_log
@@ -63,7 +66,7 @@ def test_the_delayed_seats_are_the_hands_players_without_live_chips(bob: User) -
 
 def quick_four() -> Table:
     for name in ("n1", "n2", "n3", "n4"):
-        matchmaking.join(make_user(name), "shanghai", "bronze")
+        queue.join(make_user(name), "shanghai", "bronze")
     return Table.objects.get(quick_match__isnull=False)
 
 
@@ -128,7 +131,7 @@ async def test_a_live_change_sends_a_delayed_spectator_no_frame(bob: User) -> No
     spectator = await open_socket(table.pk, bob)
     first = await receive(spectator)
     assert first["view"]["table"]["delay_s"] == 180
-    await sync_to_async(services.set_auto)(table.pk, east, True)  # a live change
+    await sync_to_async(commands.set_auto)(table.pk, east, True)  # a live change
     assert await spectator.receive_nothing(timeout=1)  # its moment is not told
     await spectator.disconnect()
 

@@ -12,7 +12,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
-from games.clock import drive_table_until_idle
+from games.clock.ticks import drive_table_until_idle
 from games.models import Hand, Table
 from tests.conftest import logged_in_client, make_user
 from tests.games.test_spectator_delay import quick_table
@@ -84,22 +84,22 @@ def test_other_tables_are_not_delayed(alice: User) -> None:
 def finished_ranked_hand(ended_ago: float) -> Hand:
     """A ranked two-person quick-match hand between east and west, played to the end, that ended
     `ended_ago` seconds ago; east had played one ordinary hand before (so is on the leaderboard)."""
-    from games import services
+    from games.table import commands
     from tests.games.history_helpers import finished_hand
 
     east, west = make_user("east"), make_user("west")
     earlier = finished_hand(east)
-    services.leave(earlier.table_id, east)
+    commands.leave(earlier.table_id, east)
     return ranked_hand(east, west, ended_ago)
 
 
 def ranked_hand(east: User, west: User, ended_ago: float) -> Hand:
     """East and west play a ranked two-person quick-match hand that ended `ended_ago` seconds ago."""
-    from games import matchmaking
+    from games.matchmaking import queue
     from tests.games.conftest import play_to_end
 
     for user in (east, west):
-        matchmaking.join(user, "two_player", "bronze", ranked=True)
+        queue.join(user, "two_player", "bronze", ranked=True)
     table = Table.objects.get(quick_match__isnull=False)
     play_to_end(table.pk)
     hand = Hand.objects.get(table=table, number=1)
@@ -118,7 +118,7 @@ def shown_rank(client: Client) -> dict:
 
 @pytest.mark.django_db
 def test_a_rank_moved_by_a_hand_still_behind_the_delay_is_shown_as_before_it() -> None:
-    from games.models import RankChange
+    from games.history.models import RankChange
 
     hand = finished_ranked_hand(ended_ago=5)
     change = RankChange.objects.get(hand=hand, user__username="east")
@@ -180,12 +180,12 @@ def board_row(username: str = "east") -> dict:
 
 @pytest.mark.django_db
 def test_a_rating_moved_by_a_hand_still_behind_the_delay_is_shown_as_before_it() -> None:
-    from games import services
-    from games.models import Rating
+    from games.history.models import Rating
+    from games.table import commands
     from tests.games.history_helpers import finished_hand
 
     east, west = make_user("east"), make_user("west")
-    services.leave(finished_hand(east).table_id, east)
+    commands.leave(finished_hand(east).table_id, east)
     before = Rating.objects.get(user=east, variant="two_player")
     hand = ranked_hand(east, west, ended_ago=5)
     live = Rating.objects.get(user=east, variant="two_player")
@@ -210,8 +210,9 @@ def test_a_rating_moved_by_a_hand_still_behind_the_delay_is_shown_as_before_it()
 
 @pytest.mark.django_db
 def test_the_rank_beside_a_name_at_another_table_leaves_out_hands_still_behind_the_delay() -> None:
-    from games import services
-    from games.models import Rank, RankChange, Seat
+    from games.history.models import Rank, RankChange
+    from games.models import Seat
+    from games.table import commands
     from tests.games.conftest import bot_table
 
     hand = finished_ranked_hand(ended_ago=5)
@@ -220,11 +221,11 @@ def test_the_rank_beside_a_name_at_another_table_leaves_out_hands_still_behind_t
     RankChange.objects.filter(hand=hand, user=east).update(points_after=40)
     Rank.objects.filter(user=east, variant="two_player").update(points=40)
     change = RankChange.objects.get(hand=hand, user=east)
-    services.leave(hand.table_id, east)
+    commands.leave(hand.table_id, east)
     table = bot_table(east, "two_player", base=1)
     assert Seat.objects.get(table=table, index=0).rank["points"] == change.points_before
 
     Hand.objects.filter(pk=hand.pk).update(ended=timezone.now() - timedelta(seconds=181))
-    services.leave(table.pk, east)
+    commands.leave(table.pk, east)
     table = bot_table(east, "two_player", base=1)
     assert Seat.objects.get(table=table, index=0).rank["points"] == change.points_after

@@ -11,7 +11,8 @@ from django.utils import timezone, translation
 
 from accounts import flows, ledger
 from accounts.models import LedgerEntry, Profile
-from games.models import Hand, Match, Penalty, ScoreEntry, Table
+from games.models import Hand, Match, ScoreEntry, Table
+from games.moderation.models import Penalty
 from tests.conftest import PASSWORD, logged_in_client, make_user
 
 
@@ -152,9 +153,9 @@ def test_the_sybil_pump_moves_at_most_what_each_hand_could_cost_and_is_flagged(
     1,000 unflagged. A share is capped at what the hand could cost (13 fan × 3 × 20 = 780)."""
     from dataclasses import replace
 
-    from games import services
     from games.engine.state import HandResult
-    from games.ratings import ADMIN_CLOSED
+    from games.history.ratings import ADMIN_CLOSED
+    from games.table import commands, opening
     from games.table.changes import change
     from games.table.settlement import finish_hand
 
@@ -164,18 +165,18 @@ def test_the_sybil_pump_moves_at_most_what_each_hand_could_cost_and_is_flagged(
     throwaways = [account(f"throwaway{i}", f"198.51.100.{i}", 0) for i in range(3)]
     for throwaway in throwaways:
         Profile.objects.filter(user=throwaway).update(balance=1000)
-        table = services.create_table(receiver, "two_player", options={"escape_penalty": 100})
-        services.sit(table.pk, receiver, 0)
-        services.set_stake(table.pk, receiver, 20)
-        services.sit(table.pk, throwaway, 1)
-        services.accept_stake(table.pk, throwaway)
-        services.start_hand(table.pk, receiver)
-        services.leave(table.pk, throwaway)
+        table = opening.create_table(receiver, "two_player", options={"escape_penalty": 100})
+        commands.sit(table.pk, receiver, 0)
+        commands.set_stake(table.pk, receiver, 20)
+        commands.sit(table.pk, throwaway, 1)
+        commands.accept_stake(table.pk, throwaway)
+        commands.start_hand(table.pk, receiver)
+        commands.leave(table.pk, throwaway)
         with change(table.pk) as ctx:  # the hand ends level: only the escape moves points
             result = HandResult(by=ADMIN_CLOSED, payments=(0, 0), next_dealer=ctx.state.dealer)
             ctx.state = replace(ctx.state, phase="over", window=None, result=result, penalties=())
             finish_hand(ctx)
-        services.leave(table.pk, receiver)
+        commands.leave(table.pk, receiver)
         assert Profile.objects.get(user=throwaway).balance == 1000 - 780
     assert Profile.objects.get(user=receiver).balance == 5000 + 3 * 780
     flagged = flows.flagged_flows()
@@ -185,7 +186,7 @@ def test_the_sybil_pump_moves_at_most_what_each_hand_could_cost_and_is_flagged(
 
 def ranked_hand_lost(loser: User, winner: User, points: int = 30) -> None:
     """A ranked hand `loser` lost to `winner`: its result in the ledger, and both ranks moved."""
-    from games.models import RankChange
+    from games.history.models import RankChange
 
     lost_hand(loser, winner, points)
     hand = Hand.objects.latest("pk")
@@ -231,7 +232,7 @@ def test_lopsided_repeated_ranked_pairs_are_flagged_whatever_their_addresses(
 
 
 def test_even_or_old_ranked_pairs_are_not_flagged(db: None, settings: object) -> None:
-    from games.models import RankChange
+    from games.history.models import RankChange
 
     settings.RANKED_PAIR_HANDS, settings.RANKED_PAIR_SHARE, settings.RANKED_PAIR_HOURS = 4, 90, 24
     a = account("a", "203.0.113.4", 60)

@@ -12,9 +12,11 @@ from django.test import override_settings
 from django.utils import timezone
 
 from accounts.models import Profile
-from games import matchmaking, ranks
-from games.matchmaking_rules import Candidate, compatible
-from games.models import Hand, RankChange, Table
+from games.history import ranks
+from games.history.models import RankChange
+from games.matchmaking import queue
+from games.matchmaking.rules import Candidate, compatible
+from games.models import Hand, Table
 from tests.conftest import make_user
 from tests.games.conftest import play_to_end
 
@@ -32,7 +34,7 @@ def test_the_rating_gap_stops_widening() -> None:
 
 def ranked_hand(users: list[User]) -> Hand:
     for user in users:
-        matchmaking.join(user, "two_player", "bronze", ranked=True)
+        queue.join(user, "two_player", "bronze", ranked=True)
     table = Table.objects.get(quick_match__isnull=False, seats__user=users[0])
     play_to_end(table.pk)
     return Hand.objects.get(table=table)

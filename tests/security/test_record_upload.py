@@ -11,8 +11,8 @@ from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client, override_settings
 
-from games import views_history
 from games.engine import record as records
+from games.history import views
 from tests.conftest import logged_in_client, make_user
 from tests.games.history_helpers import finished_hand
 
@@ -67,7 +67,7 @@ def test_a_record_of_too_many_hands_is_refused_before_any_replay(
 def test_when_the_workers_are_busy_the_upload_is_told_to_come_back(
     raw: bytes, bob: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(views_history, "RECORD_WORKERS", views_history.Workers(0))
+    monkeypatch.setattr(views, "RECORD_WORKERS", views.Workers(0))
     response = upload(logged_in_client(bob), raw)
     assert response.status_code == 503 and response["Retry-After"]
 

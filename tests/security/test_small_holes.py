@@ -16,9 +16,11 @@ from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
-from games import chat, matchmaking, services
 from games.engine.rulesets.base import MAX_BASE
-from games.models import ChatMessage
+from games.matchmaking import queue
+from games.social import chat
+from games.social.models import ChatMessage
+from games.table import commands, errors, opening
 from tests.conftest import make_user
 from tests.games.conftest import bot_table
 from tests.games.test_consumers import open_socket, receive
@@ -77,11 +79,11 @@ async def test_a_mute_reaches_every_open_socket_of_the_muter(alice: User, bob: U
 
 @pytest.mark.django_db
 def test_a_message_is_reported_only_from_its_own_table(alice: User, bob: User) -> None:
-    private = services.create_table(alice, "shanghai", public=False)
-    services.sit(private.pk, alice, 0)
+    private = opening.create_table(alice, "shanghai", public=False)
+    commands.sit(private.pk, alice, 0)
     said = chat.say(private.pk, alice, phrase="hello")
     elsewhere = bot_table(bob)
-    with pytest.raises(services.ServiceError) as refused:
+    with pytest.raises(errors.ServiceError) as refused:
         chat.report(said["id"], bob, elsewhere.pk)
     assert refused.value.code == "bad_report"
     assert ChatMessage.objects.get(pk=said["id"]).reported_at is None
@@ -100,7 +102,7 @@ def test_racing_messages_keep_to_the_chat_limit(alice: User) -> None:
             start.wait()
             chat.say(table.pk, alice, phrase="hello")
             results.append("ok")
-        except services.ServiceError as e:
+        except errors.ServiceError as e:
             results.append(e.code)
         finally:
             connection.close()
@@ -117,15 +119,15 @@ def test_racing_messages_keep_to_the_chat_limit(alice: User) -> None:
 @pytest.mark.django_db
 def test_a_queue_poll_soon_after_the_last_writes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     user = make_user("waiting")
-    matchmaking.join(user, "shanghai", "bronze")
+    queue.join(user, "shanghai", "bronze")
     now = timezone.now()
-    matchmaking.poll(user, now)
+    queue.poll(user, now)
     calls = []
-    monkeypatch.setattr(matchmaking, "match_queue", lambda *a: calls.append(a))
+    monkeypatch.setattr(queue, "match_queue", lambda *a: calls.append(a))
     for ms in (100, 300, 600):
-        assert matchmaking.poll(user, now + timedelta(milliseconds=ms))["queued"]
+        assert queue.poll(user, now + timedelta(milliseconds=ms))["queued"]
     assert calls == []  # within a second of the last: the status only, no write, no matching
-    matchmaking.poll(user, now + timedelta(seconds=2))
+    queue.poll(user, now + timedelta(seconds=2))
     assert len(calls) == 1
 
 

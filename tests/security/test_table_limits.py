@@ -8,9 +8,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import override_settings
 
-from games import services
 from games.models import Table
-from games.views import lobby_tables
+from games.table import commands, errors, opening
+from games.web.views import lobby_tables
 from tests.conftest import logged_in_client, make_user
 
 pytestmark = pytest.mark.django_db
@@ -19,32 +19,32 @@ pytestmark = pytest.mark.django_db
 @override_settings(OPEN_TABLES_PER_USER=3, TABLES_PER_USER_PER_HOUR=100, SEATS_PER_USER=100)
 def test_an_account_owns_at_most_so_many_open_tables(alice: User) -> None:
     for _ in range(3):
-        table = services.create_table(alice, "shanghai")
-        services.sit(table.pk, alice, 0)
-    with pytest.raises(services.ServiceError) as refused:
-        services.create_table(alice, "shanghai")
+        table = opening.create_table(alice, "shanghai")
+        commands.sit(table.pk, alice, 0)
+    with pytest.raises(errors.ServiceError) as refused:
+        opening.create_table(alice, "shanghai")
     assert refused.value.code == "too_many_tables"
     assert Table.objects.filter(owner=alice).count() == 3  # nothing was made
-    services.stand(table.pk, alice)  # a table nobody sits at any more is no longer open
-    services.create_table(alice, "shanghai")
+    commands.stand(table.pk, alice)  # a table nobody sits at any more is no longer open
+    opening.create_table(alice, "shanghai")
 
 
 @override_settings(OPEN_TABLES_PER_USER=100, TABLES_PER_USER_PER_HOUR=4, SEATS_PER_USER=100)
 def test_an_account_makes_at_most_so_many_tables_an_hour(alice: User) -> None:
     for _ in range(4):
-        services.create_table(alice, "shanghai")  # (left empty: not open, yet made)
-    with pytest.raises(services.ServiceError) as refused:
-        services.create_table(alice, "shanghai")
+        opening.create_table(alice, "shanghai")  # (left empty: not open, yet made)
+    with pytest.raises(errors.ServiceError) as refused:
+        opening.create_table(alice, "shanghai")
     assert refused.value.code == "too_many_tables"
 
 
 @override_settings(OPEN_TABLES_PER_USER=100, TABLES_PER_USER_PER_HOUR=100, SEATS_PER_USER=2)
 def test_an_account_sits_at_so_many_tables_at_once(alice: User, bob: User) -> None:
-    tables = [services.create_table(bob, "shanghai") for _ in range(3)]
-    services.sit(tables[0].pk, alice, 0)
-    services.sit(tables[1].pk, alice, 0)
-    with pytest.raises(services.ServiceError) as refused:
-        services.sit(tables[2].pk, alice, 0)
+    tables = [opening.create_table(bob, "shanghai") for _ in range(3)]
+    commands.sit(tables[0].pk, alice, 0)
+    commands.sit(tables[1].pk, alice, 0)
+    with pytest.raises(errors.ServiceError) as refused:
+        commands.sit(tables[2].pk, alice, 0)
     assert refused.value.code == "too_many_seats"
     assert Table.objects.get(pk=tables[2].pk).seats.filter(user=alice).count() == 0
 
@@ -72,9 +72,9 @@ def test_the_create_page_says_why(alice: User) -> None:
 
 @override_settings(LOBBY_TABLES_PER_OWNER=2, OPEN_TABLES_PER_USER=100, TABLES_PER_USER_PER_HOUR=100)
 def test_the_lobby_shows_a_few_tables_of_each_owner(alice: User) -> None:
-    others = [services.create_table(make_user(f"o{i}"), "shanghai") for i in range(3)]
+    others = [opening.create_table(make_user(f"o{i}"), "shanghai") for i in range(3)]
     for _ in range(20):
-        services.create_table(alice, "shanghai")  # the newest twenty, all alice's
+        opening.create_table(alice, "shanghai")  # the newest twenty, all alice's
     rows = lobby_tables(None)
     assert {t.pk for t in others} <= {row["id"] for row in rows}
     assert [row["owner"] for row in rows].count("alice") == 2

@@ -16,9 +16,9 @@ from django.test import Client
 
 from accounts.models import ApiToken
 from accounts.services import create_api_token, revoke_all_tokens, user_for_token
-from games.routing import websocket_urlpatterns
 from games.sockets import table as table_socket
 from games.sockets.frames import CLOSE_BAD_TOKEN
+from games.sockets.routing import websocket_urlpatterns
 from tests.conftest import PASSWORD, logged_in_client
 from tests.games.conftest import bot_table
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.models import ServerStart
+from games.sockets.models import ServerStart
 from mahjong_site.asgi import RecordsServerStart
 
 

@@ -7,8 +7,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from games import services
 from games.models import Table
+from games.table import commands
 from tests.conftest import logged_in_client
 from tests.games.conftest import bot_table
 
@@ -37,8 +37,8 @@ def test_the_lobby_filter_is_kept_in_the_url(anon_client: Client) -> None:
 def test_lobby_seats_carry_the_boards_winds_and_bot_names(alice: User, anon_client: Client) -> None:
     table = bot_table(alice, "shanghai")
     Table.objects.filter(pk=table.pk).update(dealer=2)  # seat 2 deals: it is East on the board
-    from games.presenters import table_context
-    from games.views import lobby_tables
+    from games.rendering.presenters import table_context
+    from games.web.views import lobby_tables
 
     row = next(t for t in lobby_tables() if t["id"] == table.pk)
     board = table_context(table.pk, None)["table"]["seats"]
@@ -81,16 +81,16 @@ def test_a_spectators_page_counts_its_viewer(alice: User, bob: User) -> None:
 
 
 def test_the_status_tells_the_page_when_its_viewer_has_left(alice: User, bob: User) -> None:
-    from games.presenters import table_context
     from games.rendering.fragments import render_table_html
+    from games.rendering.presenters import table_context
 
     table = bot_table(alice, "shanghai")
-    services.remove_bot(table.pk, alice, 1)
-    services.sit(table.pk, bob, 1)
-    services.accept_stake(table.pk, bob)
+    commands.remove_bot(table.pk, alice, 1)
+    commands.sit(table.pk, bob, 1)
+    commands.accept_stake(table.pk, bob)
     assert 'data-seated="1"' in render_table_html(table_context(table.pk, bob))
-    services.start_hand(table.pk, alice)
-    services.leave(table.pk, bob)  # mid-hand: marked left, a bot finishes the hand
+    commands.start_hand(table.pk, alice)
+    commands.leave(table.pk, bob)  # mid-hand: marked left, a bot finishes the hand
     assert 'data-seated="left"' in render_table_html(table_context(table.pk, bob))
     assert 'data-seated="0"' in render_table_html(table_context(table.pk, None))
     page = logged_in_client(bob).get(f"/tables/{table.pk}/").content.decode()

@@ -10,7 +10,8 @@ from django.test import override_settings
 from games.clubs import services
 from games.clubs.models import Club, ClubMember
 from games.clubs.services import ClubError
-from games.models import AdminAuditLog, Table
+from games.models import Table
+from games.moderation.models import AdminAuditLog
 from tests.conftest import make_user
 from tests.games.clubs.helpers import club_of
 

@@ -11,13 +11,13 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import access
-from games import services as table_services
 from games.clubs import services, stats
 from games.clubs.models import Club, ClubMember
-from games.history import may_see_hand
-from games.models import AdminAuditLog, Table
-from games.views import lobby_tables
+from games.history.queries import may_see_hand
+from games.models import Table
+from games.moderation.models import AdminAuditLog
+from games.table import access, commands, opening
+from games.web.views import lobby_tables
 from tests.conftest import make_user
 from tests.games.clubs.helpers import client_of, club_of
 from tests.games.conftest import play_to_end
@@ -149,9 +149,9 @@ def test_the_leaderboard_counts_club_tables_only_and_members_see_the_replays(
 ) -> None:
     club = club_of(alice, bob)
     table = services.open_table(alice, club, bots=3)
-    table_services.start_hand(table.pk, alice)
+    commands.start_hand(table.pk, alice)
     play_to_end(table.pk)
-    elsewhere = table_services.create_table(alice, "shanghai")  # not a club table: not counted
+    elsewhere = opening.create_table(alice, "shanghai")  # not a club table: not counted
     assert elsewhere.club is None
     for period in stats.PERIODS:
         board = stats.leaderboard(club, period)

@@ -8,7 +8,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from games.clock import drive_table_until_idle
+from games.clock.ticks import drive_table_until_idle
 from games.models import Table
 from games.tournaments import creating, services
 from games.tournaments.models import Tournament, TournamentTable

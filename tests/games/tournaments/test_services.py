@@ -11,10 +11,12 @@ from django.utils import timezone
 
 from accounts.models import Profile
 from common import settings_store
-from games import moderation, replays
 from games.engine.record import verify_record
-from games.history import spectator_delay_of
-from games.models import AdminAuditLog, Hand, Table
+from games.history import replays
+from games.history.queries import spectator_delay_of
+from games.models import Hand, Table
+from games.moderation import live_tables
+from games.moderation.models import AdminAuditLog
 from games.tournaments import deals, duplicate, organising, pairing, services
 from games.tournaments.access import TournamentError
 from games.tournaments.models import Tournament, TournamentPlayer, TournamentTable
@@ -178,7 +180,7 @@ def test_a_table_an_admin_closes_ends_its_round_there() -> None:
     entrants(tournament, 4)
     services.sweep(tournament.starts_at)
     tt = TournamentTable.objects.get()
-    moderation.close_table(tt.table_id)
+    live_tables.close_table(tt.table_id)
     services.sweep(tournament.starts_at + timedelta(seconds=1))
     tt.refresh_from_db()
     assert tt.ended is not None
