@@ -27,7 +27,7 @@ class SiteSettings(models.Model):
     rating_min_hands = models.PositiveIntegerField(_("hands before a player is ranked"), default=10)
     spectator_delay_seconds = models.PositiveIntegerField(
         _("spectator delay at quick-match tables (s)"), default=180
-    )  # issue 18: games.rendering.spectator_delay
+    )  # games.rendering.spectator_delay
     updated = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -61,7 +61,7 @@ class AdminAuditLog(models.Model):
 
 
 class Penalty(models.Model):
-    """A penalty charged to a player; reversed only by an appended PenaltyReversal (issue 7)."""
+    """A penalty charged to a player; reversed only by an appended PenaltyReversal (an audit trail)."""
 
     class Reason(models.TextChoices):
         ESCAPE = "escape", _("left mid-hand")

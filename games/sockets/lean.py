@@ -32,7 +32,7 @@ class LeanConsumer(AsyncWebsocketConsumer):
 
     async def websocket_disconnect(self, message: dict[str, Any]) -> None:
         """Channels' own, without its `aclose_old_connections()` hop (see `dispatch`): a sixth
-        of a busy process's loop when thousands of sockets come and go (issue 20)."""
+        of a busy process's loop when thousands of sockets come and go."""
         for group in self.groups:
             await self.channel_layer.group_discard(group, self.channel_name)
         await self.disconnect(message["code"])

@@ -8,7 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from games.models import VARIANT_CHOICES, Table
+from games.engine.rulesets import VARIANT_IDS
 
 
 class Tournament(models.Model):
@@ -26,7 +26,7 @@ class Tournament(models.Model):
     organiser = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     # Club events: a nullable `club` foreign key joins here once clubs exist; who may organise
     # and who may see go through `services.can_organise` and `services.visible_to` only.
-    variant = models.CharField(max_length=20, choices=VARIANT_CHOICES)
+    variant = models.CharField(max_length=20, choices=[(v, v) for v in VARIANT_IDS])
     options = models.JSONField(default=dict, blank=True)  # house rules, checked as a table's
     base = models.PositiveIntegerField(default=1)  # the virtual stake: no account balance moves
     rounds = models.PositiveSmallIntegerField(default=2)
@@ -99,7 +99,7 @@ class TournamentTable(models.Model):
     """A table a round seated: `players` is the seating (user id, or None for a bot, per seat)."""
 
     round = models.ForeignKey(TournamentRound, on_delete=models.CASCADE, related_name="tables")
-    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="tournament_table")
+    table = models.OneToOneField("games.Table", on_delete=models.CASCADE, related_name="tournament_table")
     number = models.PositiveSmallIntegerField()  # 0, 1, …: the duplicate rotation's offset
     players = models.JSONField(default=list)
     paused = models.BooleanField(default=False)
