@@ -62,7 +62,7 @@ REVOKED_MESSAGES = {
 }
 
 
-# Issue 18: announcement banners, table chat and the spectator delay come in as mixins.
+# Announcement banners, table chat and the spectator delay come in as mixins.
 class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, AsyncWebsocketConsumer):
     table_id: int
     user: Any

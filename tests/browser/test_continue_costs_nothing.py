@@ -47,13 +47,6 @@ def _quick_match_against_a_bot(page: Page) -> None:
     expect(page.locator("#table-root")).to_have_attribute("data-synced", "1")
 
 
-@pytest.mark.xfail(
-    reason="once stood up, the player watches the quick-match table as a spectator, minutes behind "
-    "(the spectator delay), and the delayed board shows them in their old seat and no free seat; "
-    "who just left a quick match should watch it live or be shown away from it: undecided. "
-    "tests/games/test_escape_rule.py checks that the timed-out Continue costs nothing",
-    strict=False,
-)
 def test_a_timed_out_continue_leaves_the_balance_and_no_ban(
     browser: Browser, short_continue_url: str
 ) -> None:
