@@ -123,9 +123,7 @@ def test_the_cost_of_leaving_stands_beside_the_countdown_in_both_languages(
     expect(alice.locator("#board .escape-stakes")).to_have_text(
         "Leaving this hand: −26 points and a 10-minute ban"
     )
-    expect(bob.locator("#board .escape-stakes")).to_have_text(
-        "离开本局：扣 26 积分，禁止入座 10 分钟"
-    )
+    expect(bob.locator("#board .escape-stakes")).to_have_text("离开本局：扣 26 积分，禁止入座 10 分钟")
     alice.screenshot(path=f"{SHOTS}/escape-stakes-en.png", full_page=True)
     bob.screenshot(path=f"{SHOTS}/escape-stakes-zh.png", full_page=True)
     asked: list[str] = []
