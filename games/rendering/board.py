@@ -238,10 +238,6 @@ def board_model(context: dict[str, Any]) -> dict[str, Any]:
         hand = _my_hand(seat_views[my_seat], hand_legal, jokers, table.get("variant", ""), my_turn, view)
     zh, en = VARIANT_NAMES.get(table.get("variant", ""), (table.get("variant_name_zh", ""), ""))
     result = settlement_model(table, view, arranged, jokers)
-    if viewer.get("seat") is None and table.get("phase") == "waiting":
-        # The table waits for players: a settlement laid over the board would stand between a
-        # visitor (or a player just stood up) and the seats; the notice says what happened.
-        result = None
     if table.get("message"):
         table = {**table, "message": notice_text(table["message"])}
     return {
@@ -280,6 +276,13 @@ def board_model(context: dict[str, Any]) -> dict[str, Any]:
         "variant_en": table.get("variant_name_en") or en,
         "phase": table.get("phase") or table.get("status"),
         "result": result,
+        # The table waits for players: the last settlement starts put aside for a visitor (or a
+        # player just stood up), so that it never stands between them and the seats; its heading,
+        # the notice of what happened and a button to show it again stay. Its seated players see
+        # it over the board (it may be why the table waits) and put it aside themselves.
+        "result_aside": viewer.get("seat") is None and table.get("phase") == "waiting",
+        # which hand's settlement it is (the board remembers a player's "put aside" for it)
+        "result_hand": (table.get("last_result") or {}).get("hand_id") or table.get("hand_number") or 0,
         "players": n,
         "seats_full": bool(arranged) and all(s.get("name") for s in arranged),
         "header_balance": _header_balance(table, me, viewer),

@@ -2,7 +2,11 @@
 
 Who: a viewer not seated at the table, at a table the queue started (ranked or not); the delay
 is the admin's `SiteSettings.spectator_delay_seconds` (default 180 s; 0 turns it off). Seated
-players, and every viewer of other tables (private ones included), see it live.
+players, and every viewer of other tables (private ones included), see it live. So does a
+player of the table's newest match who is no longer seated (stood up by the Continue deadline,
+or left): the delay keeps a spectator from learning a running hand ahead of the table, and the
+hands of that match were their own — they saw them live from their seat (`watches_live`). Once
+a match goes on without them they are a spectator like any other.
 
 What: the frame a spectator gets is built from the table's log as it stood `delay` seconds ago
 (`delayed_context`): the newest hand begun by then, with only the actions logged by then
@@ -93,7 +97,10 @@ def delayed_context(
     table.stake_chooser_id = table.stake_setter_id = None
     seats = _seats_at(live, past.hand)
     ctx = Loaded(table, seats, past.hand, past.state, now)
-    context = context_for(ctx, user)
+    # Rendered for nobody: a seat of the past is never the viewer's (not "you", no own tiles
+    # face up, no seat to see it from), even when they sat in it then.
+    context = context_for(ctx, None)
+    context["viewer"]["user"] = user.get_username() if user is not None and user.is_authenticated else None
     context["legal"] = []  # a spectator of the past takes no seat in the present
     info = context["table"]
     info["version"] = past.version
@@ -200,12 +207,24 @@ def _public_steps(hand: Hand, variant: str, shown: int) -> int:
 _STEPS: dict[tuple[int, int, int], int] = caches.registered({})
 
 
+def watches_live(table_id: int, user: AbstractBaseUser | None) -> bool:
+    """Whether this viewer, not seated, still watches the table live: they are a player of its
+    newest match (every hand of a match has the same players, games.table.play), so what the
+    table shows is hands they played, or the wait after them."""
+    if user is None or not user.is_authenticated:
+        return False
+    newest = Match.objects.filter(table_id=table_id).order_by("-started", "-pk")
+    return user.pk in (newest.values_list("players", flat=True).first() or [])
+
+
 def for_viewer(table_id: int, user: AbstractBaseUser | None, context: dict[str, Any]) -> dict[str, Any]:
     """The table page's context: delayed for a spectator of a delayed table, else unchanged."""
     if context["viewer"]["seat"] is not None:
         return context
     delay = delay_for(table_id)
-    return delayed_context(table_id, user, delay).context if delay else context
+    if not delay or watches_live(table_id, user):
+        return context
+    return delayed_context(table_id, user, delay).context
 
 
 class DelayedSpectatorSocket:
@@ -233,7 +252,10 @@ class DelayedSpectatorSocket:
 
     async def delayed(self, context: dict[str, Any]) -> dict[str, Any]:
         self.shown_behind = bool(self.spectator_delay) and context["viewer"]["seat"] is None
+        if self.shown_behind and await db(watches_live)(self.table_id, self._actor()):
+            self.shown_behind = False  # a player of the newest match, stood up: live
         if not self.shown_behind:
+            self._refresh_in(None)
             return context
         result = await db(delayed_context)(self.table_id, self._actor(), self.spectator_delay)
         self._refresh_in(result.next_in)

@@ -625,3 +625,65 @@ document.addEventListener("htmx:wsAfterSend", function (evt) {
   document.addEventListener("htmx:wsAfterMessage", announce);
   document.addEventListener("DOMContentLoaded", function () { before = snapshot(); });
 })();
+
+/* The settlement put aside: its button folds the panel into a bar under the board (the seats and
+   their buttons free again; the heading, the notice and Continue stay) and unfolds it; so does
+   Esc. Every frame re-renders the panel, so the choice is kept for that hand in this tab
+   (sessionStorage, per table) and laid on each frame again. A hand's settlement starts as the
+   server renders it: over the board, or already put aside for a visitor of a table waiting for
+   players — which then stays put aside if they sit down. */
+(function () {
+  "use strict";
+  function key(panel) { return "mahjong-settlement-" + panel.getAttribute("data-table"); }
+  function remembered(panel) {
+    try {
+      var saved = JSON.parse(sessionStorage.getItem(key(panel)) || "null");
+      return saved && saved.hand === panel.getAttribute("data-hand") ? saved.aside : null;
+    } catch (e) { return null; }
+  }
+  function remember(panel, aside) {
+    var choice = JSON.stringify({ hand: panel.getAttribute("data-hand"), aside: aside });
+    try { sessionStorage.setItem(key(panel), choice); } catch (e) { /* private mode: this frame only */ }
+  }
+  function fold(panel, aside) {
+    panel.classList.toggle("aside", aside);
+    var button = panel.querySelector(".settle-toggle");
+    if (!button) return;
+    button.setAttribute("aria-expanded", aside ? "false" : "true");
+    var label = button.getAttribute(aside ? "data-show" : "data-hide");
+    if (label && button.textContent !== label) button.textContent = label;
+  }
+  function shownPanel() {
+    var panel = document.getElementById("settlement");
+    return panel && !panel.hidden && panel.classList.contains("shown") ? panel : null;
+  }
+  function apply() {
+    var panel = shownPanel();
+    if (!panel) return;
+    var aside = remembered(panel);
+    if (aside !== null) fold(panel, aside);
+    else if (panel.classList.contains("aside")) remember(panel, true);
+  }
+  function toggle(panel) {
+    var aside = !panel.classList.contains("aside");
+    fold(panel, aside);
+    remember(panel, aside);
+  }
+  document.addEventListener("click", function (evt) {
+    var button = evt.target.closest && evt.target.closest("#settlement .settle-toggle");
+    if (button) toggle(button.closest("#settlement"));
+  });
+  document.addEventListener("keydown", function (evt) {
+    if (evt.key !== "Escape" || evt.defaultPrevented) return;
+    var el = evt.target;
+    if (el && (el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.tagName === "SELECT")) return;
+    var panel = shownPanel();
+    if (!panel || panel.classList.contains("aside") || document.querySelector("#prompt button")) return;
+    toggle(panel);
+    var button = panel.querySelector(".settle-toggle");
+    if (button) button.focus({ preventScroll: true });
+    evt.preventDefault();
+  });
+  document.addEventListener("htmx:wsAfterMessage", apply);
+  document.addEventListener("DOMContentLoaded", apply);
+})();

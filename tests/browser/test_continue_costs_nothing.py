@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import serving
+from tests.browser.test_one_screen import outside_the_viewport
 from tests.browser.test_play import play_until_settlement, sign_up
 
 CONTINUE_SECONDS = 20  # long enough that a loaded machine still shows the countdown
@@ -47,13 +48,6 @@ def _quick_match_against_a_bot(page: Page) -> None:
     expect(page.locator("#table-root")).to_have_attribute("data-synced", "1")
 
 
-@pytest.mark.xfail(
-    reason="once stood up, the player watches the quick-match table as a spectator, minutes behind "
-    "(the spectator delay), and the delayed board shows them in their old seat and no free seat; "
-    "who just left a quick match should watch it live or be shown away from it: undecided. "
-    "tests/games/test_escape_rule.py checks that the timed-out Continue costs nothing",
-    strict=False,
-)
 def test_a_timed_out_continue_leaves_the_balance_and_no_ban(
     browser: Browser, short_continue_url: str
 ) -> None:
@@ -130,11 +124,20 @@ def test_the_cost_of_leaving_stands_beside_the_countdown_in_both_languages(
     expect(alice.locator("#board .escape-stakes")).to_have_text(
         "Leaving this hand: −26 points and a 10-minute ban"
     )
-    expect(bob.locator("#board .escape-stakes")).to_have_text(
-        "离开本局：扣 26 积分，禁止入座 10 分钟"
-    )
+    expect(bob.locator("#board .escape-stakes")).to_have_text("离开本局：扣 26 积分，禁止入座 10 分钟")
     alice.screenshot(path=f"{SHOTS}/escape-stakes-en.png", full_page=True)
     bob.screenshot(path=f"{SHOTS}/escape-stakes-zh.png", full_page=True)
+    # on a phone too the amount stands on screen: beside the clock of the player to move, in the
+    # turn line for the other (whose clock is not shown)
+    for page, language in ((alice, "en"), (bob, "zh")):
+        page.set_viewport_size({"width": 390, "height": 844})
+        shown = ["#board .escape-stakes"]
+        if page.locator("#board .my-timer .countdown").count():
+            shown.append("#board .my-timer .countdown")
+            expect(page.locator("#board .my-timer .escape-stakes")).to_be_visible()
+        assert outside_the_viewport(page, shown) == [], language
+        page.screenshot(path=f"{SHOTS}/escape-stakes-phone-{language}.png")
+        page.set_viewport_size({"width": 1366, "height": 768})
     asked: list[str] = []
 
     def dismiss(dialog: Any) -> None:

@@ -1,9 +1,11 @@
-"""A table must stay joinable after a player let the Continue deadline pass.
+"""A table stays joinable after a player let the Continue deadline pass.
 
 Runs its own server with a short Continue deadline (CONTINUE_SECONDS) so the test does not
 wait a real minute: a player finishes a hand against a bot and does not press Continue; the
 settlement counts down; the clock stands them up; then the same player and a second player who
-never played there each sit and stay seated, and a new hand starts.
+never played there each sit and stay seated, and a new hand starts. The last settlement, put
+aside for the stood-up player, stays put aside once she sits again (it covered the bot's and the
+stake's buttons), and the keyboard folds and unfolds it.
 """
 
 from __future__ import annotations
@@ -49,12 +51,6 @@ def _stays_seated(page: Page, seconds: float) -> None:
     assert page.locator("#board button.sit").count() == 0
 
 
-@pytest.mark.xfail(
-    reason="a player who sits again at a table waiting for players still has the last match's "
-    "settlement laid over the board, covering its buttons (remove bot, stake) until a hand starts: "
-    "the panel needs a way to put it aside",
-    strict=False,
-)
 def test_after_the_continue_deadline_both_players_sit_and_play(
     browser: Browser, short_continue_url: str
 ) -> None:
@@ -85,9 +81,26 @@ def test_after_the_continue_deadline_both_players_sit_and_play(
     expect(alice.locator("#table-root .banner.notice").first).to_contain_text("Continue")
     expect(alice.locator("#board .seat.me")).to_have_count(0)
 
-    # the same player sits again and stays
+    # the settlement is put aside for her, the seats free: a bar with the notice and a button
+    settlement = alice.locator("#settlement")
+    expect(settlement).to_have_class(re.compile(r"\baside\b"))
+    expect(settlement.locator(".payments")).to_be_hidden()
+    toggle = settlement.locator("button.settle-toggle")
+    expect(toggle).to_have_attribute("aria-expanded", "false")
+    alice.screenshot(path=f"{SHOTS}/continue-stood-up-en.png")
+
+    # the same player sits again and stays; the settlement stays put aside
     alice.locator("#board button.sit").first.click()
     _stays_seated(alice, 3)
+    expect(settlement).to_have_class(re.compile(r"\baside\b"))
+    # the keyboard shows it again (Enter on its button) and puts it aside (Esc)
+    toggle.focus()
+    alice.keyboard.press("Enter")
+    expect(settlement.locator(".payments")).to_be_visible()
+    expect(toggle).to_have_attribute("aria-expanded", "true")
+    alice.keyboard.press("Escape")
+    expect(settlement.locator(".payments")).to_be_hidden()
+    expect(toggle).to_be_focused()
 
     # a second player, who never played here, takes the bot's seat and stays
     alice.locator("#board button.remove-bot").click()

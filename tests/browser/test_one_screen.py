@@ -120,5 +120,18 @@ def test_the_settlement_lies_over_the_board_with_continue_on_screen(
         for selector in ("#settlement", "#settlement .payments", "#settlement .payments th:last-child")
     )
     assert panel <= 390 and table <= panel and balance <= panel, (panel, table, balance)
+    # put aside: a bar under the board, Continue and its countdown still on screen, the board clear
+    alice.locator("#settlement .settle-toggle").click()
+    expect(alice.locator("#settlement.aside .payments")).to_be_hidden()
+    assert_on_one_screen(
+        alice,
+        f"one-screen-settlement-aside-{language}",
+        [
+            "#settlement .settle-toggle",
+            "#settlement button.continue",
+            "#settlement .continue-countdown",
+            "#board .seat.pos-top",
+        ],
+    )
     alice.context.close()
     bob.context.close()

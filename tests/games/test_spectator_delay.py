@@ -15,8 +15,9 @@ from games.clock.ticks import drive_table_until_idle
 from games.matchmaking import queue
 from games.models import Hand, HandAction, Table
 from games.moderation.models import SiteSettings
+from games.rendering.board import board_model
 from games.rendering.presenters import table_context
-from games.rendering.spectator_delay import delay_for, delayed_context, for_viewer
+from games.rendering.spectator_delay import delay_for, delayed_context, for_viewer, watches_live
 from games.table import commands
 from tests.conftest import logged_in_client, make_user
 from tests.games.conftest import bot_table
@@ -141,3 +142,44 @@ async def test_over_the_socket_a_spectator_is_behind_and_a_player_live(bob: User
     assert frame["view"]["hand"] is None and frame["version"] == 0
     await player.disconnect()
     await spectator.disconnect()
+
+
+def _finished_quick_table() -> tuple[Table, Hand]:
+    table = quick_table()
+    drive_table_until_idle(table.pk, until=lambda t: t.hand is not None and t.hand.status == "over")
+    return table, Hand.objects.get(table=table)
+
+
+@pytest.mark.django_db
+def test_a_delayed_frame_never_makes_a_past_seat_the_viewers() -> None:
+    """East played the hand shown: seen from behind the delay it is still nobody's seat — no
+    "you", no side of the board to see it from, no tile of theirs face up."""
+    table, hand = _finished_quick_table()
+    east = User.objects.get(username="east")
+    start = timezone.now() - timedelta(hours=1)
+    spread_log(hand, start)
+    ended = start + timedelta(seconds=hand.actions_count + 1)
+    Hand.objects.filter(pk=hand.pk).update(ended=ended)
+    mid_hand, settled = start + timedelta(seconds=185.5), ended + timedelta(seconds=181)
+    for now in (mid_hand, settled):
+        context = delayed_context(table.pk, east, 180, now).context
+        assert context["viewer"] == {"user": "east", "seat": None} and context["played"] is None
+        assert not any(seat.get("is_you") for seat in context["table"]["seats"])
+        assert board_model(context)["me"] is None
+    context = delayed_context(table.pk, east, 180, mid_hand).context
+    assert context["table"]["phase"] == "playing"
+    assert_public_only(context)  # (a hand played to its end shows every hand to everybody)
+
+
+@pytest.mark.django_db
+def test_a_player_stood_up_between_hands_watches_live(bob: User) -> None:
+    """Whoever played the table's newest match sees it live once stood up (the hands were theirs);
+    anybody else is still behind."""
+    table, _hand = _finished_quick_table()
+    east = User.objects.get(username="east")
+    commands.leave(table.pk, east)
+    live = table_context(table.pk, east)
+    assert live["viewer"]["seat"] is None
+    assert watches_live(table.pk, east) and for_viewer(table.pk, east, live) is live
+    assert not watches_live(table.pk, bob)
+    assert for_viewer(table.pk, bob, table_context(table.pk, bob))["table"]["delay_s"] == 180
