@@ -31,6 +31,7 @@ points, for a caller that wants to rank a move (a review) rather than make one.
 from __future__ import annotations
 
 import math
+import os
 import random
 import statistics
 import time
@@ -82,7 +83,16 @@ class Budget:
     time_ms: float | None = 150.0
 
 
-BUDGET = Budget()
+def _budget() -> Budget:
+    """The live budget, or — with EXPERT_WORLDS=N in the environment — exactly N worlds per
+    searched decision and no clock: an arena on a machine shared with other jobs then measures
+    the bot an idle machine plays (on a loaded one the clock would leave it a handful of worlds),
+    and replays exactly."""
+    worlds = os.environ.get("EXPERT_WORLDS", "")
+    return Budget(samples=int(worlds), time_ms=None) if worlds.isdigit() else Budget()
+
+
+BUDGET = _budget()
 
 
 @dataclass(frozen=True)
