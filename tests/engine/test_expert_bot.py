@@ -186,3 +186,12 @@ def test_where_no_discard_can_win_expert_plays_strongs_moves() -> None:
         view = PlayerView.of(view_for(state, seat))
         legal = legal_actions(state, seat)
         assert evaluator.evaluate(view, legal, random.Random(5)) == []
+
+
+def test_a_fixed_number_of_worlds_can_be_set_for_measuring(monkeypatch: pytest.MonkeyPatch) -> None:
+    """EXPERT_WORLDS=N: N worlds per searched decision and no clock (an arena on a shared machine
+    measures what an idle one plays); unset, the live budget with its clock."""
+    monkeypatch.setenv("EXPERT_WORLDS", "64")
+    assert search._budget() == Budget(samples=64, time_ms=None)
+    monkeypatch.delenv("EXPERT_WORLDS")
+    assert search._budget() == Budget() and Budget().time_ms is not None
