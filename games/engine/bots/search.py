@@ -1,8 +1,9 @@
 """expert: strong's candidates judged by determinized Monte Carlo search.
 
-At a discard, strong's own ranking names a few candidates (its choice, the next-best fast
-discards, and the safest tile played as a fold). Each is judged by playing the hand forward in
-sampled worlds:
+At a discard where an opponent looks close and this hand is not ready, the search weighs
+pushing against folding: strong's choice, its fastest discard (played on as strong's rollout
+policy plays) and the safest tile played as a fold. Each is judged by playing the hand forward
+in sampled worlds:
 
 - a **world** deals the tiles this seat cannot see — the other hands and the wall — from the
   tiles the variant's set holds less everything visible (own hand, rivers, melds, indicator);
@@ -15,7 +16,9 @@ sampled worlds:
   else throw it; a folding seat throws what the others have thrown) to the wall's end or a
   horizon, and a win on a discard where the variant allows it. No chi/pong in rollouts: the
   draw order then stays the same for every candidate of a world, so the candidates differ only
-  where their own play differs (common random numbers: paired differences, small noise);
+  where their own play differs (common random numbers: paired differences, small noise), and
+  the other seats play alike whatever this seat throws: they are played once per world
+  (`_Timeline`) and each candidate replays only its own hand against them;
 - the **value** of a rollout is this seat's payment, scored by the variant's own `score`.
 
 The bot only ever sees the `PlayerView`: the worlds are sampled from it, so re-dealing the real
@@ -53,11 +56,10 @@ from games.engine.tiles import HONOR, KINDS, Tile, tiles_of
 # A rollout stops after this many draws (all seats together): most hands end sooner, and a far
 # horizon adds cost and little signal (the rest is scored as a draw, 0).
 HORIZON = 48
-# How many of strong's fastest discards (by shanten, then worth) are searched beside its choice.
-PUSH_CANDIDATES = 3
-# Search only a hand this close to ready (farther, every discard plays alike in a rollout and
-# strong's shape knowledge is the better judge), or any hand while a table threat is this big.
-SEARCH_SHANTEN = 1
+# Search push against fold while a table threat (defence.py's readiness × size) is this big,
+# or strong folds, and this hand is not ready. Searching strong's fastest discards against each
+# other (one from ready, three of them beside its choice) cost on the same deals: the rollouts
+# judge danger and speed but not the plans and calls strong prices (docs/benchmarks.md).
 SEARCH_THREAT = 0.9
 # Depart from strong's choice only when the paired difference is this many standard errors
 # above zero: few samples are noisy, and the rollouts know less than strong of what claims and
@@ -65,9 +67,6 @@ SEARCH_THREAT = 0.9
 # and departing at 1.5 standard errors, expert − strong −0.21 [−2.18, +1.76]; one from ready
 # and 2 standard errors, +0.13 [−0.23, +0.50]).
 CLEAR = 2.0
-# A fold is searched (the safest tile, then folding on) only where strong folds or a threat is
-# this big (defence.py's readiness × size) while this hand is not ready.
-FOLD_THREAT = 1.2
 # Other seats are dealt hands this far from ready when not ready (1, 2, 3 away), so that the
 # sampled table is as advanced as the real one (readiness from defence.py)
 AWAY = (0.45, 0.35, 0.2)
@@ -188,6 +187,10 @@ def _discard(legal: Sequence[Action], tile: Tile, base: Action) -> Action:
 
 
 def _candidates(view: PlayerView, legal: Sequence[Action], base_tile: Tile) -> tuple[list[Plan], Plan]:
+    """Push or fold: searched only where an opponent looks close (a threat ≥ SEARCH_THREAT, or
+    strong folds) while this hand is not ready — strong's move, its fastest push, and the
+    safest tile played as a fold. Elsewhere strong's move stands: which of two pushes is
+    better is a matter of shape and plans, which strong judges and the rollouts do not."""
     style = strong_style(view.variant)
     ts = threats(view) if style.defend else []
     tiles = {a.tile for a in legal if a.type == "discard" and a.tile is not None}
@@ -196,17 +199,15 @@ def _candidates(view: PlayerView, legal: Sequence[Action], base_tile: Tile) -> t
     base_plan = Plan(base_tile, folding)
     fastest = min(o.shanten for o in options)
     threat = max((th.level for th in ts), default=0.0)
-    if fastest > SEARCH_SHANTEN and threat < SEARCH_THREAT:
+    if not ts or fastest < 1 or not (folding or threat >= SEARCH_THREAT):
         return [base_plan], base_plan
     plans = [base_plan]
-    ranked = sorted(options, key=lambda o: (o.shanten, -o.worth))
-    for o in ranked[:PUSH_CANDIDATES]:
-        if o.tile is not None:
-            plans.append(Plan(o.tile, False))
-    if ts and (folding or (fastest >= 1 and threat >= FOLD_THREAT)):
-        safest = min(options, key=lambda o: (round(o.risk, 2), o.shanten, -o.worth))
-        if safest.tile is not None:
-            plans.append(Plan(safest.tile, True))
+    push = min(options, key=lambda o: (o.shanten, -o.worth))
+    if push.tile is not None:
+        plans.append(Plan(push.tile, False))
+    safest = min(options, key=lambda o: (round(o.risk, 2), o.shanten, -o.worth))
+    if safest.tile is not None:
+        plans.append(Plan(safest.tile, True))
     return list(dict.fromkeys(plans)), base_plan
 
 
