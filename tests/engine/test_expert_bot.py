@@ -194,6 +194,6 @@ def test_a_fixed_number_of_worlds_can_be_set_for_measuring(monkeypatch: pytest.M
     """EXPERT_WORLDS=N: N worlds per searched decision and no clock (an arena on a shared machine
     measures what an idle one plays); unset, the live budget with its clock."""
     monkeypatch.setenv("EXPERT_WORLDS", "64")
-    assert search._budget() == Budget(samples=64, time_ms=None)
+    assert search.budget_from_environment() == Budget(samples=64, time_ms=None)
     monkeypatch.delenv("EXPERT_WORLDS")
-    assert search._budget() == Budget() and Budget().time_ms is not None
+    assert search.budget_from_environment() == Budget() and Budget().time_ms is not None

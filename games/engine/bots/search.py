@@ -82,7 +82,7 @@ class Budget:
     time_ms: float | None = 150.0
 
 
-def _budget() -> Budget:
+def budget_from_environment() -> Budget:
     """The live budget, or — with EXPERT_WORLDS=N in the environment — exactly N worlds per
     searched decision and no clock: an arena on a machine shared with other jobs then measures
     the bot an idle machine plays (on a loaded one the clock would leave it a handful of worlds),
@@ -91,7 +91,7 @@ def _budget() -> Budget:
     return Budget(samples=int(worlds), time_ms=None) if worlds.isdigit() else Budget()
 
 
-BUDGET = _budget()
+BUDGET = budget_from_environment()
 
 
 @dataclass(frozen=True)
