@@ -538,6 +538,24 @@ def test_the_duplicate_arena_plays_each_deal_once_per_rotation() -> None:
     assert arena("two_player", 2, ["strong", "normal"], seed=9)[1].paired == {}  # not duplicate
 
 
+def test_the_arena_reports_its_figures_as_it_goes_as_a_shorter_run_would() -> None:
+    """A long run that must stop early keeps what it measured: after every few deals the
+    progress callback gets exactly what a run of that many hands prints."""
+    seen: list[dict[str, object]] = []
+    full, _ = arena(
+        "two_player",
+        6,
+        ["strong", "easy"],
+        seed=5,
+        duplicate=True,
+        progress=lambda s, d: seen.append(s),
+        every=1,
+    )
+    assert [s["hands"] for s in seen] == [2, 4]  # not after the last deal: that is the result
+    shorter, _ = arena("two_player", 4, ["strong", "easy"], seed=5, duplicate=True)
+    assert seen[-1] == shorter and full["hands"] == 6
+
+
 def test_a_duplicate_deal_gives_each_level_the_same_tiles() -> None:
     """The second playing of a deal is the first with the levels swapped: same wall, dealer."""
     first = play("two_player", 77, ["easy", "easy"], 0, {})

@@ -143,12 +143,16 @@ def arena(
     seed: int,
     duplicate: bool = False,
     review: str | None = None,
+    progress: Callable[[dict[str, Any], Detail], None] | None = None,
+    every: int = 25,
 ) -> tuple[dict[str, Any], Detail]:
     """Play `hands` hands: the summary the CLI prints as its last line, and the detail (average
     winning value per level, the mix of winning patterns) it prints above it. In duplicate
     format `hands` is rounded up to whole deals (one hand per seat rotation). With `review` (an
     evaluator's name: strong, value), every decision is reviewed (games.engine.review) and each
-    level gets its `review_loss`."""
+    level gets its `review_loss`. `progress` gets the summary and detail of the deals played so
+    far after every `every` deals — what a run of that many hands would print (a long run's
+    figures are not lost when it has to stop early)."""
     if hands < 1:
         raise EngineError("bad_hands", "hands must be at least 1")
     rules = get_ruleset(variant)
@@ -193,10 +197,23 @@ def arena(
             tallies[level].points.append(statistics.fmean(pts))
         assert carried is not None
         dealer, counters = carried
+        if progress is not None and (d + 1) % every == 0 and d + 1 < deals:
+            progress(*_results(variant, (d + 1) * per_deal, draws, tallies, patterns, duplicate))
+    return _results(variant, deals * per_deal, draws, tallies, patterns, duplicate)
+
+
+def _results(
+    variant: str,
+    hands: int,
+    draws: int,
+    tallies: dict[str, LevelTally],
+    patterns: Counter[str],
+    duplicate: bool,
+) -> tuple[dict[str, Any], Detail]:
     wins = sum(t.wins for t in tallies.values())
     summary = {
         "variant": variant,
-        "hands": deals * per_deal,
+        "hands": hands,
         "draw_rate": round(draws / hands, 4),
         "levels": {level: t.summary() for level, t in tallies.items()},
     }

@@ -1,8 +1,9 @@
 """expert: strong's candidates judged by determinized Monte Carlo search.
 
-At a discard, strong's own ranking names a few candidates (its choice, the next-best fast
-discards, and the safest tile played as a fold). Each is judged by playing the hand forward in
-sampled worlds:
+At a discard where an opponent looks close and this hand is not ready, the search weighs
+pushing against folding: strong's choice, its fastest discard (played on as strong's rollout
+policy plays) and the safest tile played as a fold. Each is judged by playing the hand forward
+in sampled worlds:
 
 - a **world** deals the tiles this seat cannot see — the other hands and the wall — from the
   tiles the variant's set holds less everything visible (own hand, rivers, melds, indicator);
@@ -15,7 +16,9 @@ sampled worlds:
   else throw it; a folding seat throws what the others have thrown) to the wall's end or a
   horizon, and a win on a discard where the variant allows it. No chi/pong in rollouts: the
   draw order then stays the same for every candidate of a world, so the candidates differ only
-  where their own play differs (common random numbers: paired differences, small noise);
+  where their own play differs (common random numbers: paired differences, small noise), and
+  the other seats play alike whatever this seat throws: they are played once per world
+  (`_Timeline`) and each candidate replays only its own hand against them;
 - the **value** of a rollout is this seat's payment, scored by the variant's own `score`.
 
 The bot only ever sees the `PlayerView`: the worlds are sampled from it, so re-dealing the real
@@ -31,6 +34,7 @@ points, for a caller that wants to rank a move (a review) rather than make one.
 from __future__ import annotations
 
 import math
+import os
 import random
 import statistics
 import time
@@ -52,11 +56,10 @@ from games.engine.tiles import HONOR, KINDS, Tile, tiles_of
 # A rollout stops after this many draws (all seats together): most hands end sooner, and a far
 # horizon adds cost and little signal (the rest is scored as a draw, 0).
 HORIZON = 48
-# How many of strong's fastest discards (by shanten, then worth) are searched beside its choice.
-PUSH_CANDIDATES = 3
-# Search only a hand this close to ready (farther, every discard plays alike in a rollout and
-# strong's shape knowledge is the better judge), or any hand while a table threat is this big.
-SEARCH_SHANTEN = 1
+# Search push against fold while a table threat (defence.py's readiness × size) is this big,
+# or strong folds, and this hand is not ready. Searching strong's fastest discards against each
+# other (one from ready, three of them beside its choice) cost on the same deals: the rollouts
+# judge danger and speed but not the plans and calls strong prices (docs/benchmarks.md).
 SEARCH_THREAT = 0.9
 # Depart from strong's choice only when the paired difference is this many standard errors
 # above zero: few samples are noisy, and the rollouts know less than strong of what claims and
@@ -64,9 +67,6 @@ SEARCH_THREAT = 0.9
 # and departing at 1.5 standard errors, expert − strong −0.21 [−2.18, +1.76]; one from ready
 # and 2 standard errors, +0.13 [−0.23, +0.50]).
 CLEAR = 2.0
-# A fold is searched (the safest tile, then folding on) only where strong folds or a threat is
-# this big (defence.py's readiness × size) while this hand is not ready.
-FOLD_THREAT = 1.2
 # Other seats are dealt hands this far from ready when not ready (1, 2, 3 away), so that the
 # sampled table is as advanced as the real one (readiness from defence.py)
 AWAY = (0.45, 0.35, 0.2)
@@ -78,11 +78,20 @@ class Budget:
     next one would end past `time_ms` (None: samples only — reproducible, for tests and
     arena runs that must replay exactly)."""
 
-    samples: int = 48
-    time_ms: float | None = 70.0
+    samples: int = 128
+    time_ms: float | None = 150.0
 
 
-BUDGET = Budget()
+def budget_from_environment() -> Budget:
+    """The live budget, or — with EXPERT_WORLDS=N in the environment — exactly N worlds per
+    searched decision and no clock: an arena on a machine shared with other jobs then measures
+    the bot an idle machine plays (on a loaded one the clock would leave it a handful of worlds),
+    and replays exactly."""
+    worlds = os.environ.get("EXPERT_WORLDS", "")
+    return Budget(samples=int(worlds), time_ms=None) if worlds.isdigit() else Budget()
+
+
+BUDGET = budget_from_environment()
 
 
 @dataclass(frozen=True)
@@ -178,6 +187,10 @@ def _discard(legal: Sequence[Action], tile: Tile, base: Action) -> Action:
 
 
 def _candidates(view: PlayerView, legal: Sequence[Action], base_tile: Tile) -> tuple[list[Plan], Plan]:
+    """Push or fold: searched only where an opponent looks close (a threat ≥ SEARCH_THREAT, or
+    strong folds) while this hand is not ready — strong's move, its fastest push, and the
+    safest tile played as a fold. Elsewhere strong's move stands: which of two pushes is
+    better is a matter of shape and plans, which strong judges and the rollouts do not."""
     style = strong_style(view.variant)
     ts = threats(view) if style.defend else []
     tiles = {a.tile for a in legal if a.type == "discard" and a.tile is not None}
@@ -186,17 +199,15 @@ def _candidates(view: PlayerView, legal: Sequence[Action], base_tile: Tile) -> t
     base_plan = Plan(base_tile, folding)
     fastest = min(o.shanten for o in options)
     threat = max((th.level for th in ts), default=0.0)
-    if fastest > SEARCH_SHANTEN and threat < SEARCH_THREAT:
+    if not ts or fastest < 1 or not (folding or threat >= SEARCH_THREAT):
         return [base_plan], base_plan
     plans = [base_plan]
-    ranked = sorted(options, key=lambda o: (o.shanten, -o.worth))
-    for o in ranked[:PUSH_CANDIDATES]:
-        if o.tile is not None:
-            plans.append(Plan(o.tile, False))
-    if ts and (folding or (fastest >= 1 and threat >= FOLD_THREAT)):
-        safest = min(options, key=lambda o: (round(o.risk, 2), o.shanten, -o.worth))
-        if safest.tile is not None:
-            plans.append(Plan(safest.tile, True))
+    push = min(options, key=lambda o: (o.shanten, -o.worth))
+    if push.tile is not None:
+        plans.append(Plan(push.tile, False))
+    safest = min(options, key=lambda o: (round(o.risk, 2), o.shanten, -o.worth))
+    if safest.tile is not None:
+        plans.append(Plan(safest.tile, True))
     return list(dict.fromkeys(plans)), base_plan
 
 
@@ -371,9 +382,30 @@ def _values(
             if (now - started + per) * 1000 > budget.time_ms:
                 break
         world = sample_world(view, rng)
+        line = table.timeline(world)
         for k, plan in enumerate(plans):
-            values[k].append(table.rollout(world, plan))
+            values[k].append(table.rollout(world, line, plan))
     return values
+
+
+@dataclass
+class _Timeline:
+    """What the other seats do in one world, whatever this seat plays: without calls, the
+    draw order is fixed, and the others' hands change only by their own draws and discards —
+    so they are played once per world and every candidate replays only this seat's own hand
+    against them (the cost of a candidate is a quarter of a rollout).
+
+    Index i is the i-th draw of the world's wall (seat `me + 1 + i`); `before[i]` is the
+    others' state just before that draw: per seat, its concealed counts when ready (None
+    otherwise) and its river."""
+
+    # per draw: ("mine", 0, ()) for this seat's, else ("self", tile, pay) or ("discard", tile, ())
+    events: list[tuple[str, Tile, tuple[int, ...]]]
+    # per draw index: per seat, (ready 13-tile counts or None, kinds thrown so far)
+    before: list[list[tuple[bytes | None, frozenset[Tile]]]]
+    # per discard event: the first other seat that wins on it (in turn order from the
+    # discarder, this seat left out) with the payments, or None
+    takers: list[tuple[int, tuple[int, ...]] | None]
 
 
 class _Table:
@@ -392,8 +424,9 @@ class _Table:
         for o in view.others:
             self.flowers[o.seat] = o.flower_tiles
             self.readiness[o.seat] = 0.95 if o.ready else seat_threat(o, True, view.variant).ready
+        self._wins: dict[tuple[int, bytes, Tile, int | None, tuple[Meld, ...]], tuple[int, ...]] = {}
 
-    def dist(self, hand: bytearray, need: int) -> int:
+    def dist(self, hand: bytearray | bytes, need: int) -> int:
         if not self.jokers:
             return shanten(bytes(hand), 0, need)
         c = bytearray(hand)
@@ -403,53 +436,139 @@ class _Table:
             c[t] = 0
         return shanten(bytes(c), j, need)
 
-    def rollout(self, w: World, plan: Plan) -> float:
+    def wins_on(
+        self, seat: int, h13: bytes, tile: Tile, need: int, melds: tuple[Meld, ...], frm: int | None
+    ) -> tuple[int, ...]:
+        """The payments if `seat`, holding the ready `h13`, wins on `tile` (() if no win);
+        remembered within the decision (the same ready hands meet the same tiles often)."""
+        key = (seat, h13, tile, frm, melds)
+        got = self._wins.get(key)
+        if got is None:
+            h = bytearray(h13)
+            h[tile] += 1
+            got = self.settle(seat, h13, tile, melds, frm) if self.dist(h, need) == -1 else ()
+            self._wins[key] = got
+        return got
+
+    def timeline(self, w: World) -> _Timeline:
         n, me = self.n, self.me
         hands = [bytearray(h) for h in w.hands]
-        hands[me][plan.tile] -= 1
-        sh = [self.dist(hands[s], w.needs[s]) for s in range(n)]
-        rivers = [set(r) for r in w.rivers]
-        seat, tile, i = me, plan.tile, 0
-        while True:
-            if self.discard_wins:
-                for k in range(1, n):
-                    s = (seat + k) % n
-                    # a seat does not win on a kind it threw itself (it would have kept it, and a
-                    # passed win locks it in most variants): what makes safe tiles safe here too
-                    if sh[s] != 0 or tile in rivers[s]:
-                        continue
-                    h = hands[s]
-                    h[tile] += 1
-                    done = self.dist(h, w.needs[s]) == -1
-                    h[tile] -= 1
-                    if done:
-                        pay = self.settle(s, h, tile, w.melds[s], seat)
-                        if pay:
-                            return float(pay[me])
-            rivers[seat].add(tile)
-            seat = (seat + 1) % n
-            if i >= w.draws:
-                return 0.0
+        sh = [self.dist(hands[s], w.needs[s]) if s != me else 9 for s in range(n)]
+        rivers = [frozenset(r) for r in w.rivers]
+        events: list[tuple[str, Tile, tuple[int, ...]]] = []
+        before: list[list[tuple[bytes | None, frozenset[Tile]]]] = []
+        takers: list[tuple[int, tuple[int, ...]] | None] = []
+
+        def snapshot() -> list[tuple[bytes | None, frozenset[Tile]]]:
+            return [(bytes(hands[s]) if s != me and sh[s] == 0 else None, rivers[s]) for s in range(n)]
+
+        state = snapshot()
+        for i in range(w.draws):
+            before.append(state)
+            seat = (me + 1 + i) % n
+            if seat == me:
+                events.append(("mine", 0, ()))
+                takers.append(None)
+                continue
             drawn = w.wall[i]
-            i += 1
             h = hands[seat]
             h[drawn] += 1
             now = self.dist(h, w.needs[seat])
             if now == -1:
                 h[drawn] -= 1
-                pay = self.settle(seat, h, drawn, w.melds[seat], None)
+                pay = self.settle(seat, bytes(h), drawn, w.melds[seat], None)
                 h[drawn] += 1
                 if pay:
-                    return float(pay[me])
-            if seat == me and plan.fold:
-                tile = self.safest(h, rivers)
-                h[tile] -= 1
-                sh[seat] = self.dist(h, w.needs[seat])
-                continue
+                    events.append(("self", drawn, pay))
+                    takers.append(None)
+                    return _Timeline(events, before, takers)
             if now < sh[seat] or drawn in self.jokers:
                 tile = self.keep(h, drawn, now, w.needs[seat])
                 h[tile] -= 1
                 sh[seat] = self.dist(h, w.needs[seat])
+            else:
+                tile = drawn
+                h[tile] -= 1
+            events.append(("discard", tile, ()))
+            taker = None
+            if self.discard_wins:
+                for k in range(1, n):
+                    s = (seat + k) % n
+                    if s == me or sh[s] != 0 or tile in rivers[s]:
+                        continue
+                    pay = self.wins_on(s, bytes(hands[s]), tile, w.needs[s], w.melds[s], seat)
+                    if pay:
+                        taker = (s, pay)
+                        break
+            takers.append(taker)
+            rivers[seat] = rivers[seat] | {tile}
+            state = snapshot()
+            if taker is not None:
+                return _Timeline(events, before, takers)
+        before.append(state)
+        return _Timeline(events, before, takers)
+
+    def rollout(self, w: World, line: _Timeline, plan: Plan) -> float:
+        n, me = self.n, self.me
+        need = w.needs[me]
+        h = bytearray(w.hands[me])
+        h[plan.tile] -= 1
+        sh = self.dist(h, need)
+        river = set(w.rivers[me])
+        tile = plan.tile
+        i = -1  # this seat's discard before the first draw of the world
+        while True:
+            # this seat's discard: does it win for another seat (turn order from here)?
+            if self.discard_wins:
+                others = line.before[i + 1]
+                for k in range(1, n):
+                    s = (me + k) % n
+                    h13, thrown = others[s]
+                    if h13 is None or tile in thrown:
+                        continue
+                    pay = self.wins_on(s, h13, tile, w.needs[s], w.melds[s], me)
+                    if pay:
+                        return float(pay[me])
+            river.add(tile)
+            # the others' draws up to this seat's next one
+            i += 1
+            while i < len(line.events) and line.events[i][0] != "mine":
+                kind, t, pay = line.events[i]
+                if kind == "self":
+                    return float(pay[me])
+                seat = (me + 1 + i) % n
+                taker = line.takers[i]
+                if self.discard_wins and sh == 0 and t not in river:
+                    # this seat may win on it, if it comes before the other taker in turn order
+                    mine = (me - seat) % n
+                    if taker is None or mine < (taker[0] - seat) % n:
+                        pay = self.wins_on(me, bytes(h), t, need, w.melds[me], seat)
+                        if pay:
+                            return float(pay[me])
+                if taker is not None:
+                    return float(taker[1][me])
+                i += 1
+            if i >= len(line.events):
+                return 0.0  # the horizon (a hand the others end was returned above)
+            # this seat's draw
+            drawn = w.wall[i]
+            h[drawn] += 1
+            now = self.dist(h, need)
+            if now == -1:
+                h[drawn] -= 1
+                pay = self.wins_on(me, bytes(h), drawn, need, w.melds[me], None)
+                h[drawn] += 1
+                if pay:
+                    return float(pay[me])
+            if plan.fold:
+                tile = self.safest(h, line.before[i])
+                h[tile] -= 1
+                sh = self.dist(h, need)
+                continue
+            if now < sh or drawn in self.jokers:
+                tile = self.keep(h, drawn, now, need)
+                h[tile] -= 1
+                sh = self.dist(h, need)
             else:
                 tile = drawn
                 h[tile] -= 1
@@ -468,14 +587,14 @@ class _Table:
                 best = t
         return best if best is not None else drawn
 
-    def safest(self, h: bytearray, rivers: list[set[Tile]]) -> Tile:
+    def safest(self, h: bytearray, others: list[tuple[bytes | None, frozenset[Tile]]]) -> Tile:
         """A folding seat's discard: the tile the likely-ready opponents threw (then the most
         isolated), judged from rivers only."""
         best: tuple[float, int, Tile] | None = None
         for t in range(KINDS):
             if not h[t] or (t in self.jokers and sum(h) > sum(h[j] for j in self.jokers)):
                 continue
-            danger = sum(self.readiness[s] for s in range(self.n) if s != self.me and t not in rivers[s])
+            danger = sum(self.readiness[s] for s in range(self.n) if s != self.me and t not in others[s][1])
             key = (danger, -_isolation(h, t), t)
             if best is None or key < best:
                 best = key
@@ -483,7 +602,7 @@ class _Table:
         return best[2]
 
     def settle(
-        self, seat: int, h: bytearray, win: Tile, melds: tuple[Meld, ...], from_seat: int | None
+        self, seat: int, h: bytes | bytearray, win: Tile, melds: tuple[Meld, ...], from_seat: int | None
     ) -> tuple[int, ...]:
         """The payments of `seat`'s win on `win` (`h` holds the 13 others), () if the variant's
         scoring refuses it."""
