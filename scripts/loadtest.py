@@ -58,7 +58,11 @@ import orjson
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from api_player import HAND_TYPES, choose  # noqa: E402  (one way to pick from `legal`)
-from lt_stack import HOST, ROOT, Stack, cpu_readings, cpu_used, stolen_ticks  # noqa: E402
+from lt_stack import HOST, ROOT, Stack, cpu_readings, cpu_used, psql, stolen_ticks  # noqa: E402
+
+sys.path.insert(0, str(ROOT))
+from games.table.statements import ENV as COUNT_SQL  # noqa: E402  (no Django needed to import)
+from games.table.statements import read_counts  # noqa: E402
 
 REPLY_TIMEOUT = 10.0
 VIEW_TIMEOUT = 5.0
@@ -94,6 +98,7 @@ class Stats:
     reconnects: int = 0
     busy: int = 0  # connections a saturated process refused (`busy`, retry_after: admission control)
     cpu: dict[str, float] = field(default_factory=dict)  # CPU seconds of the run, by process kind
+    sql: dict[str, int] = field(default_factory=dict)  # statements by process kind, transactions
     stolen: float = 0.0  # share of the machine's CPU time the hypervisor gave to others meanwhile
     faults: list[tuple[float, str, int | None]] = field(default_factory=list)  # (time, kind, port)
     stopping: bool = False  # answers cut off by the end of the run are nobody's error
@@ -657,9 +662,11 @@ async def drive(drivers: list[TableDriver], stack: Stack, args: argparse.Namespa
     step = args.ramp / len(drivers) if drivers else 0.0
     tasks = [asyncio.create_task(d.run(stop, started + i * step)) for i, d in enumerate(drivers)]
     faults = asyncio.create_task(inject_faults(stack, args, stats, stop))
-    cpu_before, stolen_before = cpu_readings(), stolen_ticks()
+    cpu_before, stolen_before = cpu_readings(classify=stack.classify), stolen_ticks()
+    sql_before = sql_readings(stack)
     await asyncio.sleep(args.seconds)
-    stats.cpu = cpu_used(cpu_before, cpu_readings(), stack.exited_cpu)
+    stats.cpu = cpu_used(cpu_before, cpu_readings(classify=stack.classify), stack.exited_cpu)
+    stats.sql = sql_used(sql_before, sql_readings(stack), stack)
     stolen_after = stolen_ticks()
     stats.stolen = (stolen_after[0] - stolen_before[0]) / max(1, stolen_after[1] - stolen_before[1])
     stats.log_marks = stack.log_marks()  # sockets closing at the end are not the server's errors
@@ -670,9 +677,32 @@ async def drive(drivers: list[TableDriver], stack: Stack, args: argparse.Namespa
     return kills
 
 
+def sql_readings(stack: Stack) -> tuple[dict[int, int], int]:
+    """(statements sent so far by each server process, transactions of the stack's database
+    so far): the processes count their own (games.table.statements), PostgreSQL the rest."""
+    xacts = psql(f"SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = '{stack.name}'")
+    return read_counts(stack.log_dir), int(xacts or 0)
+
+
+def sql_used(
+    before: tuple[dict[int, int], int], after: tuple[dict[int, int], int], stack: Stack
+) -> dict[str, int]:
+    """Statements by the daphne processes and by the clock, and transactions, within the window
+    (a process started meanwhile, a restarted daphne, counts from 0)."""
+    clock = stack.clock_proc.pid if stack.clock_proc is not None else None
+    used = {"daphne": 0, "run_clock": 0}
+    for pid, count in after[0].items():
+        used["run_clock" if pid == clock else "daphne"] += count - before[0].get(pid, 0)
+    used["transactions"] = after[1] - before[1]
+    return used
+
+
 def run(args: argparse.Namespace) -> dict[str, Any]:
     name = f"mahjong_lt_{os.getpid()}"
-    extra = {"MAHJONG_BENCH_ECHO": "1"} if args.echo else {}
+    # Every server process counts its SQL statements into the stack's log directory.
+    extra = {COUNT_SQL: str(ROOT / "var" / "loadtest" / name)}
+    if args.echo:
+        extra["MAHJONG_BENCH_ECHO"] = "1"
     stack = Stack(name, procs=args.procs, clock=not args.echo, extra_env=extra).start()
     try:
         django_setup(stack)
@@ -756,6 +786,10 @@ def summary(
         if stats.actions
         else {},
         "cpu_stolen": round(stats.stolen, 3),
+        # SQL statements each kind of server process sent, and the database's transactions
+        "sql_per_action": {k: round(v / stats.actions, 2) for k, v in stats.sql.items()}
+        if stats.actions
+        else {},
         "mode": "echo" if args.echo else "tables",
         "spread": args.spread,
         "loadavg": Path("/proc/loadavg").read_text().split()[:3],
@@ -777,7 +811,13 @@ def summary(
         "rate": args.rate,
         "ramp": args.ramp,
         "p99_by_window": by_window,
+        # the cost of an action, per kind of process (the detail line has the rest)
+        "cpu_ms_per_action": {g: detail["cpu_ms_per_action"].get(g, 0.0) for g in COST_GROUPS},
+        "sql_per_action": detail["sql_per_action"],
     }
+
+
+COST_GROUPS = ("daphne", "postgres", "run_clock", "redis-server", "loadtest")
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:

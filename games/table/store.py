@@ -37,6 +37,7 @@ from games.models import Hand, HandAction, OpenSocket, Seat, Table
 from games.table.errors import ServiceError
 from games.table.hand_log import cached_states, hand_state, remember_state, save_checkpoint
 from games.table.loaded import Loaded
+from games.table.statements import install_from_env
 
 TABLE_ROWS = RowSql(Table)
 SEAT_ROWS = RowSql(Seat)
@@ -53,6 +54,8 @@ UNSEEN_TABLE_FIELDS = frozenset(
 )
 UNSEEN_SEAT_FIELDS = frozenset({"pending", "pending_until", "connections"})
 PENDING_FIELDS = frozenset({"pending", "pending_until"})  # a claim held (or undone): a claim window's
+
+install_from_env()  # the load test counts every server process's statements (off by default)
 
 
 def group_name(table_id: int) -> str:
