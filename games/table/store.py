@@ -17,6 +17,7 @@ packs the snapshot and announces the revision to the table's group after commit.
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -24,16 +25,16 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import connections, transaction
 from django.utils import timezone
 
 from common import broadcaster
 from common.rows import RowShape, RowSql, frozen
-from games import snapshots
+from games import checkpoints, snapshots
 from games.engine.actions import Action, apply
 from games.engine.errors import EngineError
 from games.engine.state import HandState
-from games.models import Hand, HandAction, OpenSocket, Seat, Table
+from games.models import Hand, HandAction, HandCheckpoint, OpenSocket, Seat, Table
 from games.table.errors import ServiceError
 from games.table.hand_log import cached_states, hand_state, remember_state, save_checkpoint
 from games.table.loaded import Loaded
@@ -75,6 +76,9 @@ class Change(Loaded):
     _decision: bool = field(default=False, init=False)  # the hand waits for something new
     _pause: bool = field(default=False, init=False)  # a discard (or added kong) began the pause
     _balances: bool = field(default=False, init=False)  # balances changed in this transaction
+    # The log row appended last, not written yet: it goes out with the table's own update at the
+    # commit, in one statement, or before any other statement the change sends (`before_sql`).
+    _unwritten: tuple[HandAction, Hand, int, HandState | None] | None = field(default=None, init=False)
 
     def __post_init__(self) -> None:
         self._table_before = TABLE_SHAPE.values(self.table)
@@ -102,10 +106,12 @@ class Change(Loaded):
         logged = HandAction(
             hand=hand, seq=hand.actions_count, seat=seat, action=action.to_json(), actor=actor
         )
-        ACTION_ROWS.insert(logged)
-        HAND_ROWS.update(hand, ["actions_count"])
+        kept = after.phase != "over" and checkpoints.due(hand.actions_count)
+        self.write_log()  # (a second action in one change: the first goes out now)
+        self._unwritten = (logged, hand, hand.actions_count, after if kept else None)
         remember_state((hand.pk, hand.actions_count), after)
-        save_checkpoint(hand, after)
+        if not kept:
+            save_checkpoint(hand, after)  # (a hand's end drops its checkpoint)
         self.state = after
         return before
 
@@ -185,6 +191,18 @@ class Change(Loaded):
         unseen = {"table": UNSEEN_TABLE_FIELDS, "seat": UNSEEN_SEAT_FIELDS}
         return any(name not in unseen[row] for row, name in fields)
 
+    def write_log(self) -> None:
+        """Write the log row still held back, if any (its own statement)."""
+        if self._unwritten is not None:
+            unwritten, self._unwritten = self._unwritten, None
+            log_action(*unwritten)
+
+    def before_sql(self, execute: Any, sql: str, params: Any, many: bool, context: dict[str, Any]) -> Any:
+        """Every statement of the change passes here: one that is not the change's own commit
+        finds the log row written before it (a read of the log within the change sees it)."""
+        self.write_log()
+        return execute(sql, params, many, context)
+
     def commit(self, finish: Callable[[Change], None], fields: list[tuple[str, str]]) -> None:
         """Bump the revision (and the version if everybody sees the change), let `finish` set the
         clock's deadline, write the changed fields, announce after commit."""
@@ -198,7 +216,7 @@ class Change(Loaded):
             if self._decision:
                 table.decision_version = table.version - (1 if self._pause else 0)
         finish(self)
-        _save_changes(table, TABLE_SHAPE, TABLE_ROWS, self._table_before)
+        _save_table(table, self._table_before, self._take_log())
         for seat, before in zip(self.seats, self._seats_before, strict=True):
             _save_changes(seat, SEAT_SHAPE, SEAT_ROWS, before)
         version, table_id = table.revision, table.pk
@@ -210,6 +228,10 @@ class Change(Loaded):
             broadcast(table_id, version, blob)
 
         transaction.on_commit(announce)
+
+    def _take_log(self) -> tuple[HandAction, Hand, int, HandState | None] | None:
+        unwritten, self._unwritten = self._unwritten, None
+        return unwritten
 
     def keep_read(self) -> None:
         """A table read under its lock and left unchanged (a socket connecting, say) is what the
@@ -227,6 +249,95 @@ class Change(Loaded):
             return {}
         keys = [(hand.pk, hand.actions_count), (hand.pk, hand.actions_count - 1)]
         return cached_states(keys)
+
+
+def log_action(logged: HandAction, hand: Hand, count: int, checkpoint: HandState | None = None) -> None:
+    """Append one row to the hand's log, bump its action count and, when one is due, keep the
+    hand's checkpoint (`checkpoint`: the state to keep): on PostgreSQL one statement (the bump
+    and the checkpoint as data-modifying `WITH`s), one round trip instead of two or three, and
+    no ORM compiling for the checkpoint (docs/benchmarks.md, "What keeps an action cheap").
+    Nothing reads the row's id, so nothing is returned."""
+    connection = connections["default"]
+    if connection.vendor != "postgresql":  # SQLite has no data-modifying WITH
+        ACTION_ROWS.insert(logged)
+        HAND_ROWS.update(hand, ["actions_count"])
+        if checkpoint is not None:
+            save_checkpoint(hand, checkpoint)
+        return
+    ctes, params = _log_parts(connection, logged, hand, count, checkpoint)
+    fields = [f for f in ACTION_ROWS.fields if f is not ACTION_ROWS.pk]
+    with connection.cursor() as cursor:
+        cursor.execute(f"WITH {ctes} {_insert_sql(connection, fields)}", params)
+
+
+def _log_parts(
+    connection: Any, logged: HandAction, hand: Hand, count: int, checkpoint: HandState | None
+) -> tuple[str, list[Any]]:
+    """The `WITH` list that bumps the hand's count and keeps its checkpoint, and the parameters
+    of the whole log statement (the action row's last)."""
+    fields = [f for f in ACTION_ROWS.fields if f is not ACTION_ROWS.pk]
+    params = [count, hand.pk]
+    if checkpoint is not None:
+        state = pickle.dumps(checkpoint, pickle.HIGHEST_PROTOCOL)  # as games.checkpoints.save
+        params += [hand.pk, count, checkpoints.ENGINE_FORMAT, state]
+    params += [f.get_db_prep_save(f.pre_save(logged, True), connection) for f in fields]
+    key = checkpoint is not None
+    ctes = _LOG_SQL.get(key)
+    if ctes is None:
+        ctes = _LOG_SQL[key] = _log_ctes(connection, key)
+    return ctes, params
+
+
+def _insert_sql(connection: Any, fields: list[Any]) -> str:
+    q = connection.ops.quote_name
+    columns = ", ".join(q(f.column) for f in fields)
+    marks = ", ".join(["%s"] * len(fields))
+    return f"INSERT INTO {q(ACTION_ROWS.table)} ({columns}) VALUES ({marks})"
+
+
+_LOG_SQL: dict[bool, str] = {}  # with a checkpoint or not -> the WITH list (from the models' metadata)
+
+
+def _log_ctes(connection: Any, checkpoint: bool) -> str:
+    q = connection.ops.quote_name
+    count = q(Hand._meta.get_field("actions_count").column)
+    parts = [f"bumped AS (UPDATE {q(HAND_ROWS.table)} SET {count} = %s WHERE {q(HAND_ROWS.pk.column)} = %s)"]
+    if checkpoint:  # one row per hand: the newest replaces the older (as games.checkpoints.save)
+        meta = HandCheckpoint._meta
+        names = [meta.get_field(n).column for n in ("hand", "actions", "engine_format", "state")]
+        updates = ", ".join(f"{q(c)} = EXCLUDED.{q(c)}" for c in names[1:])
+        parts.append(
+            f"kept AS (INSERT INTO {q(meta.db_table)} ({', '.join(q(c) for c in names)}) "
+            f"VALUES (%s, %s, %s, %s) ON CONFLICT ({q(names[0])}) DO UPDATE SET {updates})"
+        )
+    return ", ".join(parts)
+
+
+def _save_table(
+    table: Table, before: tuple[Any, ...], log: tuple[HandAction, Hand, int, HandState | None] | None
+) -> None:
+    """Write the table's changed fields and, when the change appended to the hand's log, the log
+    row, the hand's count and its checkpoint with them: one statement, one round trip, for the
+    append, the version bump and the checkpoint (docs/benchmarks.md, "What keeps an action cheap")."""
+    names = _changed(TABLE_FIELDS, before, TABLE_SHAPE.values(table))
+    connection = connections["default"]
+    if log is None or not names or connection.vendor != "postgresql":
+        if log is not None:
+            log_action(*log)
+        if names:
+            TABLE_ROWS.update(table, names)
+        return
+    ctes, params = _log_parts(connection, *log)
+    fields = [f for f in ACTION_ROWS.fields if f is not ACTION_ROWS.pk]
+    changed = [TABLE_ROWS.by_attname[name] for name in names]
+    params += [f.get_db_prep_save(getattr(table, f.attname), connection) for f in changed]
+    q = connection.ops.quote_name
+    assignments = ", ".join(f"{q(f.column)} = %s" for f in changed)
+    update = f"UPDATE {q(TABLE_ROWS.table)} SET {assignments} WHERE {q(TABLE_ROWS.pk.column)} = %s"
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"WITH {ctes}, logged AS ({_insert_sql(connection, fields)}) {update}", [*params, table.pk]
+        )
 
 
 def _hand_key(hand: Hand | None) -> tuple[Any, ...] | None:
@@ -288,12 +399,14 @@ def change(
         if table is None:
             raise ServiceError("no_table", "there is no such table")
         t = _load_locked(table, now)
-        yield t
-        fields = t._changed_fields()
-        if t._changed_given(fields):
-            t.commit(finish or (lambda _t: None), fields)
-        elif t.read:
-            t.keep_read()
+        # A log row held back for the commit's statement is written before any other one.
+        with connections["default"].execute_wrapper(t.before_sql):
+            yield t
+            fields = t._changed_fields()
+            if t._changed_given(fields):
+                t.commit(finish or (lambda _t: None), fields)
+            elif t.read:
+                t.keep_read()
 
 
 def _load_locked(table: Table, now: datetime | None) -> Change:
