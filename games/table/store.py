@@ -29,8 +29,9 @@ from django.db import connections, transaction
 from django.utils import timezone
 
 from common import broadcaster
-from common.rows import RowShape, RowSql, frozen
-from games import checkpoints, snapshots
+from common.rows import RowShape, RowSql, frozen, in_one_statement
+from games import snapshots
+from games.checkpoints import ENGINE_FORMAT, due
 from games.engine.actions import Action, apply
 from games.engine.errors import EngineError
 from games.engine.state import HandState
@@ -39,22 +40,17 @@ from games.table.errors import ServiceError
 from games.table.hand_log import cached_states, hand_state, remember_state, save_checkpoint
 from games.table.loaded import Loaded
 from games.table.statements import install_from_env
+from games.table.visibility import seen_by_all
 
 TABLE_ROWS = RowSql(Table)
 SEAT_ROWS = RowSql(Seat)
 HAND_ROWS = RowSql(Hand)
 ACTION_ROWS = RowSql(HandAction)
+CHECKPOINT_ROWS = RowSql(HandCheckpoint)
 SOCKET_ROWS = RowSql(OpenSocket)  # every socket's connect, sit-down over it and close
 
 TABLE_SHAPE, SEAT_SHAPE = RowShape(Table), RowShape(Seat)
 TABLE_FIELDS, SEAT_FIELDS = TABLE_SHAPE.names, SEAT_SHAPE.names
-
-# Fields a change within a claim window may touch without anybody else seeing it.
-UNSEEN_TABLE_FIELDS = frozenset(
-    {"version", "revision", "deadline", "deadline_version", "act_since", "decision_version", "pause_until"}
-)
-UNSEEN_SEAT_FIELDS = frozenset({"pending", "pending_until", "connections"})
-PENDING_FIELDS = frozenset({"pending", "pending_until"})  # a claim held (or undone): a claim window's
 
 install_from_env()  # the load test counts every server process's statements (off by default)
 
@@ -76,8 +72,7 @@ class Change(Loaded):
     _decision: bool = field(default=False, init=False)  # the hand waits for something new
     _pause: bool = field(default=False, init=False)  # a discard (or added kong) began the pause
     _balances: bool = field(default=False, init=False)  # balances changed in this transaction
-    # The log row appended last, not written yet: it goes out with the table's own update at the
-    # commit, in one statement, or before any other statement the change sends (`before_sql`).
+    # The log row appended last, written with the table's row at the commit (or before_sql)
     _unwritten: tuple[HandAction, Hand, int, HandState | None] | None = field(default=None, init=False)
 
     def __post_init__(self) -> None:
@@ -106,7 +101,7 @@ class Change(Loaded):
         logged = HandAction(
             hand=hand, seq=hand.actions_count, seat=seat, action=action.to_json(), actor=actor
         )
-        kept = after.phase != "over" and checkpoints.due(hand.actions_count)
+        kept = after.phase != "over" and due(hand.actions_count)
         self.write_log()  # (a second action in one change: the first goes out now)
         self._unwritten = (logged, hand, hand.actions_count, after if kept else None)
         remember_state((hand.pk, hand.actions_count), after)
@@ -180,26 +175,16 @@ class Change(Loaded):
         return out
 
     def seen_by_all(self, fields: list[tuple[str, str]]) -> bool:
-        """Whether a change (`fields`: what it touched) is one everybody sees (a new version) or
-        only the seats in a claim window: answers, claims held, undos and the window's end (a new
-        revision only). Anything else a change touched makes it public."""
-        if self._public or self._hand_changed():
-            return True
-        window = self._in_window or any(row == "seat" and name in PENDING_FIELDS for row, name in fields)
-        if not window:
-            return True
-        unseen = {"table": UNSEEN_TABLE_FIELDS, "seat": UNSEEN_SEAT_FIELDS}
-        return any(name not in unseen[row] for row, name in fields)
+        """Whether everybody sees the change (games.table.visibility)."""
+        return seen_by_all(self._public or self._hand_changed(), self._in_window, fields)
 
-    def write_log(self) -> None:
-        """Write the log row still held back, if any (its own statement)."""
+    def write_log(self) -> None:  # the log row still held back, if any
         if self._unwritten is not None:
             unwritten, self._unwritten = self._unwritten, None
-            log_action(*unwritten)
+            _save_table(self.table, TABLE_SHAPE.values(self.table), unwritten)
 
     def before_sql(self, execute: Any, sql: str, params: Any, many: bool, context: dict[str, Any]) -> Any:
-        """Every statement of the change passes here: one that is not the change's own commit
-        finds the log row written before it (a read of the log within the change sees it)."""
+        """Any other statement of the change finds the log row written first (a read sees it)."""
         self.write_log()
         return execute(sql, params, many, context)
 
@@ -216,7 +201,8 @@ class Change(Loaded):
             if self._decision:
                 table.decision_version = table.version - (1 if self._pause else 0)
         finish(self)
-        _save_table(table, self._table_before, self._take_log())
+        log, self._unwritten = self._unwritten, None  # (written with the table's row)
+        _save_table(table, self._table_before, log)
         for seat, before in zip(self.seats, self._seats_before, strict=True):
             _save_changes(seat, SEAT_SHAPE, SEAT_ROWS, before)
         version, table_id = table.revision, table.pk
@@ -228,10 +214,6 @@ class Change(Loaded):
             broadcast(table_id, version, blob)
 
         transaction.on_commit(announce)
-
-    def _take_log(self) -> tuple[HandAction, Hand, int, HandState | None] | None:
-        unwritten, self._unwritten = self._unwritten, None
-        return unwritten
 
     def keep_read(self) -> None:
         """A table read under its lock and left unchanged (a socket connecting, say) is what the
@@ -251,93 +233,30 @@ class Change(Loaded):
         return cached_states(keys)
 
 
-def log_action(logged: HandAction, hand: Hand, count: int, checkpoint: HandState | None = None) -> None:
-    """Append one row to the hand's log, bump its action count and, when one is due, keep the
-    hand's checkpoint (`checkpoint`: the state to keep): on PostgreSQL one statement (the bump
-    and the checkpoint as data-modifying `WITH`s), one round trip instead of two or three, and
-    no ORM compiling for the checkpoint (docs/benchmarks.md, "What keeps an action cheap").
-    Nothing reads the row's id, so nothing is returned."""
-    connection = connections["default"]
-    if connection.vendor != "postgresql":  # SQLite has no data-modifying WITH
-        ACTION_ROWS.insert(logged)
-        HAND_ROWS.update(hand, ["actions_count"])
-        if checkpoint is not None:
-            save_checkpoint(hand, checkpoint)
-        return
-    ctes, params = _log_parts(connection, logged, hand, count, checkpoint)
-    fields = [f for f in ACTION_ROWS.fields if f is not ACTION_ROWS.pk]
-    with connection.cursor() as cursor:
-        cursor.execute(f"WITH {ctes} {_insert_sql(connection, fields)}", params)
+def _log_parts(logged: HandAction, hand: Hand, count: int, checkpoint: HandState | None) -> list[Any]:
+    """An appended action's writes: the hand's count, the checkpoint when due, the log row."""
+    parts = [HAND_ROWS.update_part(Hand(pk=hand.pk, actions_count=count), ["actions_count"])]
+    if checkpoint is not None:  # as games.checkpoints.save: one row per hand, the newest kept
+        state = pickle.dumps(checkpoint, pickle.HIGHEST_PROTOCOL)
+        row = HandCheckpoint(hand_id=hand.pk, actions=count, engine_format=ENGINE_FORMAT, state=state)
+        parts.append(CHECKPOINT_ROWS.upsert_part(row))
+    return [*parts, ACTION_ROWS.insert_part(logged)]
 
 
-def _log_parts(
-    connection: Any, logged: HandAction, hand: Hand, count: int, checkpoint: HandState | None
-) -> tuple[str, list[Any]]:
-    """The `WITH` list that bumps the hand's count and keeps its checkpoint, and the parameters
-    of the whole log statement (the action row's last)."""
-    fields = [f for f in ACTION_ROWS.fields if f is not ACTION_ROWS.pk]
-    params = [count, hand.pk]
-    if checkpoint is not None:
-        state = pickle.dumps(checkpoint, pickle.HIGHEST_PROTOCOL)  # as games.checkpoints.save
-        params += [hand.pk, count, checkpoints.ENGINE_FORMAT, state]
-    params += [f.get_db_prep_save(f.pre_save(logged, True), connection) for f in fields]
-    key = checkpoint is not None
-    ctes = _LOG_SQL.get(key)
-    if ctes is None:
-        ctes = _LOG_SQL[key] = _log_ctes(connection, key)
-    return ctes, params
-
-
-def _insert_sql(connection: Any, fields: list[Any]) -> str:
-    q = connection.ops.quote_name
-    columns = ", ".join(q(f.column) for f in fields)
-    marks = ", ".join(["%s"] * len(fields))
-    return f"INSERT INTO {q(ACTION_ROWS.table)} ({columns}) VALUES ({marks})"
-
-
-_LOG_SQL: dict[bool, str] = {}  # with a checkpoint or not -> the WITH list (from the models' metadata)
-
-
-def _log_ctes(connection: Any, checkpoint: bool) -> str:
-    q = connection.ops.quote_name
-    count = q(Hand._meta.get_field("actions_count").column)
-    parts = [f"bumped AS (UPDATE {q(HAND_ROWS.table)} SET {count} = %s WHERE {q(HAND_ROWS.pk.column)} = %s)"]
-    if checkpoint:  # one row per hand: the newest replaces the older (as games.checkpoints.save)
-        meta = HandCheckpoint._meta
-        names = [meta.get_field(n).column for n in ("hand", "actions", "engine_format", "state")]
-        updates = ", ".join(f"{q(c)} = EXCLUDED.{q(c)}" for c in names[1:])
-        parts.append(
-            f"kept AS (INSERT INTO {q(meta.db_table)} ({', '.join(q(c) for c in names)}) "
-            f"VALUES (%s, %s, %s, %s) ON CONFLICT ({q(names[0])}) DO UPDATE SET {updates})"
-        )
-    return ", ".join(parts)
-
-
-def _save_table(
-    table: Table, before: tuple[Any, ...], log: tuple[HandAction, Hand, int, HandState | None] | None
-) -> None:
-    """Write the table's changed fields and, when the change appended to the hand's log, the log
-    row, the hand's count and its checkpoint with them: one statement, one round trip, for the
-    append, the version bump and the checkpoint (docs/benchmarks.md, "What keeps an action cheap")."""
+def _save_table(table: Table, before: tuple[Any, ...], log: tuple[Any, ...] | None) -> None:
+    """The table's changed fields and the log's writes as one statement, one round trip (SQLite,
+    with no data-modifying WITH: one by one) — docs/benchmarks.md, "What keeps an action cheap"."""
     names = _changed(TABLE_FIELDS, before, TABLE_SHAPE.values(table))
-    connection = connections["default"]
-    if log is None or not names or connection.vendor != "postgresql":
-        if log is not None:
-            log_action(*log)
-        if names:
-            TABLE_ROWS.update(table, names)
-        return
-    ctes, params = _log_parts(connection, *log)
-    fields = [f for f in ACTION_ROWS.fields if f is not ACTION_ROWS.pk]
-    changed = [TABLE_ROWS.by_attname[name] for name in names]
-    params += [f.get_db_prep_save(getattr(table, f.attname), connection) for f in changed]
-    q = connection.ops.quote_name
-    assignments = ", ".join(f"{q(f.column)} = %s" for f in changed)
-    update = f"UPDATE {q(TABLE_ROWS.table)} SET {assignments} WHERE {q(TABLE_ROWS.pk.column)} = %s"
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"WITH {ctes}, logged AS ({_insert_sql(connection, fields)}) {update}", [*params, table.pk]
-        )
+    if connections["default"].vendor == "postgresql":
+        writes = (_log_parts(*log) if log else []) + ([TABLE_ROWS.update_part(table, names)] if names else [])
+        return in_one_statement(writes) if writes else None
+    if log is not None:
+        ACTION_ROWS.insert(log[0])
+        HAND_ROWS.update(log[1], ["actions_count"])
+        if log[3] is not None:
+            save_checkpoint(log[1], log[3])
+    if names:
+        TABLE_ROWS.update(table, names)
 
 
 def _hand_key(hand: Hand | None) -> tuple[Any, ...] | None:
