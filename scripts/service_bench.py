@@ -102,7 +102,6 @@ class Bench:
     def run(self, count: int) -> None:
         import orjson
         from api_player import choose
-
         from django.db import connection
 
         from games.models import Table
