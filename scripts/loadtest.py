@@ -58,7 +58,11 @@ import orjson
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from api_player import HAND_TYPES, choose  # noqa: E402  (one way to pick from `legal`)
-from lt_stack import HOST, ROOT, Stack, cpu_readings, cpu_used, stolen_ticks  # noqa: E402
+from lt_stack import HOST, ROOT, Stack, cpu_readings, cpu_used, psql, stolen_ticks  # noqa: E402
+
+sys.path.insert(0, str(ROOT))
+from games.table.statements import ENV as COUNT_SQL  # noqa: E402  (no Django needed to import)
+from games.table.statements import read_counts  # noqa: E402
 
 REPLY_TIMEOUT = 10.0
 VIEW_TIMEOUT = 5.0
@@ -72,6 +76,11 @@ BACKOFF = (1.0, 4.0)  # base and largest reconnect window, seconds
 # tables return to it; failing over sooner left one process with every table to the end).
 HOME_TRIES = 6
 MAX_FRAME = 2**22
+# A state frame as the server encodes it (orjson, keys in this order): its version is read from
+# the text, and the rest parsed only when the driver needs it (`Client.frame`) — most frames are
+# never looked into, and parsing every one was the load generator's largest own cost.
+STATE_PREFIX = '{"type":"state","version":'
+NO_MOVES = ',"legal":[]}'  # the end of a state frame that offers its viewer nothing
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -94,6 +103,7 @@ class Stats:
     reconnects: int = 0
     busy: int = 0  # connections a saturated process refused (`busy`, retry_after: admission control)
     cpu: dict[str, float] = field(default_factory=dict)  # CPU seconds of the run, by process kind
+    sql: dict[str, int] = field(default_factory=dict)  # statements by process kind, transactions
     stolen: float = 0.0  # share of the machine's CPU time the hypervisor gave to others meanwhile
     faults: list[tuple[float, str, int | None]] = field(default_factory=list)  # (time, kind, port)
     stopping: bool = False  # answers cut off by the end of the run are nobody's error
@@ -154,7 +164,8 @@ class Client:
         self.port_index = self.home
         self.failures = 0  # connections refused in a row
         self.ws: Any = None
-        self.frame: dict[str, Any] | None = None
+        self.raw: str | None = None  # the newest state frame's text
+        self._frame: dict[str, Any] | None = None  # … parsed (when something needed it)
         self.version = -1
         self.live_port: int | None = None  # the process of the current (or last) socket
         self.seen: list[tuple[int, float]] = []  # (version, arrival) of recent state frames
@@ -163,6 +174,24 @@ class Client:
         self.connected = asyncio.Event()  # set by the first state of a connection (not a refusal)
         self.generation = 0  # bumped on every (re)connection
         self.retry_after = 0.0  # what a busy process asked for on the last connection
+
+    @property
+    def frame(self) -> dict[str, Any] | None:
+        """The newest state frame, parsed on first use."""
+        if self._frame is None and self.raw is not None:
+            self._frame = orjson.loads(self.raw)
+        return self._frame
+
+    def offers_nothing(self) -> bool:
+        """Whether the newest state offers this seat no move (read from its text's end)."""
+        return self.raw is None or self.raw.endswith(NO_MOVES)
+
+    def _state(self, raw: str, frame: dict[str, Any] | None, version: int) -> None:
+        self.connected.set()  # (the first state of a connection: served, not refused)
+        self.raw, self._frame, self.version = raw, frame, version
+        self.seen.append((version, time.monotonic()))
+        del self.seen[:-64]
+        self.table.changed.set()
 
     @property
     def port(self) -> int:
@@ -223,15 +252,18 @@ class Client:
             raise ConnectionError("closed by the server")
 
     async def _frames(self, ws: Any) -> None:
+        skip = len(STATE_PREFIX)
         async for raw in ws:
-            frame = orjson.loads(raw)  # the load generator shares the machine: decode cheaply
+            # The load generator shares the machine: a state frame nobody awaits an answer in is
+            # not parsed (its version is read from the text); the rest are, with orjson.
+            awaiting = self.reply is not None and not self.reply.done()
+            if not awaiting and isinstance(raw, str) and raw.startswith(STATE_PREFIX):
+                self._state(raw, None, int(raw[skip : raw.index(",", skip)]))
+                continue
+            frame = orjson.loads(raw)
             kind = frame.get("type")
             if kind == "state":
-                self.connected.set()  # (the first state of a connection: served, not refused)
-                self.frame, self.version = frame, frame["version"]
-                self.seen.append((frame["version"], time.monotonic()))
-                del self.seen[:-64]
-                self.table.changed.set()
+                self._state(raw if isinstance(raw, str) else raw.decode(), frame, frame["version"])
             elif kind == "error" and frame.get("code") == "busy":
                 self.retry_after = float(frame.get("retry_after") or 1)
             answered = frame.get("reply_to")
@@ -247,8 +279,14 @@ class Client:
         self.table.changed.set()
 
     def arrived(self, version: int) -> float | None:
-        """When the first state frame with at least `version` arrived (None: not yet)."""
-        return next((t for v, t in self.seen if v >= version), None)
+        """When the first state frame with at least `version` arrived (None: not yet); versions
+        only grow, so the search runs back from the newest."""
+        found = None
+        for v, t in reversed(self.seen):
+            if v < version:
+                break
+            found = t
+        return found
 
     async def act(self, version: int, action: dict[str, Any]) -> tuple[list[str], int | None]:
         """Send an act with a fresh id; the error codes of its answer ([] when it went through)
@@ -259,8 +297,10 @@ class Client:
         ws = self.ws
         if ws is None:
             raise ConnectionError("not connected")
-        await ws.send(json.dumps({"type": "act", "version": version, "action": action, "id": self.reply_id}))
-        return await asyncio.wait_for(self.reply, REPLY_TIMEOUT)
+        act = {"type": "act", "version": version, "action": action, "id": self.reply_id}
+        await ws.send(orjson.dumps(act).decode())
+        async with asyncio.timeout(REPLY_TIMEOUT):  # (no task per wait, unlike wait_for)
+            return await self.reply
 
     async def sync(self) -> None:
         if self.ws is not None:
@@ -317,7 +357,8 @@ class TableDriver:
     async def _wait_change(self, timeout: float) -> None:
         self.changed.clear()
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.changed.wait(), timeout)
+            async with asyncio.timeout(timeout):  # (no task per wait, unlike wait_for)
+                await self.changed.wait()
 
     async def _settled(self, stop: asyncio.Event) -> bool:
         """Every socket connected and at the same version; laggards are asked to sync."""
@@ -339,8 +380,9 @@ class TableDriver:
         order = list(self.clients)
         self.rng.shuffle(order)
         for client in order:
-            if client.frame is None:
+            if client.offers_nothing():  # (most seats most of the time: nothing to parse)
                 continue
+            assert client.frame is not None
             action = choose(client.frame, self.rng, client.seat)
             if action is not None:
                 return client, client.version, action
@@ -637,8 +679,10 @@ async def inject_faults(stack: Stack, args: argparse.Namespace, stats: Stats, st
 
 def awaits_answer(client: Client, version: int) -> bool:
     """Whether this seat, still before `version`, may answer within a claim window now."""
+    if client.version >= version or client.offers_nothing():
+        return False
     legal = (client.frame or {}).get("legal") or []
-    return client.version < version and any(a.get("type") in HAND_TYPES for a in legal)
+    return any(a.get("type") in HAND_TYPES for a in legal)
 
 
 def held_by_the_rules(client: Client) -> bool:
@@ -657,9 +701,11 @@ async def drive(drivers: list[TableDriver], stack: Stack, args: argparse.Namespa
     step = args.ramp / len(drivers) if drivers else 0.0
     tasks = [asyncio.create_task(d.run(stop, started + i * step)) for i, d in enumerate(drivers)]
     faults = asyncio.create_task(inject_faults(stack, args, stats, stop))
-    cpu_before, stolen_before = cpu_readings(), stolen_ticks()
+    cpu_before, stolen_before = cpu_readings(classify=stack.classify), stolen_ticks()
+    sql_before = sql_readings(stack)
     await asyncio.sleep(args.seconds)
-    stats.cpu = cpu_used(cpu_before, cpu_readings(), stack.exited_cpu)
+    stats.cpu = cpu_used(cpu_before, cpu_readings(classify=stack.classify), stack.exited_cpu)
+    stats.sql = sql_used(sql_before, sql_readings(stack), stack)
     stolen_after = stolen_ticks()
     stats.stolen = (stolen_after[0] - stolen_before[0]) / max(1, stolen_after[1] - stolen_before[1])
     stats.log_marks = stack.log_marks()  # sockets closing at the end are not the server's errors
@@ -670,9 +716,32 @@ async def drive(drivers: list[TableDriver], stack: Stack, args: argparse.Namespa
     return kills
 
 
+def sql_readings(stack: Stack) -> tuple[dict[int, int], int]:
+    """(statements sent so far by each server process, transactions of the stack's database
+    so far): the processes count their own (games.table.statements), PostgreSQL the rest."""
+    xacts = psql(f"SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = '{stack.name}'")
+    return read_counts(stack.log_dir), int(xacts or 0)
+
+
+def sql_used(
+    before: tuple[dict[int, int], int], after: tuple[dict[int, int], int], stack: Stack
+) -> dict[str, int]:
+    """Statements by the daphne processes and by the clock, and transactions, within the window
+    (a process started meanwhile, a restarted daphne, counts from 0)."""
+    clock = stack.clock_proc.pid if stack.clock_proc is not None else None
+    used = {"daphne": 0, "run_clock": 0}
+    for pid, count in after[0].items():
+        used["run_clock" if pid == clock else "daphne"] += count - before[0].get(pid, 0)
+    used["transactions"] = after[1] - before[1]
+    return used
+
+
 def run(args: argparse.Namespace) -> dict[str, Any]:
     name = f"mahjong_lt_{os.getpid()}"
-    extra = {"MAHJONG_BENCH_ECHO": "1"} if args.echo else {}
+    # Every server process counts its SQL statements into the stack's log directory.
+    extra = {COUNT_SQL: str(ROOT / "var" / "loadtest" / name)}
+    if args.echo:
+        extra["MAHJONG_BENCH_ECHO"] = "1"
     stack = Stack(name, procs=args.procs, clock=not args.echo, extra_env=extra).start()
     try:
         django_setup(stack)
@@ -756,6 +825,10 @@ def summary(
         if stats.actions
         else {},
         "cpu_stolen": round(stats.stolen, 3),
+        # SQL statements each kind of server process sent, and the database's transactions
+        "sql_per_action": {k: round(v / stats.actions, 2) for k, v in stats.sql.items()}
+        if stats.actions
+        else {},
         "mode": "echo" if args.echo else "tables",
         "spread": args.spread,
         "loadavg": Path("/proc/loadavg").read_text().split()[:3],
@@ -777,7 +850,13 @@ def summary(
         "rate": args.rate,
         "ramp": args.ramp,
         "p99_by_window": by_window,
+        # the cost of an action, per kind of process (the detail line has the rest)
+        "cpu_ms_per_action": {g: detail["cpu_ms_per_action"].get(g, 0.0) for g in COST_GROUPS},
+        "sql_per_action": detail["sql_per_action"],
     }
+
+
+COST_GROUPS = ("daphne", "postgres", "run_clock", "redis-server", "loadtest")
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:

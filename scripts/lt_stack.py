@@ -18,6 +18,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
@@ -97,9 +98,10 @@ CPU_GROUPS = ("daphne", "run_clock", "postgres", "redis-server", "loadtest", "fu
 Readings = dict[int, tuple[str, float]]  # pid -> (CPU group, CPU seconds used so far)
 
 
-def cpu_readings(pids: set[int] | None = None) -> Readings:
+def cpu_readings(pids: set[int] | None = None, classify: Callable[[int, str], str] | None = None) -> Readings:
     """CPU seconds (user + system) used so far by every live process of this machine (or by
-    `pids`), with the group each belongs to (CPU_GROUPS, else "other")."""
+    `pids`), with the group each belongs to: `classify(pid, command line)` (`Stack.classify`:
+    only the stack's own processes), else by the command's name (CPU_GROUPS, else "other")."""
     tick = os.sysconf("SC_CLK_TCK")
     readings: Readings = {}
     entries = (Path(f"/proc/{pid}") for pid in pids) if pids is not None else Path("/proc").iterdir()
@@ -113,7 +115,9 @@ def cpu_readings(pids: set[int] | None = None) -> Readings:
             continue
         fields = stat.rsplit(")", 1)[1].split()
         used = (int(fields[11]) + int(fields[12])) / tick  # utime, stime
-        readings[int(entry.name)] = (next((g for g in CPU_GROUPS if g in command), "other"), used)
+        pid = int(entry.name)
+        group = classify(pid, command) if classify else next((g for g in CPU_GROUPS if g in command), "other")
+        readings[pid] = (group, used)
     return readings
 
 
@@ -180,6 +184,24 @@ class Stack:
         env.update(self.extra_env)
         return env
 
+    def classify(self, pid: int, command: str) -> str:
+        """The CPU group of a process, counting only this stack's own (the machine is shared:
+        another engineer's daphne, PostgreSQL backends or load test are "other"): its daphne
+        processes (by port), its clock, its Redis, the PostgreSQL backends of its database,
+        and this process (the load generator). PostgreSQL's shared background processes (WAL
+        writer, checkpointer) serve every database, so they are "other" too."""
+        if pid == os.getpid():
+            return "loadtest"
+        if "daphne" in command and any(f"-p {port} " in command for port in self.ports):
+            return "daphne"
+        if self.clock_proc is not None and pid == self.clock_proc.pid:
+            return "run_clock"
+        if "redis-server" in command and command.rstrip().endswith(f":{self.redis_port}"):
+            return "redis-server"
+        if command.startswith("postgres:") and f" {self.name} " in command:
+            return "postgres"
+        return "other"
+
     # --- life cycle -------------------------------------------------------------------------
 
     def start(self) -> Stack:
@@ -240,7 +262,7 @@ class Stack:
     def kill(self, i: int) -> None:
         proc = self.servers[i]
         assert proc is not None
-        self.exited_cpu.update(cpu_readings({proc.pid}))
+        self.exited_cpu.update(cpu_readings({proc.pid}, self.classify))
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)
         self.servers[i] = None

@@ -63,7 +63,7 @@ class Bench:
         self.rng = random.Random(1)
         self.table_id = self.new_table()
         self.perform_s = self.render_s = 0.0
-        self.actions = self.frames = 0
+        self.actions = self.frames = self.statements = 0
 
     def new_table(self) -> int:
         from games.table import commands, opening
@@ -94,9 +94,15 @@ class Bench:
             )
         return out
 
+    def count(self, execute: Any, sql: str, params: Any, many: bool, context: dict[str, Any]) -> Any:
+        """Counts the statements `perform` sends (its transaction's BEGIN and COMMIT are two more)."""
+        self.statements += 1
+        return execute(sql, params, many, context)
+
     def run(self, count: int) -> None:
         import orjson
         from api_player import choose
+        from django.db import connection
 
         from games.models import Table
         from games.table import commands
@@ -120,7 +126,8 @@ class Bench:
                 version, revision = table.version, table.revision
                 continue
             started = time.process_time()
-            table = commands.perform(self.table_id, self.users[picked[0]], version, picked[1])
+            with connection.execute_wrapper(self.count):
+                table = commands.perform(self.table_id, self.users[picked[0]], version, picked[1])
             version, revision = table.version, table.revision
             self.perform_s += time.process_time() - started
             self.actions += 1
@@ -137,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     bench = Bench()
     bench.run(50)  # warm: imports, caches, the first tables
     bench.perform_s = bench.render_s = 0.0
-    bench.actions = bench.frames = 0
+    bench.actions = bench.frames = bench.statements = 0
     profiler = None
     if os.environ.get("PROFILE"):
         from pyinstrument import Profiler
@@ -152,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     frame_ms = 1000 * bench.render_s / bench.frames
     print(
         f"CPU per action: perform {perform_ms:.2f} ms; per viewer frame {frame_ms:.3f} ms "
-        f"({bench.actions} actions)"
+        f"({bench.actions} actions); SQL statements per action {bench.statements / bench.actions:.2f}"
     )
     return 0
 

@@ -17,6 +17,7 @@ packs the snapshot and announces the revision to the table's group after commit.
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -24,36 +25,35 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import connections, transaction
 from django.utils import timezone
 
 from common import broadcaster
-from common.rows import RowShape, RowSql, frozen
+from common.rows import RowShape, RowSql, frozen, in_one_statement
 from games.engine.actions import Action, apply
 from games.engine.errors import EngineError
 from games.engine.state import HandState
-from games.models import Hand, HandAction, Seat, Table
+from games.models import Hand, HandAction, HandCheckpoint, Seat, Table
 from games.sockets.models import OpenSocket
 from games.table import snapshots
+from games.table.checkpoints import ENGINE_FORMAT, due
 from games.table.errors import ServiceError
 from games.table.hand_log import cached_states, hand_state, remember_state, save_checkpoint
 from games.table.loaded import Loaded
+from games.table.statements import install_from_env
+from games.table.visibility import seen_by_all
 
 TABLE_ROWS = RowSql(Table)
 SEAT_ROWS = RowSql(Seat)
 HAND_ROWS = RowSql(Hand)
 ACTION_ROWS = RowSql(HandAction)
+CHECKPOINT_ROWS = RowSql(HandCheckpoint)
 SOCKET_ROWS = RowSql(OpenSocket)  # every socket's connect, sit-down over it and close
 
 TABLE_SHAPE, SEAT_SHAPE = RowShape(Table), RowShape(Seat)
 TABLE_FIELDS, SEAT_FIELDS = TABLE_SHAPE.names, SEAT_SHAPE.names
 
-# Fields a change within a claim window may touch without anybody else seeing it.
-UNSEEN_TABLE_FIELDS = frozenset(
-    {"version", "revision", "deadline", "deadline_version", "act_since", "decision_version", "pause_until"}
-)
-UNSEEN_SEAT_FIELDS = frozenset({"pending", "pending_until", "connections"})
-PENDING_FIELDS = frozenset({"pending", "pending_until"})  # a claim held (or undone): a claim window's
+install_from_env()  # the load test counts every server process's statements (off by default)
 
 
 def group_name(table_id: int) -> str:
@@ -73,6 +73,8 @@ class Change(Loaded):
     _decision: bool = field(default=False, init=False)  # the hand waits for something new
     _pause: bool = field(default=False, init=False)  # a discard (or added kong) began the pause
     _balances: bool = field(default=False, init=False)  # balances changed in this transaction
+    # The log row appended last, written with the table's row at the commit (or before_sql)
+    _unwritten: tuple[HandAction, Hand, int, HandState | None] | None = field(default=None, init=False)
 
     def __post_init__(self) -> None:
         self._table_before = TABLE_SHAPE.values(self.table)
@@ -100,10 +102,12 @@ class Change(Loaded):
         logged = HandAction(
             hand=hand, seq=hand.actions_count, seat=seat, action=action.to_json(), actor=actor
         )
-        ACTION_ROWS.insert(logged)
-        HAND_ROWS.update(hand, ["actions_count"])
+        kept = after.phase != "over" and due(hand.actions_count)
+        self.write_log()  # (a second action in one change: the first goes out now)
+        self._unwritten = (logged, hand, hand.actions_count, after if kept else None)
         remember_state((hand.pk, hand.actions_count), after)
-        save_checkpoint(hand, after)
+        if not kept:
+            save_checkpoint(hand, after)  # (a hand's end drops its checkpoint)
         self.state = after
         return before
 
@@ -172,16 +176,18 @@ class Change(Loaded):
         return out
 
     def seen_by_all(self, fields: list[tuple[str, str]]) -> bool:
-        """Whether a change (`fields`: what it touched) is one everybody sees (a new version) or
-        only the seats in a claim window: answers, claims held, undos and the window's end (a new
-        revision only). Anything else a change touched makes it public."""
-        if self._public or self._hand_changed():
-            return True
-        window = self._in_window or any(row == "seat" and name in PENDING_FIELDS for row, name in fields)
-        if not window:
-            return True
-        unseen = {"table": UNSEEN_TABLE_FIELDS, "seat": UNSEEN_SEAT_FIELDS}
-        return any(name not in unseen[row] for row, name in fields)
+        """Whether everybody sees the change (games.table.visibility)."""
+        return seen_by_all(self._public or self._hand_changed(), self._in_window, fields)
+
+    def write_log(self) -> None:  # the log row still held back, if any
+        if self._unwritten is not None:
+            unwritten, self._unwritten = self._unwritten, None
+            _save_table(self.table, TABLE_SHAPE.values(self.table), unwritten)
+
+    def before_sql(self, execute: Any, sql: str, params: Any, many: bool, context: dict[str, Any]) -> Any:
+        """Any other statement of the change finds the log row written first (a read sees it)."""
+        self.write_log()
+        return execute(sql, params, many, context)
 
     def commit(self, finish: Callable[[Change], None], fields: list[tuple[str, str]]) -> None:
         """Bump the revision (and the version if everybody sees the change), let `finish` set the
@@ -196,7 +202,8 @@ class Change(Loaded):
             if self._decision:
                 table.decision_version = table.version - (1 if self._pause else 0)
         finish(self)
-        _save_changes(table, TABLE_SHAPE, TABLE_ROWS, self._table_before)
+        log, self._unwritten = self._unwritten, None  # (written with the table's row)
+        _save_table(table, self._table_before, log)
         for seat, before in zip(self.seats, self._seats_before, strict=True):
             _save_changes(seat, SEAT_SHAPE, SEAT_ROWS, before)
         version, table_id = table.revision, table.pk
@@ -225,6 +232,32 @@ class Change(Loaded):
             return {}
         keys = [(hand.pk, hand.actions_count), (hand.pk, hand.actions_count - 1)]
         return cached_states(keys)
+
+
+def _log_parts(logged: HandAction, hand: Hand, count: int, checkpoint: HandState | None) -> list[Any]:
+    """An appended action's writes: the hand's count, the checkpoint when due, the log row."""
+    parts = [HAND_ROWS.update_part(Hand(pk=hand.pk, actions_count=count), ["actions_count"])]
+    if checkpoint is not None:  # as games.checkpoints.save: one row per hand, the newest kept
+        state = pickle.dumps(checkpoint, pickle.HIGHEST_PROTOCOL)
+        row = HandCheckpoint(hand_id=hand.pk, actions=count, engine_format=ENGINE_FORMAT, state=state)
+        parts.append(CHECKPOINT_ROWS.upsert_part(row))
+    return [*parts, ACTION_ROWS.insert_part(logged)]
+
+
+def _save_table(table: Table, before: tuple[Any, ...], log: tuple[Any, ...] | None) -> None:
+    """The table's changed fields and the log's writes as one statement, one round trip (SQLite,
+    with no data-modifying WITH: one by one) — docs/benchmarks.md, "What keeps an action cheap"."""
+    names = _changed(TABLE_FIELDS, before, TABLE_SHAPE.values(table))
+    if connections["default"].vendor == "postgresql":
+        writes = (_log_parts(*log) if log else []) + ([TABLE_ROWS.update_part(table, names)] if names else [])
+        return in_one_statement(writes) if writes else None
+    if log is not None:
+        ACTION_ROWS.insert(log[0])
+        HAND_ROWS.update(log[1], ["actions_count"])
+        if log[3] is not None:
+            save_checkpoint(log[1], log[3])
+    if names:
+        TABLE_ROWS.update(table, names)
 
 
 def _hand_key(hand: Hand | None) -> tuple[Any, ...] | None:
@@ -286,12 +319,14 @@ def change(
         if table is None:
             raise ServiceError("no_table", "there is no such table")
         t = _load_locked(table, now)
-        yield t
-        fields = t._changed_fields()
-        if t._changed_given(fields):
-            t.commit(finish or (lambda _t: None), fields)
-        elif t.read:
-            t.keep_read()
+        # A log row held back for the commit's statement is written before any other one.
+        with connections["default"].execute_wrapper(t.before_sql):
+            yield t
+            fields = t._changed_fields()
+            if t._changed_given(fields):
+                t.commit(finish or (lambda _t: None), fields)
+            elif t.read:
+                t.keep_read()
 
 
 def _load_locked(table: Table, now: datetime | None) -> Change:

@@ -3,6 +3,7 @@ lost one is named."""
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from datetime import timedelta
 from pathlib import Path
@@ -102,11 +103,30 @@ def test_a_seat_still_to_answer_in_a_claim_window_is_what_a_held_claim_waits_for
     the driver stops waiting when another seat may answer now (its own next act)."""
 
     def client(version: int, legal: list[str]) -> SimpleNamespace:
-        return SimpleNamespace(version=version, frame={"legal": [{"type": t} for t in legal]})
+        frame = {"legal": [{"type": t} for t in legal]}
+        return SimpleNamespace(version=version, frame=frame, offers_nothing=lambda: not legal)
 
     assert loadtest.awaits_answer(client(41, ["auto", "chi", "pass"]), 42)  # type: ignore[arg-type]
     assert not loadtest.awaits_answer(client(41, ["auto", "leave"]), 42)  # type: ignore[arg-type]
     assert not loadtest.awaits_answer(client(42, ["discard"]), 42)  # type: ignore[arg-type]  # already there
+
+
+def test_a_state_frame_is_parsed_only_when_the_driver_looks_into_it() -> None:
+    """The generator reads a state frame's version from its text and parses the rest on first
+    use; a frame that offers its seat nothing is never parsed (the server's orjson key order)."""
+    import orjson
+
+    table = SimpleNamespace(table_id=1, changed=asyncio.Event())
+    client = loadtest.Client(table, 0, "t", [1], loadtest.Stats(), "table")  # type: ignore[arg-type]
+    nothing = orjson.dumps({"type": "state", "version": 12, "view": {"phase": "playing"}, "legal": []})
+    moves = orjson.dumps({"type": "state", "version": 13, "view": {}, "legal": [{"type": "pass"}]})
+    assert nothing.decode().startswith(loadtest.STATE_PREFIX)
+    client._state(nothing.decode(), None, 12)
+    assert client.offers_nothing() and client._frame is None and client.version == 12
+    client._state(moves.decode(), None, 13)
+    assert not client.offers_nothing()
+    assert client.frame is not None and client.frame["legal"] == [{"type": "pass"}]
+    assert client.arrived(13) is not None and client.arrived(12) is not None and client.arrived(14) is None
 
 
 def test_latencies_that_end_while_the_run_stops_are_left_out() -> None:
