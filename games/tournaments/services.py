@@ -71,6 +71,8 @@ def check_in(tournament_id: int, user: AbstractBaseUser, now: datetime | None = 
         player = TournamentPlayer.objects.filter(tournament=tournament, user_id=user.pk).first()
         if player is None:
             raise TournamentError("not_signed_up", _("Sign up first."))
+        if not may_enter(user, tournament):  # signed up, then left or was removed from the club
+            raise TournamentError("club_only", _("Only the club's members may enter this tournament."))
         if player.checked_in is not None:
             raise TournamentError("already_checked_in", _("You are already checked in."))
         if tournament.status != Tournament.Status.SCHEDULED or now >= tournament.starts_at:

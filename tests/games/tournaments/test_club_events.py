@@ -3,6 +3,8 @@ club-only event is the club's active members' alone — everybody else gets 404 
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.test import Client
 
@@ -73,8 +75,11 @@ def test_a_club_only_event_is_not_found_by_others_and_refuses_their_sign_up() ->
     standings.force_login(member)
     body = standings.get(f"/api/tournaments/{event.pk}/standings").json()
     assert body["club"] == {"id": club.pk, "name": club.name} and body["public"] is False
-    clubs.leave(member, club)  # a former member no longer sees the club's events
+    clubs.leave(member, club)  # a former member no longer sees the club's events, nor checks in
     assert standings.get(f"/tournaments/{event.pk}/").status_code == 404
+    with pytest.raises(TournamentError) as e:
+        services.check_in(event.pk, member, event.starts_at - timedelta(minutes=5))
+    assert e.value.code == "club_only"
 
 
 def test_a_public_club_event_is_open_to_everybody() -> None:
