@@ -11,7 +11,8 @@ back-off (1, 2, 4, 8 s); after MAX_FAILURES in a row the table is closed with th
 (`Table.clock_closed`, `clock_error`: the admin's "clock trouble" filter). Failing tables are
 taken after every healthy one, so they never hold up another table's timers and bots. With
 PostgreSQL `run` ticks through a `Scheduler`: each timeout on a thread of its own, so a slow table
-holds one thread and never the others.
+holds one thread and never the others. Either way, every sweep in `SWEEPS` (quick match,
+announcements, tournaments) runs once a period, each isolated from the others' failures.
 """
 
 from __future__ import annotations
@@ -68,22 +69,35 @@ def tick(now: datetime | None = None) -> int:
             outcome(table_id, version, failures, e, now)
         else:
             outcome(table_id, version, failures, None, now)
-    try:  # quick match: bots fill for players whose wait ran out; silent players leave the queue
-        changed += seating.sweep(now)
-        announcements.sweep(now)  # announcements starting or expiring reach the open boards
-    except Exception:
-        log.exception("clock: the quick-match or announcement sweep failed")
-    changed += tournament_sweep(now)
+    return changed + sweeps(now)
+
+
+def _announcements_sweep(now: datetime) -> int:
+    announcements.sweep(now)
+    return 0  # it changes no table
+
+
+# The work of the clock that is not one table's timeout, in order. Both ways of ticking (`tick`
+# and `run` with a Scheduler) call `sweeps` once a period: a list kept in one place, since a
+# sweep added to one path only once never ran under PostgreSQL.
+SWEEPS: tuple[tuple[str, Callable[[datetime], int]], ...] = (
+    ("quick-match", lambda now: seating.sweep(now)),  # bots fill for players whose wait ran out
+    ("announcement", _announcements_sweep),  # announcements starting or expiring reach the boards
+    ("tournament", lambda now: tournaments.sweep(now)),  # rounds start and end
+)
+
+
+def sweeps(now: datetime | None = None) -> int:
+    """Run every sweep once; one that raises is logged and never stops the next. Returns how many
+    tables changed."""
+    now = now or timezone.now()
+    changed = 0
+    for name, sweep in SWEEPS:
+        try:
+            changed += sweep(now) or 0
+        except Exception:
+            log.exception("clock: the %s sweep failed", name)
     return changed
-
-
-def tournament_sweep(now: datetime | None = None) -> int:
-    """Tournaments: rounds start and end (games.tournaments.services.sweep), in every clock."""
-    try:
-        return tournaments.sweep(now)
-    except Exception:
-        log.exception("clock: the tournament sweep failed")
-        return 0
 
 
 def outcome(table_id: int, version: int, failures: int, error: BaseException | None, now: datetime) -> None:
@@ -245,8 +259,9 @@ def run(interval: float = INTERVAL, stop: threading.Event | None = None) -> None
         started = time.monotonic()
         try:
             if scheduler is not None:
-                scheduler.tick()
-                tournament_sweep()
+                now = timezone.now()
+                scheduler.tick(now)
+                sweeps(now)
             else:
                 tick()
             reap()

@@ -160,6 +160,7 @@ def club_page(request: HttpRequest, pk: int) -> HttpResponse:
         "period_label": dict(periods)[period],
         "leaderboard": stats.leaderboard(club, period),
         "matches": stats.recent_matches(club),
+        "tournaments": club.tournaments.order_by("status", "-starts_at")[:20],  # type: ignore[attr-defined]
         "invite": invite,
     }
     return render(request, "games/clubs/club.html", context)

@@ -8,6 +8,8 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Q, QuerySet
 
+from games.clubs.membership import can_manage, is_member
+from games.clubs.models import Club, ClubMember
 from games.moderation.models import AdminAuditLog
 from games.tournaments.models import Tournament
 
@@ -23,23 +25,50 @@ class TournamentError(Exception):
 
 
 def can_organise(user: AbstractBaseUser | None, tournament: Tournament | None = None) -> bool:
-    """Whether `user` may create a tournament (`tournament` None) or run this one. Staff today;
-    a club's owner and admins for their club's events once clubs exist (a `club` field here)."""
+    """Whether `user` may create a tournament (`tournament` None: staff, or whoever manages a
+    club) or run this one: staff; for a club's event that club's owner and admins (whoever
+    created it); for another event its organiser."""
     if user is None or not user.is_authenticated:
         return False
     if user.is_staff:
         return True
-    return tournament is not None and tournament.organiser_id == user.pk
+    if tournament is None:
+        return managed_clubs(user).exists()
+    if tournament.club_id is not None:
+        return can_manage(user, tournament.club_id)
+    return tournament.organiser_id == user.pk
+
+
+def managed_clubs(user: AbstractBaseUser | None) -> QuerySet[Club]:
+    """The clubs whose events `user` may create: those they own or help run (all, for staff)."""
+    if user is None or not user.is_authenticated:
+        return Club.objects.none()
+    if user.is_staff:
+        return Club.objects.all()
+    rows = ClubMember.objects.filter(
+        user_id=user.pk,
+        status=ClubMember.Status.ACTIVE,
+        role__in=(ClubMember.Role.OWNER, ClubMember.Role.ADMIN),
+    )
+    return Club.objects.filter(pk__in=rows.values("club_id"))
+
+
+def may_enter(user: AbstractBaseUser, tournament: Tournament) -> bool:
+    """A club-only event takes its club's active members only; any other event anybody."""
+    return tournament.public or tournament.club_id is None or is_member(user, tournament.club_id)
 
 
 def visible(user: AbstractBaseUser | None) -> Q:
-    """The tournaments `user` may see: public ones, and their own (organised or entered). A
-    club-only event will be visible to its club's members here."""
+    """The tournaments `user` may see: public ones, their own other events (organised or
+    entered), and the club-only events of the clubs they are an active member of — a player who
+    left or was removed from the club no longer sees its events."""
     if user is not None and user.is_staff:
         return Q()
     q = Q(public=True)
     if user is not None and user.is_authenticated:
-        q |= Q(organiser_id=user.pk) | Q(players__user_id=user.pk)
+        clubs = ClubMember.objects.filter(user_id=user.pk, status=ClubMember.Status.ACTIVE)
+        own = Q(organiser_id=user.pk) | Q(players__user_id=user.pk)
+        q |= Q(club__isnull=True) & own | Q(club_id__in=clubs.values("club_id"))
     return q
 
 

@@ -62,6 +62,8 @@ def standings(request: HttpRequest, pk: int) -> JsonResponse:
         "status": tournament.status,
         "round": tournament.current_round,
         "duplicate": tournament.duplicate,
+        "club": {"id": tournament.club_id, "name": tournament.club.name} if tournament.club else None,
+        "public": tournament.public,
         "rounds": [
             {"number": r.number, "commitment": r.commitment, "salt": r.salt if r.revealed else None}
             for r in tournament.round_rows.all()

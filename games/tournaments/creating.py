@@ -11,12 +11,13 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.clubs.models import Club
 from games.engine.rulesets import VARIANT_IDS, get_ruleset
 from games.table.errors import ServiceError
 from games.table.opening import validate_options
 from games.table.stake import validate_stake
 from games.tournaments import deals
-from games.tournaments.access import TournamentError, audit, can_organise
+from games.tournaments.access import TournamentError, audit, can_organise, managed_clubs
 from games.tournaments.models import Tournament, TournamentRound
 
 LIMITS = {
@@ -88,6 +89,7 @@ def create(organiser: AbstractBaseUser, data: dict[str, Any], now: datetime | No
         raise TournamentError("bad_starts_at", _("The start must be in the future."))
     if not opens < closes <= starts_at:
         raise TournamentError("bad_signup", _("Sign-up must open before it closes, and close by the start."))
+    club = _club(organiser, data.get("club"))
     flags = {key: data.get(key, default) for key, default in (("duplicate", False), ("public", True))}
     for key, value in flags.items():
         if not isinstance(value, bool):
@@ -97,6 +99,7 @@ def create(organiser: AbstractBaseUser, data: dict[str, Any], now: datetime | No
             name=name,
             description=str(data.get("description", ""))[:2000],
             organiser=organiser,
+            club=club,
             variant=variant,
             options=options,
             base=base,
@@ -112,8 +115,22 @@ def create(organiser: AbstractBaseUser, data: dict[str, Any], now: datetime | No
             TournamentRound.objects.create(
                 tournament=tournament, number=number, salt=salt, commitment=deals.round_commitment(salt)
             )
-        audit(organiser, "tournament_create", tournament)
+        audit(organiser, "tournament_create", tournament, club=club.pk if club else None)
     return tournament
+
+
+def _club(organiser: AbstractBaseUser, value: Any) -> Club | None:
+    """The club whose event this is (None: nobody's): one the organiser manages (any, for staff)."""
+    if value in (None, ""):
+        return None
+    club_id = value.pk if isinstance(value, Club) else value
+    try:
+        club = managed_clubs(organiser).filter(pk=int(club_id)).first()
+    except (TypeError, ValueError):
+        club = None
+    if club is None:
+        raise TournamentError("bad_club", _("Choose a club you own or help run."))
+    return club
 
 
 _DEFAULTS = {

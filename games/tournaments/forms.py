@@ -8,9 +8,11 @@ from datetime import timedelta
 from typing import Any
 
 from django import forms
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games.clubs.models import Club
 from games.tournaments.models import Tournament
 from games.web.forms import variant_choices
 
@@ -56,10 +58,23 @@ class TournamentForm(forms.Form):
     grace_seconds = forms.IntegerField(
         label=_("Grace for a lost player (seconds, then 托管)"), min_value=10, max_value=3600, initial=120
     )
-    public = forms.BooleanField(label=_("Public (listed for everybody)"), required=False, initial=True)
+    club = forms.ModelChoiceField(
+        label=_("Club (its owner and admins run the event)"),
+        queryset=Club.objects.none(),
+        required=False,
+        empty_label=_("No club"),
+    )
+    public = forms.BooleanField(
+        label=_("Public (listed for everybody; off with a club: its members only)"),
+        required=False,
+        initial=True,
+    )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, clubs: QuerySet[Club] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.fields["club"].queryset = clubs if clubs is not None else Club.objects.none()
+        if clubs is None or not clubs.exists():
+            del self.fields["club"]
         if not self.is_bound:
             start = (timezone.localtime() + timedelta(hours=1)).replace(second=0, microsecond=0)
             self.initial.setdefault("starts_at", start)

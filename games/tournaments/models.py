@@ -24,8 +24,12 @@ class Tournament(models.Model):
     name = models.CharField(max_length=80)
     description = models.TextField(blank=True, max_length=2000)
     organiser = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    # Club events: a nullable `club` foreign key joins here once clubs exist; who may organise
-    # and who may see go through `services.can_organise` and `services.visible_to` only.
+    # A club's event: its owner and admins organise it, and with `public` off only its active
+    # members see it (games.tournaments.access: can_organise, visible). Deleting the club leaves
+    # the event with its organiser and players.
+    club = models.ForeignKey(
+        "games.Club", on_delete=models.SET_NULL, null=True, blank=True, related_name="tournaments"
+    )
     variant = models.CharField(max_length=20, choices=[(v, v) for v in VARIANT_IDS])
     options = models.JSONField(default=dict, blank=True)  # house rules, checked as a table's
     base = models.PositiveIntegerField(default=1)  # the virtual stake: no account balance moves

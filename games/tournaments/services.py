@@ -26,7 +26,7 @@ from games.table import store
 from games.table.changes import change
 from games.table.play import begin_hand, ready_to_start
 from games.tournaments import hooks, pairing, seats
-from games.tournaments.access import TournamentError
+from games.tournaments.access import TournamentError, may_enter
 from games.tournaments.models import Tournament, TournamentPlayer, TournamentRound, TournamentTable
 from games.tournaments.standings import standings
 
@@ -51,6 +51,8 @@ def sign_up(tournament_id: int, user: AbstractBaseUser, now: datetime | None = N
             tournament.signup_opens <= now < tournament.signup_closes
         ):
             raise TournamentError("signup_closed", _("Sign-up for this tournament is not open."))
+        if not may_enter(user, tournament):
+            raise TournamentError("club_only", _("Only the club's members may enter this tournament."))
         if TournamentPlayer.objects.filter(tournament=tournament, user_id=user.pk).exists():
             raise TournamentError("already_signed_up", _("You are already signed up."))
         if TournamentPlayer.objects.filter(tournament=tournament).count() >= tournament.max_players:
@@ -69,6 +71,8 @@ def check_in(tournament_id: int, user: AbstractBaseUser, now: datetime | None = 
         player = TournamentPlayer.objects.filter(tournament=tournament, user_id=user.pk).first()
         if player is None:
             raise TournamentError("not_signed_up", _("Sign up first."))
+        if not may_enter(user, tournament):  # signed up, then left or was removed from the club
+            raise TournamentError("club_only", _("Only the club's members may enter this tournament."))
         if player.checked_in is not None:
             raise TournamentError("already_checked_in", _("You are already checked in."))
         if tournament.status != Tournament.Status.SCHEDULED or now >= tournament.starts_at:

@@ -22,7 +22,7 @@ from games.engine.record import match_record
 from games.history import queries, replays
 from games.rendering.labels import VARIANT_NAMES
 from games.tournaments import creating, organising, services
-from games.tournaments.access import TournamentError, can_organise, visible_tournaments
+from games.tournaments.access import TournamentError, can_organise, managed_clubs, visible_tournaments
 from games.tournaments.forms import TournamentForm
 from games.tournaments.models import Tournament, TournamentPlayer, TournamentTable
 from games.tournaments.standings import finished_hands, standings
@@ -51,7 +51,8 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 def create(request: HttpRequest) -> HttpResponse:
     if not can_organise(request.user):
         raise Http404("not an organiser")
-    form = TournamentForm(request.POST or None)
+    clubs = managed_clubs(request.user)
+    form = TournamentForm(request.POST or None, clubs=clubs, initial={"club": request.GET.get("club")})
     if request.method == "POST" and form.is_valid():
         try:
             tournament = creating.create(request.user, form.data_for_service())

@@ -234,7 +234,7 @@ class _CountingScheduler:
     def __init__(self, threads: int) -> None:
         pass
 
-    def tick(self) -> int:
+    def tick(self, now: datetime | None = None) -> int:
         if self.reaping.is_set():
             self.ticked_while_reaping.set()
         return 0
