@@ -3,8 +3,9 @@
 budget of a second) and never stored as a HandReview — an uploaded hand has no row to hang it on.
 
 The uploaded bytes are kept in Django's cache under their SHA-256 for `KEPT` seconds, so the
-review links of the opened page can find the record again without a second upload; the review
-of a (record, hand, seat, reviewer version) is cached beside it, so a reload computes nothing.
+review links of the opened page can find the record again without a second upload; the hand's
+replay and the review of a (record, hand, seat, reviewer version) are cached beside it, so a
+reload replays and reviews nothing.
 Only someone who had the file knows its hash."""
 
 from __future__ import annotations
@@ -38,10 +39,15 @@ def review_of_upload(digest: str, index: int, seat: int) -> tuple[dict[str, Any]
     raw = cache.get(f"opened-record:{digest}")
     if raw is None:
         raise RecordGone(digest)
-    replayed = replays.uploaded_hand(raw, index, settings.RECORD_MAX_HANDS)
-    key = f"opened-review:{digest}:{index}:{seat}:{REVIEWER_VERSION}"
-    review = cache.get(key)
-    if review is None:
-        review = review_replayed(replayed, seat)
-        cache.set(key, review, KEPT)
-    return replays.replay_data(replayed), review
+    data_key = f"opened-replay:{digest}:{index}"
+    review_key = f"opened-review:{digest}:{index}:{seat}:{REVIEWER_VERSION}"
+    data, review = cache.get(data_key), cache.get(review_key)
+    if data is None or review is None:  # the hand is replayed once for both
+        replayed = replays.uploaded_hand(raw, index, settings.RECORD_MAX_HANDS)
+        if data is None:
+            data = replays.replay_data(replayed)
+            cache.set(data_key, data, KEPT)
+        if review is None:
+            review = review_replayed(replayed, seat)
+            cache.set(review_key, review, KEPT)
+    return data, review
