@@ -180,10 +180,19 @@ def uploaded_replays(raw: bytes, max_hands: int | None = None) -> list[dict[str,
     checks as `python -m games.engine replay`; raises records.RecordError; stores nothing.
     `max_hands`: a match of more hands is refused before any is replayed."""
     record = records.parse_record(raw, max_hands)
-    return [_replay_data(records.replay_record(hand)) for hand in records.hand_records(record)]
+    return [replay_data(records.replay_record(hand)) for hand in records.hand_records(record)]
 
 
-def _replay_data(replayed: records.ReplayedHand) -> dict[str, Any]:
+def uploaded_hand(raw: bytes, index: int, max_hands: int | None = None) -> records.ReplayedHand:
+    """Hand `index` (from 0) of an uploaded record, replayed through the same checks as
+    `uploaded_replays` — only that hand: reviewing one hand of a match replays no other."""
+    hands = records.hand_records(records.parse_record(raw, max_hands))
+    if not 0 <= index < len(hands):
+        raise records.RecordError("bad_hand", f"no hand {index + 1}: this record has {len(hands)}")
+    return records.replay_record(hands[index])
+
+
+def replay_data(replayed: records.ReplayedHand) -> dict[str, Any]:
     rec = replayed.record
     steps = [{"seq": 0, "seat": None, "action": None, "view": full_view(replayed.start)}]
     for n, step in enumerate(replayed.steps, 1):

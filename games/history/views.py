@@ -27,6 +27,7 @@ from games.history.models import RecordUpload
 from games.moderation.penalties import active_ban
 from games.rendering.labels import VARIANT_NAMES
 from games.review.stats import profile_stats
+from games.review.uploaded import remember
 
 User = get_user_model()
 
@@ -138,7 +139,8 @@ async def open_record(request: HttpRequest) -> HttpResponse:
                 response = await _render_record(request, context, 503)
                 response["Retry-After"] = "60"
                 return response
-            context.update(hands=hands, data=hands[0], filename=upload.name)
+            digest = await sync_to_async(remember)(raw)  # for the review links below the viewer
+            context.update(hands=hands, data=hands[0], filename=upload.name, digest=digest)
         except RecordError as e:
             context["error"] = e.message
             if e.code == "too_many_hands":

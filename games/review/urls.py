@@ -9,5 +9,6 @@ app_name = "review"
 urlpatterns = [
     path("hands/<int:pk>/review/", views.review, name="page"),
     path("hands/<int:pk>/review/status/", views.review_status, name="status"),
+    path("replays/open/review/<str:digest>/", views.open_review, name="opened"),
     path("api/hands/<int:pk>/review", api.hand_review, name="api"),
 ]

@@ -6,17 +6,23 @@ from __future__ import annotations
 
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from django.contrib.auth.models import AbstractBaseUser
-from django.http import Http404, HttpRequest, HttpResponse
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from games.engine.errors import EngineError
 from games.history import replays
+from games.history.views import BUSY, RECORD_WORKERS
 from games.models import Hand
 from games.rendering.board import bot_name
 from games.review.models import HandReview
 from games.review.present import review_page
 from games.review.services import SeatRefused, request_review, seat_of
+from games.review.uploaded import RecordGone, review_of_upload
 
 
 def _viewer(request: HttpRequest) -> AbstractBaseUser | None:
@@ -88,3 +94,54 @@ def review_status(request: HttpRequest, pk: int) -> HttpResponse:
     response = HttpResponse("")
     response["HX-Refresh"] = "true"
     return response
+
+
+def _number(request: HttpRequest, name: str) -> int:
+    try:
+        return int(request.GET.get(name) or 0)
+    except ValueError:
+        return -1  # refused by the engine as no such hand or seat, with its message
+
+
+async def open_review(request: HttpRequest, digest: str) -> HttpResponse:
+    """The review of one seat in one hand of a record opened with /replays/open/ (kept by its
+    hash): computed here, on the record workers' threads, as the command line computes it."""
+    if request.method != "GET":
+        return HttpResponseNotAllowed(["GET"])
+    user = await request.auser()
+    if not user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    index, seat = _number(request, "hand"), _number(request, "seat")
+    try:
+        result = await RECORD_WORKERS.run(lambda: review_of_upload(digest, index, seat))
+    except RecordGone:
+        return await _record_error(request, _("It is no longer kept here: open the file again."), 404)
+    except EngineError as e:
+        return await _record_error(request, e.message, 400)
+    if result is BUSY:
+        response = await _record_error(
+            request, _("The server is opening other records; try again in a minute."), 503
+        )
+        response["Retry-After"] = "60"
+        return response
+    data, review = result
+    page_data = await sync_to_async(replays.for_page)(data, replays.uploaded_bots(data), seat)
+    context = {
+        "data": page_data,
+        "hands": [page_data],
+        "review": await sync_to_async(review_page)(review),
+        "digest": digest,
+        "index": index,
+        "seat": seat,
+        "seat_links": [
+            {"seat": i, "name": n, "current": i == seat} for i, n in enumerate(page_data["players"])
+        ],
+    }
+    return await sync_to_async(render)(request, "games/review/opened.html", context)
+
+
+async def _record_error(request: HttpRequest, message: str, status: int) -> HttpResponse:
+    """The record page with its error, as a bad upload shows it."""
+    return await sync_to_async(render)(
+        request, "games/history/open_record.html", {"error": message}, status=status
+    )

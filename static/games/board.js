@@ -123,8 +123,17 @@
       return;
     }
     refresh();
+    newestDiscards();
   });
   document.addEventListener("DOMContentLoaded", refresh);
+  document.addEventListener("DOMContentLoaded", newestDiscards);
+
+  // A pond too full for its box scrolls inside it (board.css): show its end, the newest discards.
+  function newestDiscards() {
+    document.querySelectorAll("#board .river").forEach(function (river) {
+      river.scrollTop = river.scrollHeight;
+    });
+  }
 
   // A form with data-merge="base" sends {"action": {... , "base": <number>}} as one action JSON.
   document.addEventListener("htmx:wsConfigSend", function (evt) {

@@ -155,6 +155,9 @@ def test_the_pages_around_the_board_have_no_moderate_or_worse_violations(
     page.keyboard.press("End")
     expect(page.locator("#replay-settlement")).to_be_visible()
     found += page_violations(page, axe_source)
+    page.locator("#open-record-review").click()  # the opened record's review
+    expect(page.locator("#review-summary-title")).to_be_visible()
+    found += page_violations(page, axe_source)
 
     page.goto("/tables/new/")
     page.locator("details.advanced summary").click()

@@ -135,3 +135,67 @@ def test_the_settlement_lies_over_the_board_with_continue_on_screen(
     )
     alice.context.close()
     bob.context.close()
+
+
+def late_ponds(page: Page, tiles: int) -> None:
+    """Every pond holding `tiles` discards, as late in a hand (copies of a discard on the board;
+    the layout is what is tested, and nothing re-renders the board during the claim)."""
+    page.evaluate(
+        """n => {
+             const tile = document.querySelector('#board .river .tile');
+             document.querySelectorAll('#board .river').forEach(river => {
+               while (river.querySelectorAll('.tile').length < n) {
+                 const copy = tile.cloneNode(true);
+                 copy.classList.remove('last');  // one last discard, as on the board
+                 river.appendChild(copy);
+               }
+             });
+           }""",
+        tiles,
+    )
+
+
+def ponds_spilling(page: Page) -> list[str]:
+    """Each pond whose tiles reach outside its box (unless the box scrolls them inside itself),
+    or whose box overlaps the centre's information."""
+    return page.evaluate(
+        """() => {
+             const inside = (a, b) => a.left >= b.left - 0.5 && a.top >= b.top - 0.5
+               && a.right <= b.right + 0.5 && a.bottom <= b.bottom + 0.5;
+             const meet = (a, b) => a.left < b.right && b.left < a.right
+               && a.top < b.bottom && b.top < a.bottom;
+             const info = document.querySelector('#board .info').getBoundingClientRect();
+             return Array.from(document.querySelectorAll('#board .river')).flatMap(river => {
+               const box = river.getBoundingClientRect(), out = [], pos = river.className;
+               const clips = getComputedStyle(river).overflowY !== 'visible';
+               const spilt = Array.from(river.querySelectorAll('.tile'))
+                 .filter(t => !inside(t.getBoundingClientRect(), box)).length;
+               if (spilt && !clips) out.push(pos + ': ' + spilt + ' tiles out');
+               if (meet(box, info)) out.push(pos + ': over the centre information');
+               return out;
+             });
+           }"""
+    )
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_full_ponds_stay_in_their_boxes_and_leave_the_hand_on_screen(
+    browser: Browser, rigged_url: str, language: str
+) -> None:
+    """Late in a four-player hand (four rows of discards in every pond): no pond spills over the
+    centre's information or its neighbours, at every size, and the hand and prompt stay on screen."""
+    alice, bob = rigged_table(browser, rigged_url, "shanghai", language, timers=(60, 45))
+    discard(bob, "4p", "drag")
+    expect(alice.locator("#prompt .type-win")).to_be_visible()
+    late_ponds(alice, 21)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for label, (width, height) in SIZES.items():
+        alice.set_viewport_size({"width": width, "height": height})
+        alice.wait_for_timeout(250)
+        alice.screenshot(path=str(SHOTS / f"late-ponds-{language}-{label}.png"))
+        assert ponds_spilling(alice) == [], (language, label)
+        selectors = ["#board .seat.me .hand .hand-tile:last-child", "#prompt .type-win"]
+        assert outside_the_viewport(alice, selectors) == [], (language, label)
+        assert page_scrolls(alice) == [], (language, label)
+    alice.context.close()
+    bob.context.close()

@@ -251,3 +251,10 @@ def test_a_played_hand_in_history_replay_and_its_opened_record(
         expect(phone.locator("#replay-settlement")).to_be_visible()
         assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         phone.screenshot(path=str(shots / f"open-record-phone-{language}.png"), full_page=True)
+        # its review, computed from the file (as `python -m games.engine review` computes it)
+        phone.locator("#open-record-review").click()
+        expect(phone.locator("#review-summary-title")).to_be_visible()
+        expect(phone.locator("#replay-action")).not_to_be_empty()
+        assert phone.locator("article.review-decision").count() > 0
+        assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        phone.screenshot(path=str(shots / f"open-record-review-phone-{language}.png"), full_page=True)

@@ -5,8 +5,10 @@ the page (preparing → ready) and the profile's statistics."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -14,12 +16,14 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
+from django.utils.html import escape
 
 from accounts.services import create_api_token
 from games.engine.review import REVIEWER_VERSION
 from games.models import Hand
 from games.review import services
 from games.review.models import HandReview
+from games.review.present import review_page
 from games.review.stats import player_stats
 from tests.conftest import logged_in_client, make_user
 from tests.games.history_helpers import finished_hand, running_hand, won_hand
@@ -217,3 +221,68 @@ def test_the_profile_shows_statistics_over_reviewed_hands(
     assert f"/hands/{hands[0].pk}/review/" in html  # the review link per hand
     other = logged_in_client(make_user("carol")).get("/users/alice/history/").content.decode()
     assert 'class="review-stats"' not in other  # her statistics are hers (and staff's)
+
+
+def _opened_review_url(client: Client, raw: bytes) -> str:
+    """Open a record file as the page does; the review form's address."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    html = client.post("/replays/open/", {"record": SimpleUploadedFile("hand.json", raw)}).content.decode()
+    found = re.search(r'action="(/replays/open/review/[0-9a-f]{64}/)"', html)
+    assert found, "the opened record offers its review"
+    return found.group(1)
+
+
+@pytest.mark.parametrize("variant", ["two_player", "shanghai"])
+def test_an_opened_record_file_is_reviewed_as_the_command_line_reviews_it(
+    alice: User, anon_client: Client, variant: str
+) -> None:
+    hand = won_hand(alice, variant)
+    record = anon_client.get(f"/api/hands/{hand.pk}/record").json()
+    client = logged_in_client(alice)
+    client.cookies["django_language"] = "en"
+    url = _opened_review_url(client, json.dumps(record).encode())
+    for seat in range(len(hand.match.players)):
+        started = time.monotonic()
+        response = client.get(f"{url}?hand=0&seat={seat}")
+        took = time.monotonic() - started
+        assert response.status_code == 200
+        assert took < 3, f"seat {seat} took {took:.2f} s"  # the budget is 1 s; slack for a busy machine
+        html = response.content.decode()
+        cli = cli_review(record, seat)
+        page = review_page(cli)
+        marks = re.search(r'<script id="review-marks" type="application/json">(.*?)</script>', html, re.S)
+        assert marks and json.loads(marks.group(1)) == json.loads(json.dumps(page["marks"]))
+        assert html.count('<article class="review-decision') == len(cli["decisions"])
+        for d in page["decisions"]:
+            assert escape(d["recommended_text"]) in html
+        assert HandReview.objects.count() == 0  # computed for the file, never stored
+    zh = logged_in_client(alice)
+    zh.cookies["django_language"] = "zh-hans"
+    html_zh = zh.get(f"{url}?seat=0").content.decode()
+    for m in cli_review(record, 0)["summary"]["mistakes"]:
+        assert m["text"]["zh"] in html_zh
+
+
+def test_an_opened_records_review_refuses_clearly(alice: User, anon_client: Client) -> None:
+    hand = finished_hand(alice)
+    record = anon_client.get(f"/api/hands/{hand.pk}/record").json()
+    client = logged_in_client(alice)
+    client.cookies["django_language"] = "en"
+    url = _opened_review_url(client, json.dumps(record).encode())
+    no_seat = client.get(f"{url}?seat=7")
+    assert no_seat.status_code == 400 and 'id="record-error"' in no_seat.content.decode()
+    assert "no seat 7" in no_seat.content.decode()
+    no_hand = client.get(f"{url}?hand=3")
+    assert no_hand.status_code == 400 and "no hand 4" in no_hand.content.decode()
+    gone = client.get("/replays/open/review/" + "0" * 64 + "/")
+    assert gone.status_code == 404 and "open the file again" in gone.content.decode()
+    assert anon_client.get(url).status_code == 302  # sign in first, as for opening
+
+
+def test_a_bad_record_file_gets_the_clear_error_and_no_review(alice: User) -> None:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    client = logged_in_client(alice)
+    html = client.post("/replays/open/", {"record": SimpleUploadedFile("x.json", b"{nope")}).content.decode()
+    assert 'id="record-error"' in html and "/replays/open/review/" not in html
