@@ -44,7 +44,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import ha_stack  # noqa: E402
-import loadtest  # noqa: E402  (the clients, the pacing and the accounting)
+import lt_clients  # noqa: E402
+import lt_ledger  # noqa: E402
+import lt_report  # noqa: E402
+import lt_stats  # noqa: E402
 from ha_stack import HAStack  # noqa: E402
 from lt_stack import HOST  # noqa: E402
 
@@ -84,7 +87,7 @@ class Faults:
     """The three faults at 1/4, 2/4 and 3/4 of the run, and what each did (`report`)."""
 
     def __init__(
-        self, stack: HAStack, args: argparse.Namespace, stats: loadtest.Stats, stop: asyncio.Event, user: str
+        self, stack: HAStack, args: argparse.Namespace, stats: lt_stats.Stats, stop: asyncio.Event, user: str
     ) -> None:
         self.stack, self.args, self.stats, self.stop, self.user = stack, args, stats, stop, user
         self.report: dict[str, Any] = {"failovers": [], "kills": 0, "windows": []}
@@ -167,10 +170,10 @@ class Faults:
 
 
 async def drive(
-    drivers: list[loadtest.TableDriver],
+    drivers: list[lt_clients.TableDriver],
     stack: HAStack,
     args: argparse.Namespace,
-    stats: loadtest.Stats,
+    stats: lt_stats.Stats,
     user: str,
 ) -> dict[str, Any]:
     stop = asyncio.Event()
@@ -198,13 +201,13 @@ def open_window(stack: HAStack, windows: list[Window]) -> asyncio.Task[None]:
     windows.append(window)
 
     async def close() -> None:
-        await asyncio.sleep(loadtest.FAULT_WINDOW)
+        await asyncio.sleep(lt_stats.FAULT_WINDOW)
         window[1] = stack.log_marks()
 
     return asyncio.create_task(close())
 
 
-def server_errors(stack: HAStack, stats: loadtest.Stats, windows: list[Window]) -> tuple[list[str], int]:
+def server_errors(stack: HAStack, stats: lt_stats.Stats, windows: list[Window]) -> tuple[list[str], int]:
     """(tracebacks in the daphne and clock logs outside every fault's window, how many inside)."""
     errors, excused = [], 0
     for log, offset, text in stack.tracebacks(stats.log_marks):
@@ -227,18 +230,18 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         stack.start()
         setup = time.monotonic() - t0
         print(f"[ha-test] clusters, daphne and clock up after {setup:.0f} s", file=sys.stderr, flush=True)
-        loadtest.django_setup(stack)
-        tokens = loadtest.make_players(4 * args.tables)
+        lt_ledger.django_setup(stack)
+        tokens = lt_ledger.make_players(4 * args.tables)
         from django.contrib.auth.models import User
 
         user = User.objects.order_by("id").values_list("username", flat=True).first() or "nobody"
-        stats = loadtest.Stats()
+        stats = lt_stats.Stats()
         table_ids = [
-            loadtest.create_table(stack.ports[t % len(stack.ports)], tokens[4 * t], args.variant)
+            lt_ledger.create_table(stack.ports[t % len(stack.ports)], tokens[4 * t], args.variant)
             for t in range(args.tables)
         ]
         drivers = [
-            loadtest.TableDriver(
+            lt_clients.TableDriver(
                 tid, tokens[4 * t : 4 * t + 4], stack.ports, stats, args.rate, spread=args.spread
             )
             for t, tid in enumerate(table_ids)
@@ -250,14 +253,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         report = asyncio.run(drive(drivers, stack, args, stats, user))
         elapsed = time.monotonic() - began
         after = fetch_pages(stack, user)
-        ledger = loadtest.account(drivers, settled=loadtest.settle(table_ids))
+        ledger = lt_ledger.account(drivers, settled=lt_ledger.settle(table_ids))
         replica_clients_after = stack.replica_clients()
         errors, excused = server_errors(stack, stats, report["windows"])
         redis_roles = {port: stack.redis_role(port) for port in stack.redis_ports}
     finally:
         stack.collect_logs()
         stack.stop(drop=not args.keep)
-    base = loadtest.summary(args, stats, ledger, report["kills"], elapsed, errors)
+    base = lt_report.summary(args, stats, ledger, report["kills"], elapsed, errors)
     not_run = {"served": 0, "failed": ["not run"]}
     down = next((f for f in report["failovers"] if f["what"] == "postgres replica stopped"), {})
     behind = next((f for f in report["failovers"] if f["what"] == "postgres replica behind"), {})
@@ -335,7 +338,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         parser.error("tables 1–200, procs 2–8, seconds 30–3600")
     if not (0 < args.rate <= 10 and 0 <= args.ramp < args.seconds / 4):
         parser.error("rate 0–10 actions/s per table, ramp below a quarter of the run")
-    args.echo, args.kills = False, 1  # (read by loadtest.summary)
+    args.echo, args.kills = False, 1  # (read by lt_report.summary)
     return args
 
 

@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 import ha_stack  # noqa: E402
 import ha_test  # noqa: E402
-import loadtest  # noqa: E402
+import lt_stats  # noqa: E402
 
 from mahjong_site.env import redis_hosts, replica_config  # noqa: E402
 
@@ -38,7 +38,7 @@ def test_a_traceback_inside_a_fault_window_is_excused_and_one_outside_is_an_erro
     after = b"Traceback (most recent call last):\n  File z\nValueError: a bug\n"
     log.write_bytes(before + during + after)
     try:
-        stats = loadtest.Stats()
+        stats = lt_stats.Stats()
         stats.log_marks = {"daphne-0.log": log.stat().st_size}
         window: ha_test.Window = [{"daphne-0.log": len(before)}, {"daphne-0.log": len(before + during)}]
         errors, excused = ha_test.server_errors(stack, stats, [window])

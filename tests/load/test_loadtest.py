@@ -21,7 +21,9 @@ from tests.games.test_services import table_at_a_claim
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
-import loadtest  # noqa: E402
+import lt_clients  # noqa: E402
+import lt_ledger  # noqa: E402
+import lt_stats  # noqa: E402
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -35,11 +37,11 @@ def test_a_confirmed_claim_still_held_is_counted_only_once_committed(
     hand = Hand.objects.get(pk=table.hand_id)
     driver = SimpleNamespace(
         table_id=table.pk,
-        confirmed=[loadtest.Confirmed(table.pk, hand.number, 0, claim, table.version, table.version + 1)],
+        confirmed=[lt_stats.Confirmed(table.pk, hand.number, 0, claim, table.version, table.version + 1)],
         unconfirmed=[],
     )
     # What the old fixed wait counted while the clock had not committed the claim yet: lost.
-    early = loadtest.account([driver])  # type: ignore[list-item]
+    early = lt_ledger.account([driver])  # type: ignore[list-item]
     assert early["lost"] == 1
     assert early["lost_actions"] == [
         {
@@ -50,13 +52,13 @@ def test_a_confirmed_claim_still_held_is_counted_only_once_committed(
             "versions": [[table.version, table.version + 1]],
         }
     ]
-    monkeypatch.setattr(loadtest, "SETTLE_TIMEOUT", 0.0)
-    assert loadtest.settle([table.pk]) == {"settle_s": 0.0, "held_at_end": 1}  # still held: not lost yet
+    monkeypatch.setattr(lt_ledger, "SETTLE_TIMEOUT", 0.0)
+    assert lt_ledger.settle([table.pk]) == {"settle_s": 0.0, "held_at_end": 1}  # still held: not lost yet
     timers.timeout(table.pk, Table.objects.get(pk=table.pk).revision, now + timedelta(seconds=2))
     assert not Seat.objects.filter(table=table, pending__isnull=False).exists()
-    settled = loadtest.settle([table.pk])
+    settled = lt_ledger.settle([table.pk])
     assert settled["held_at_end"] == 0
-    final = loadtest.account([driver], settled)  # type: ignore[list-item]
+    final = lt_ledger.account([driver], settled)  # type: ignore[list-item]
     assert (final["lost"], final["duplicated"], final["lost_actions"]) == (0, 0, [])
 
 
@@ -73,7 +75,7 @@ def test_a_human_row_nobody_confirmed_is_named_as_duplicated(alice: User) -> Non
     commands.perform(table.pk, alice, table.version, discard, after_pause(table))
     hand = Hand.objects.get(pk=table.hand_id)
     driver = SimpleNamespace(table_id=table.pk, confirmed=[], unconfirmed=[])
-    ledger = loadtest.account([driver])  # type: ignore[list-item]
+    ledger = lt_ledger.account([driver])  # type: ignore[list-item]
     assert ledger["duplicated"] == 1 and ledger["lost"] == 0
     assert ledger["duplicated_actions"] == [
         {"table": table.pk, "hand": hand.number, "seat": 0, "action": discard}
@@ -93,9 +95,9 @@ def test_a_claim_the_rules_hold_counts_until_its_confirmation() -> None:
         seats = [{"index": i, "pending": pending if i == seat else None} for i in range(4)]
         return SimpleNamespace(seat=seat, frame={"view": {"table": {"seats": seats}}})
 
-    assert loadtest.held_by_the_rules(client(2, {"type": "pong", "tile": "5p"}))  # type: ignore[arg-type]
-    assert not loadtest.held_by_the_rules(client(2, None))  # type: ignore[arg-type]
-    assert not loadtest.held_by_the_rules(SimpleNamespace(seat=0, frame=None))  # type: ignore[arg-type]
+    assert lt_clients.held_by_the_rules(client(2, {"type": "pong", "tile": "5p"}))  # type: ignore[arg-type]
+    assert not lt_clients.held_by_the_rules(client(2, None))  # type: ignore[arg-type]
+    assert not lt_clients.held_by_the_rules(SimpleNamespace(seat=0, frame=None))  # type: ignore[arg-type]
 
 
 def test_a_seat_still_to_answer_in_a_claim_window_is_what_a_held_claim_waits_for() -> None:
@@ -106,9 +108,9 @@ def test_a_seat_still_to_answer_in_a_claim_window_is_what_a_held_claim_waits_for
         frame = {"legal": [{"type": t} for t in legal]}
         return SimpleNamespace(version=version, frame=frame, offers_nothing=lambda: not legal)
 
-    assert loadtest.awaits_answer(client(41, ["auto", "chi", "pass"]), 42)  # type: ignore[arg-type]
-    assert not loadtest.awaits_answer(client(41, ["auto", "leave"]), 42)  # type: ignore[arg-type]
-    assert not loadtest.awaits_answer(client(42, ["discard"]), 42)  # type: ignore[arg-type]  # already there
+    assert lt_clients.awaits_answer(client(41, ["auto", "chi", "pass"]), 42)  # type: ignore[arg-type]
+    assert not lt_clients.awaits_answer(client(41, ["auto", "leave"]), 42)  # type: ignore[arg-type]
+    assert not lt_clients.awaits_answer(client(42, ["discard"]), 42)  # type: ignore[arg-type]  # already there
 
 
 def test_a_state_frame_is_parsed_only_when_the_driver_looks_into_it() -> None:
@@ -117,10 +119,10 @@ def test_a_state_frame_is_parsed_only_when_the_driver_looks_into_it() -> None:
     import orjson
 
     table = SimpleNamespace(table_id=1, changed=asyncio.Event())
-    client = loadtest.Client(table, 0, "t", [1], loadtest.Stats(), "table")  # type: ignore[arg-type]
+    client = lt_clients.Client(table, 0, "t", [1], lt_stats.Stats(), "table")  # type: ignore[arg-type]
     nothing = orjson.dumps({"type": "state", "version": 12, "view": {"phase": "playing"}, "legal": []})
     moves = orjson.dumps({"type": "state", "version": 13, "view": {}, "legal": [{"type": "pass"}]})
-    assert nothing.decode().startswith(loadtest.STATE_PREFIX)
+    assert nothing.decode().startswith(lt_clients.STATE_PREFIX)
     client._state(nothing.decode(), None, 12)
     assert client.offers_nothing() and client._frame is None and client.version == 12
     client._state(moves.decode(), None, 13)
@@ -130,7 +132,7 @@ def test_a_state_frame_is_parsed_only_when_the_driver_looks_into_it() -> None:
 
 
 def test_latencies_that_end_while_the_run_stops_are_left_out() -> None:
-    stats = loadtest.Stats(started=0.0)
+    stats = lt_stats.Stats(started=0.0)
     stats.record(1.0, 0.02, "discard")
     stats.stopping = True
     stats.record(89.9, 0.6, "discard")  # its sockets were closing

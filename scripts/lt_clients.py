@@ -1,0 +1,383 @@
+"""The load test's clients (scripts/loadtest.py): one socket per seat (`Client`) and the pacing
+of a table's four (`TableDriver`), with the reconnects and the latency measurement."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from api_player import HAND_TYPES, choose  # noqa: E402  (one way to pick from `legal`)
+from lt_stack import HOST  # noqa: E402
+from lt_stats import Confirmed, Stats  # noqa: E402
+
+REPLY_TIMEOUT = 10.0
+VIEW_TIMEOUT = 5.0
+# Reconnect like the browser (htmx's ws extension, "full-jitter"): after the n-th failure wait a
+# random time in [0, BASE * 2**n), capped: a killed process's sockets come back spread out.
+BACKOFF = (1.0, 4.0)  # base and largest reconnect window, seconds
+# Failed connections to a socket's home process before it fails over to the next: with the
+# backoff above about 15 s, longer than a killed process takes to come back here (then its
+# tables return to it; failing over sooner left one process with every table to the end).
+HOME_TRIES = 6
+MAX_FRAME = 2**22
+# A state frame as the server encodes it (orjson, keys in this order): its version is read from
+# the text, and the rest parsed only when the driver needs it (`Client.frame`) — most frames are
+# never looked into, and parsing every one was the load generator's largest own cost.
+STATE_PREFIX = '{"type":"state","version":'
+NO_MOVES = ',"legal":[]}'  # the end of a state frame that offers its viewer nothing
+
+
+async def _close_when(stop: asyncio.Event, ws: Any) -> None:
+    await stop.wait()
+    await ws.close()
+
+
+class Client:
+    """One seat's socket: reads frames, remembers when each version arrived, reconnects."""
+
+    def __init__(
+        self, table: TableDriver, seat: int, token: str, ports: list[int], stats: Stats, spread: str
+    ) -> None:
+        self.table, self.seat, self.token, self.ports, self.stats = table, seat, token, ports, stats
+        # The home process, as the entry point would pick it: by table (every socket of a table
+        # on one process, like a proxy hashing the table id) or by seat (a table's sockets on
+        # different processes, each change crossing the channel layer).
+        by = table.table_id if spread == "table" else table.table_id * 4 + seat
+        self.home = by % len(ports)
+        self.port_index = self.home
+        self.failures = 0  # connections refused in a row
+        self.ws: Any = None
+        self.raw: str | None = None  # the newest state frame's text
+        self._frame: dict[str, Any] | None = None  # … parsed (when something needed it)
+        self.version = -1
+        self.live_port: int | None = None  # the process of the current (or last) socket
+        self.seen: list[tuple[int, float]] = []  # (version, arrival) of recent state frames
+        self.reply: asyncio.Future[tuple[list[str], int | None]] | None = None
+        self.reply_id = 0  # the id of the act awaiting its answer
+        self.connected = asyncio.Event()  # set by the first state of a connection (not a refusal)
+        self.generation = 0  # bumped on every (re)connection
+        self.retry_after = 0.0  # what a busy process asked for on the last connection
+
+    @property
+    def frame(self) -> dict[str, Any] | None:
+        """The newest state frame, parsed on first use."""
+        if self._frame is None and self.raw is not None:
+            self._frame = orjson.loads(self.raw)
+        return self._frame
+
+    def offers_nothing(self) -> bool:
+        """Whether the newest state offers this seat no move (read from its text's end)."""
+        return self.raw is None or self.raw.endswith(NO_MOVES)
+
+    def _state(self, raw: str, frame: dict[str, Any] | None, version: int) -> None:
+        self.connected.set()  # (the first state of a connection: served, not refused)
+        self.raw, self._frame, self.version = raw, frame, version
+        self.seen.append((version, time.monotonic()))
+        del self.seen[:-64]
+        self.table.changed.set()
+
+    @property
+    def port(self) -> int:
+        return self.ports[self.port_index]
+
+    async def run(self, stop: asyncio.Event) -> None:
+        import websockets
+
+        delay = BACKOFF[0]
+        first = True
+        while not stop.is_set():
+            self.retry_after = 0.0
+            url = f"ws://{HOST}:{self.port}{self.table.path}?token={self.token}"
+            try:
+                async with websockets.connect(
+                    url,
+                    origin=f"http://{HOST}:{self.port}",
+                    max_size=MAX_FRAME,
+                    open_timeout=10,
+                    ping_interval=None,
+                ) as ws:
+                    self.ws, delay, self.failures = ws, BACKOFF[0], 0
+                    self.live_port = self.port
+                    self.generation += 1
+                    if not first:
+                        self.stats.reconnects += 1
+                    first = False
+                    await self._read(ws, stop)
+            except Exception as e:  # refused, reset, closed by the server: reconnect with backoff
+                if self.retry_after:  # told to come back later: admission control, not an error
+                    self.stats.busy += 1
+                elif not stop.is_set():
+                    self.stats.problem(f"socket:{type(e).__name__}", self.port)
+                if self.ws is None:  # not even connected: the process is down
+                    self.failures += 1
+            finally:
+                self.connected.clear()
+                self.ws = None
+                self._fail_reply("closed")
+            if stop.is_set():
+                return
+            # Reconnect where the entry point would send it: home while home answers (a killed
+            # process is restarted within seconds, and its tables come back to it), else the next
+            # process (the proxy's fail-over).
+            self.port_index = (self.home + self.failures // HOME_TRIES) % len(self.ports)
+            await asyncio.sleep(self.retry_after + random.uniform(0.0, delay))
+            delay = min(BACKOFF[1], delay * 2)
+
+    async def _read(self, ws: Any, stop: asyncio.Event) -> None:
+        # No timeout per frame (a timer per frame is CPU the servers on this machine would miss):
+        # the end of the run closes the socket instead.
+        closer = asyncio.create_task(_close_when(stop, ws))
+        try:
+            await self._frames(ws)
+        finally:
+            closer.cancel()
+        if not stop.is_set():
+            raise ConnectionError("closed by the server")
+
+    async def _frames(self, ws: Any) -> None:
+        skip = len(STATE_PREFIX)
+        async for raw in ws:
+            # The load generator shares the machine: a state frame nobody awaits an answer in is
+            # not parsed (its version is read from the text); the rest are, with orjson.
+            awaiting = self.reply is not None and not self.reply.done()
+            if not awaiting and isinstance(raw, str) and raw.startswith(STATE_PREFIX):
+                self._state(raw, None, int(raw[skip : raw.index(",", skip)]))
+                continue
+            frame = orjson.loads(raw)
+            kind = frame.get("type")
+            if kind == "state":
+                self._state(raw if isinstance(raw, str) else raw.decode(), frame, frame["version"])
+            elif kind == "error" and frame.get("code") == "busy":
+                self.retry_after = float(frame.get("retry_after") or 1)
+            answered = frame.get("reply_to")
+            reply = self.reply
+            if answered is not None and answered == self.reply_id and reply is not None and not reply.done():
+                codes = [frame.get("code", "?")] if kind == "error" else []
+                reply.set_result((codes, frame.get("version")))
+
+    def _fail_reply(self, why: str) -> None:
+        if self.reply is not None and not self.reply.done():
+            self.reply.set_exception(ConnectionError(why))
+            self.reply.exception()  # retrieved: an act that gave up waiting does not log it
+        self.table.changed.set()
+
+    def arrived(self, version: int) -> float | None:
+        """When the first state frame with at least `version` arrived (None: not yet); versions
+        only grow, so the search runs back from the newest."""
+        found = None
+        for v, t in reversed(self.seen):
+            if v < version:
+                break
+            found = t
+        return found
+
+    async def act(self, version: int, action: dict[str, Any]) -> tuple[list[str], int | None]:
+        """Send an act with a fresh id; the error codes of its answer ([] when it went through)
+        and the version the answer carried (raises if the socket died)."""
+        loop = asyncio.get_running_loop()
+        self.reply = loop.create_future()
+        self.reply_id += 1
+        ws = self.ws
+        if ws is None:
+            raise ConnectionError("not connected")
+        act = {"type": "act", "version": version, "action": action, "id": self.reply_id}
+        await ws.send(orjson.dumps(act).decode())
+        async with asyncio.timeout(REPLY_TIMEOUT):  # (no task per wait, unlike wait_for)
+            return await self.reply
+
+    async def sync(self) -> None:
+        if self.ws is not None:
+            try:
+                await self.ws.send('{"type":"sync"}')
+            except Exception:  # the reader notices the closed socket
+                return
+
+
+class TableDriver:
+    """Paces one table at `rate` actions per second; measures and logs confirmed actions."""
+
+    def __init__(
+        self,
+        table_id: int,
+        tokens: list[str],
+        ports: list[int],
+        stats: Stats,
+        rate: float,
+        echo: bool = False,
+        spread: str = "table",
+    ) -> None:
+        self.table_id, self.stats, self.interval = table_id, stats, 1.0 / rate
+        self.path = f"/ws/bench/echo/{table_id}/" if echo else f"/ws/tables/{table_id}/"
+        self.changed = asyncio.Event()
+        self.clients = [Client(self, seat, token, ports, stats, spread) for seat, token in enumerate(tokens)]
+        self.rng = random.Random(table_id)
+        self.confirmed: list[Confirmed] = []
+        self.unconfirmed: list[Confirmed] = []  # answer cut off by a fault: may or may not be applied
+
+    async def run(self, stop: asyncio.Event, started: float) -> None:
+        await asyncio.sleep(max(0.0, started - time.monotonic()))  # this table's turn to arrive
+        readers = [asyncio.create_task(c.run(stop)) for c in self.clients]
+        next_slot = started + self.rng.uniform(0, self.interval)
+        try:
+            while not stop.is_set():
+                if not await self._settled(stop):
+                    continue
+                pick = self._pick()
+                if pick is None:
+                    await self._wait_change(1.0)
+                    continue
+                await asyncio.sleep(max(0.0, next_slot - time.monotonic()))
+                if stop.is_set():
+                    break
+                client, version, action = pick
+                if client.version != version:
+                    continue  # the table moved while we waited for the slot: look again
+                next_slot = time.monotonic() + self.interval
+                await self._act(client, version, action)
+        finally:
+            await asyncio.gather(*readers, return_exceptions=True)
+
+    async def _wait_change(self, timeout: float) -> None:
+        self.changed.clear()
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(timeout):  # (no task per wait, unlike wait_for)
+                await self.changed.wait()
+
+    async def _settled(self, stop: asyncio.Event) -> bool:
+        """Every socket connected and at the same version; laggards are asked to sync."""
+        deadline = time.monotonic() + VIEW_TIMEOUT
+        while not stop.is_set():
+            versions = {c.version for c in self.clients}
+            if all(c.connected.is_set() for c in self.clients) and len(versions) == 1:
+                return True
+            if time.monotonic() > deadline:
+                lagging = [c for c in self.clients if c.connected.is_set() and c.version < max(versions)]
+                for c in lagging:
+                    self.stats.problem("view_not_updated", c.port)
+                    await c.sync()
+                deadline = time.monotonic() + VIEW_TIMEOUT
+            await self._wait_change(0.5)
+        return False
+
+    def _pick(self) -> tuple[Client, int, dict[str, Any]] | None:
+        order = list(self.clients)
+        self.rng.shuffle(order)
+        for client in order:
+            if client.offers_nothing():  # (most seats most of the time: nothing to parse)
+                continue
+            assert client.frame is not None
+            action = choose(client.frame, self.rng, client.seat)
+            if action is not None:
+                return client, client.version, action
+        return None
+
+    def _hand_number(self, client: Client) -> int:
+        assert client.frame is not None
+        return int(client.frame["view"]["table"]["hand_number"] or 0)
+
+    async def _act(self, client: Client, version: int, action: dict[str, Any]) -> None:
+        entry = Confirmed(self.table_id, self._hand_number(client), client.seat, action, version)
+        generations = [c.generation for c in self.clients]
+        port = client.live_port  # its socket's process (a reconnect moves `port` on at once)
+        sent = time.monotonic()
+        try:
+            codes, entry.answer = await client.act(version, action)
+        except (ConnectionError, TimeoutError) as e:
+            self.unconfirmed.append(entry)
+            self.stats.problem(f"no_answer:{type(e).__name__}", port)
+            return
+        except Exception as e:  # the socket closed while sending
+            self.unconfirmed.append(entry)
+            self.stats.problem(f"send:{type(e).__name__}", port)
+            return
+        if "unavailable" in codes:  # the database broke mid-act: applied or not, the answer cannot say
+            self.unconfirmed.append(entry)
+        if codes:
+            for code in codes:
+                if code == "stale_version":
+                    self.stats.stale += 1
+                else:
+                    self.stats.problem(f"refused:{code}", client.port)
+            return
+        answered = time.monotonic()
+        self.stats.actions += 1
+        if action.get("type") in HAND_TYPES:
+            self.confirmed.append(entry)
+        kind = str(action.get("type"))
+        if held_by_the_rules(client):
+            self.stats.record(sent, answered - sent, kind)
+            await self._measure(version + 1, sent, generations, kind + "_seen", totals=False)
+        elif entry.answer is not None and entry.answer <= version:
+            # An answer within a claim window that others in it have still to give (a pass):
+            # nobody outside sees it (no new version) until the window is answered or closes,
+            # and that waits for this driver's next act. Its confirmation is the latency.
+            self.stats.record(sent, answered - sent, kind)
+        else:
+            await self._measure(version + 1, sent, generations, kind)
+
+    def _stall(self, version: int, kind: str, times: list[float | None]) -> dict[str, Any]:
+        def shown(c: Client, t: float | None) -> dict[str, Any]:
+            table = ((c.frame or {}).get("view") or {}).get("table") or {}
+            return {
+                "seat": c.seat,
+                "version": c.version,
+                "seen": t is not None,
+                "connected": c.connected.is_set(),
+                "paused": table.get("paused"),
+                "phase": ((c.frame or {}).get("view") or {}).get("phase"),
+                "legal": sorted({a.get("type") for a in (c.frame or {}).get("legal") or []}),
+                "pending": [s.get("pending") for s in table.get("seats") or []],
+            }
+
+        sockets = [shown(c, t) for c, t in zip(self.clients, times, strict=True)]
+        return {"table": self.table_id, "after": kind, "awaited_version": version, "sockets": sockets}
+
+    async def _measure(
+        self, version: int, sent: float, generations: list[int], kind: str, totals: bool = True
+    ) -> None:
+        deadline = sent + VIEW_TIMEOUT
+        while True:
+            times = [c.arrived(version) for c in self.clients]
+            if all(t is not None for t in times):
+                if [c.generation for c in self.clients] == generations:  # no reconnect in between
+                    latency = max(t for t in times if t is not None) - sent
+                    if totals:
+                        self.stats.record(sent, latency, kind)
+                    else:
+                        self.stats.by_type.setdefault(kind, []).append(latency)
+                return
+            if not totals and any(awaits_answer(c, version) for c in self.clients):
+                # A held claim is applied once the rest of its window has answered, and that answer
+                # is this driver's next act: nobody else can see the claim before then.
+                return
+            if time.monotonic() > deadline:
+                for c, t in zip(self.clients, times, strict=True):
+                    if t is None:  # blamed on its socket's process (still down after a kill: the kill)
+                        self.stats.problem("view_not_updated", c.live_port)
+                if len(self.stats.stalls) < 20 and not self.stats.stopping:  # what each socket showed
+                    self.stats.stalls.append(self._stall(version, kind, times))
+                return
+            await self._wait_change(0.2)
+
+
+def awaits_answer(client: Client, version: int) -> bool:
+    """Whether this seat, still before `version`, may answer within a claim window now."""
+    if client.version >= version or client.offers_nothing():
+        return False
+    legal = (client.frame or {}).get("legal") or []
+    return any(a.get("type") in HAND_TYPES for a in legal)
+
+
+def held_by_the_rules(client: Client) -> bool:
+    """Whether the claimer's own frame shows its claim held in the undo window (`pending`)."""
+    seats = (((client.frame or {}).get("view") or {}).get("table") or {}).get("seats") or []
+    return 0 <= client.seat < len(seats) and bool(seats[client.seat].get("pending"))
