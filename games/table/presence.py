@@ -10,7 +10,7 @@ from django.contrib.auth.models import AbstractBaseUser
 
 from games.models import Seat
 from games.sockets.models import OpenSocket
-from games.table import store
+from games.table import rows
 from games.table.access import may_watch
 from games.table.changes import change
 from games.table.errors import ServiceError
@@ -38,7 +38,7 @@ def move_socket(t: Change, socket_id: int | None, seat: Seat | None) -> bool:
     """A socket counted for its user's old role counts for `seat` now (None: as a spectator's;
     the seat it left was freed, and its count with it). False if the clock dropped it: it
     counts nowhere, and moves nothing."""
-    if socket_id is not None and not store.mark_socket(socket_id, seat is not None):
+    if socket_id is not None and not rows.mark_socket(socket_id, seat is not None):
         return False
     if seat is None:
         t.count_spectators(+1)
@@ -67,7 +67,10 @@ def connect(
             t.count_spectators(+1)
         else:
             count_sockets(t, seat, +1)
-        socket_id = None if process_id is None else store.open_socket(t, process_id, user, seat is not None)
+        seated = seat is not None
+        socket_id = None
+        if process_id is not None:
+            socket_id = rows.open_socket(t.table.pk, t.now, process_id, user, seated)
     return Connection(t.table.revision, socket_id)
 
 
@@ -80,7 +83,7 @@ def disconnect(
     """A socket closed; `counted_seated`: whether it was counted for a seat (None: as its user's
     role is now); `socket_id`: its OpenSocket row (nothing to count if the clock dropped it)."""
     with change(table_id) as t:
-        if socket_id is not None and not store.close_socket(socket_id):
+        if socket_id is not None and not rows.close_socket(socket_id):
             return
         _uncount(t, user, counted_seated)
 
@@ -90,7 +93,7 @@ def drop_socket(socket: OpenSocket, at: datetime) -> bool:
     (the process's last sign of life: a disconnect a restart caused is nobody's fault)."""
     try:
         with change(socket.table_id) as t:
-            if not store.close_socket(socket.pk):
+            if not rows.close_socket(socket.pk):
                 return False
             _uncount(t, socket.user, socket.seated, at, cut=True)
     except ServiceError:  # the table is gone (and the row with it)

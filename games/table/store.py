@@ -1,6 +1,6 @@
 """The one seam between a live table's rules and its persistence.
 
-Only this module knows how a table is read and written: the precompiled statements of
+Only this module (with its statements, rows.py) knows how a table is read and written: those of
 `common.rows`, which fields a change touched (compared with what was loaded), this process's
 snapshots, the hand-state cache and the announcement sent once a change commits. The command
 modules beside it (seating, stake, play, presence, timers, settlement) see a `Change`:
@@ -17,41 +17,39 @@ packs the snapshot and announces the revision to the table's group after commit.
 
 from __future__ import annotations
 
-import pickle
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.db import connections, transaction
 from django.utils import timezone
 
 from common import broadcaster
-from common.rows import RowShape, RowSql, frozen, in_one_statement
+from common.rows import frozen
 from games.engine.actions import Action, apply
 from games.engine.errors import EngineError
 from games.engine.state import HandState
-from games.models import Hand, HandAction, HandCheckpoint, Seat, Table
-from games.sockets.models import OpenSocket
+from games.models import Hand, HandAction, Seat, Table
 from games.table import snapshots
-from games.table.checkpoints import ENGINE_FORMAT, due
+from games.table.checkpoints import due
 from games.table.errors import ServiceError
 from games.table.hand_log import cached_states, hand_state, remember_state, save_checkpoint
 from games.table.loaded import Loaded
+from games.table.rows import (
+    SEAT_FIELDS,
+    SEAT_ROWS,
+    SEAT_SHAPE,
+    TABLE_FIELDS,
+    TABLE_ROWS,
+    TABLE_SHAPE,
+    changed_names,
+    save_changes,
+    save_table,
+)
 from games.table.statements import install_from_env
 from games.table.visibility import seen_by_all
-
-TABLE_ROWS = RowSql(Table)
-SEAT_ROWS = RowSql(Seat)
-HAND_ROWS = RowSql(Hand)
-ACTION_ROWS = RowSql(HandAction)
-CHECKPOINT_ROWS = RowSql(HandCheckpoint)
-SOCKET_ROWS = RowSql(OpenSocket)  # every socket's connect, sit-down over it and close
-
-TABLE_SHAPE, SEAT_SHAPE = RowShape(Table), RowShape(Seat)
-TABLE_FIELDS, SEAT_FIELDS = TABLE_SHAPE.names, SEAT_SHAPE.names
 
 install_from_env()  # the load test counts every server process's statements (off by default)
 
@@ -169,10 +167,10 @@ class Change(Loaded):
         """(row, field) of every table or seat field changed since loading."""
         out = [
             ("table", name)
-            for name in _changed(TABLE_FIELDS, self._table_before, TABLE_SHAPE.values(self.table))
+            for name in changed_names(TABLE_FIELDS, self._table_before, TABLE_SHAPE.values(self.table))
         ]
         for seat, before in zip(self.seats, self._seats_before, strict=True):
-            out += [("seat", name) for name in _changed(SEAT_FIELDS, before, SEAT_SHAPE.values(seat))]
+            out += [("seat", name) for name in changed_names(SEAT_FIELDS, before, SEAT_SHAPE.values(seat))]
         return out
 
     def seen_by_all(self, fields: list[tuple[str, str]]) -> bool:
@@ -182,7 +180,7 @@ class Change(Loaded):
     def write_log(self) -> None:  # the log row still held back, if any
         if self._unwritten is not None:
             unwritten, self._unwritten = self._unwritten, None
-            _save_table(self.table, TABLE_SHAPE.values(self.table), unwritten)
+            save_table(self.table, TABLE_SHAPE.values(self.table), unwritten)
 
     def before_sql(self, execute: Any, sql: str, params: Any, many: bool, context: dict[str, Any]) -> Any:
         """Any other statement of the change finds the log row written first (a read sees it)."""
@@ -203,9 +201,9 @@ class Change(Loaded):
                 table.decision_version = table.version - (1 if self._pause else 0)
         finish(self)
         log, self._unwritten = self._unwritten, None  # (written with the table's row)
-        _save_table(table, self._table_before, log)
+        save_table(table, self._table_before, log)
         for seat, before in zip(self.seats, self._seats_before, strict=True):
-            _save_changes(seat, SEAT_SHAPE, SEAT_ROWS, before)
+            save_changes(seat, SEAT_SHAPE, SEAT_ROWS, before)
         version, table_id = table.revision, table.pk
         states = self.states_to_keep()
         blob = snapshots.pack(table, self.seats, self.hand, states, self._balances)
@@ -234,46 +232,9 @@ class Change(Loaded):
         return cached_states(keys)
 
 
-def _log_parts(logged: HandAction, hand: Hand, count: int, checkpoint: HandState | None) -> list[Any]:
-    """An appended action's writes: the hand's count, the checkpoint when due, the log row."""
-    parts = [HAND_ROWS.update_part(Hand(pk=hand.pk, actions_count=count), ["actions_count"])]
-    if checkpoint is not None:  # as games.checkpoints.save: one row per hand, the newest kept
-        state = pickle.dumps(checkpoint, pickle.HIGHEST_PROTOCOL)
-        row = HandCheckpoint(hand_id=hand.pk, actions=count, engine_format=ENGINE_FORMAT, state=state)
-        parts.append(CHECKPOINT_ROWS.upsert_part(row))
-    return [*parts, ACTION_ROWS.insert_part(logged)]
-
-
-def _save_table(table: Table, before: tuple[Any, ...], log: tuple[Any, ...] | None) -> None:
-    """The table's changed fields and the log's writes as one statement, one round trip (SQLite,
-    with no data-modifying WITH: one by one) — docs/benchmarks.md, "What keeps an action cheap"."""
-    names = _changed(TABLE_FIELDS, before, TABLE_SHAPE.values(table))
-    if connections["default"].vendor == "postgresql":
-        writes = (_log_parts(*log) if log else []) + ([TABLE_ROWS.update_part(table, names)] if names else [])
-        return in_one_statement(writes) if writes else None
-    if log is not None:
-        ACTION_ROWS.insert(log[0])
-        HAND_ROWS.update(log[1], ["actions_count"])
-        if log[3] is not None:
-            save_checkpoint(log[1], log[3])
-    if names:
-        TABLE_ROWS.update(table, names)
-
-
 def _hand_key(hand: Hand | None) -> tuple[Any, ...] | None:
     """A new hand, or its end, is a change everybody sees (its log: `Change.append`)."""
     return None if hand is None else (hand.pk, hand.status)
-
-
-def _changed(names: tuple[str, ...], before: tuple[Any, ...], after: tuple[Any, ...]) -> list[str]:
-    return [n for n, a, b in zip(names, after, before, strict=True) if a != b]
-
-
-def _save_changes(row: Any, shape: RowShape, sql: RowSql[Any], before: tuple[Any, ...]) -> None:
-    """Write the fields changed since the row was loaded."""
-    after = shape.values(row)
-    if after != before:
-        sql.update(row, _changed(shape.names, before, after))
 
 
 # --- reading and locking -------------------------------------------------------------------
@@ -391,30 +352,3 @@ def broadcast(table_id: int, version: int, snapshot: bytes | None = None) -> Non
     if snapshot is not None:
         message["snapshot"] = snapshot
     broadcaster.send(group_name(table_id), message)
-
-
-# --- sockets' rows (games.sockets.presence) ----------------------------------------------------------
-# Every counted socket has an OpenSocket row naming the server process that holds it, written in
-# the same transaction as the count: when a process dies without closing its sockets, the clock
-# takes them out of the counts. A row already gone means the clock did so.
-
-
-def open_socket(t: Change, process_id: int, user: AbstractBaseUser | None, seated: bool) -> int:
-    row = OpenSocket(
-        process_id=process_id,
-        table_id=t.table.pk,
-        user_id=user.pk if user is not None and user.is_authenticated else None,
-        seated=seated,
-        opened=t.now,
-    )
-    return SOCKET_ROWS.insert(row).pk
-
-
-def mark_socket(socket_id: int, seated: bool) -> bool:
-    """Record whether a socket counts for a seat; False if its row is gone (the clock dropped it)."""
-    return bool(SOCKET_ROWS.update(OpenSocket(pk=socket_id, seated=seated), ["seated"]))
-
-
-def close_socket(socket_id: int) -> bool:
-    """Delete a socket's row; False if it was gone already."""
-    return SOCKET_ROWS.delete(socket_id)

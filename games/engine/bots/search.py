@@ -437,16 +437,16 @@ class _Table:
         return shanten(bytes(c), j, need)
 
     def wins_on(
-        self, seat: int, h13: bytes, tile: Tile, need: int, melds: tuple[Meld, ...], frm: int | None
+        self, seat: int, hand13: bytes, tile: Tile, need: int, melds: tuple[Meld, ...], frm: int | None
     ) -> tuple[int, ...]:
-        """The payments if `seat`, holding the ready `h13`, wins on `tile` (() if no win);
+        """The payments if `seat`, holding the ready `hand13`, wins on `tile` (() if no win);
         remembered within the decision (the same ready hands meet the same tiles often)."""
-        key = (seat, h13, tile, frm, melds)
+        key = (seat, hand13, tile, frm, melds)
         got = self._wins.get(key)
         if got is None:
-            h = bytearray(h13)
+            h = bytearray(hand13)
             h[tile] += 1
-            got = self.settle(seat, h13, tile, melds, frm) if self.dist(h, need) == -1 else ()
+            got = self.settle(seat, hand13, tile, melds, frm) if self.dist(h, need) == -1 else ()
             self._wins[key] = got
         return got
 
@@ -523,10 +523,10 @@ class _Table:
                 others = line.before[i + 1]
                 for k in range(1, n):
                     s = (me + k) % n
-                    h13, thrown = others[s]
-                    if h13 is None or tile in thrown:
+                    hand13, thrown = others[s]
+                    if hand13 is None or tile in thrown:
                         continue
-                    pay = self.wins_on(s, h13, tile, w.needs[s], w.melds[s], me)
+                    pay = self.wins_on(s, hand13, tile, w.needs[s], w.melds[s], me)
                     if pay:
                         return float(pay[me])
             river.add(tile)

@@ -1,0 +1,95 @@
+"""The live table's statements: the store's precompiled rows (common.rows) and how a change is
+written — the one place beside the store that knows SQL (it keeps the store a protocol of
+loading, locking and announcing)."""
+
+from __future__ import annotations
+
+import pickle
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import connections
+
+from common.rows import RowShape, RowSql, in_one_statement
+from games.engine.state import HandState
+from games.models import Hand, HandAction, HandCheckpoint, Seat, Table
+from games.sockets.models import OpenSocket
+from games.table.checkpoints import ENGINE_FORMAT
+from games.table.hand_log import save_checkpoint
+
+TABLE_ROWS = RowSql(Table)
+SEAT_ROWS = RowSql(Seat)
+HAND_ROWS = RowSql(Hand)
+ACTION_ROWS = RowSql(HandAction)
+CHECKPOINT_ROWS = RowSql(HandCheckpoint)
+SOCKET_ROWS = RowSql(OpenSocket)  # every socket's connect, sit-down over it and close
+
+TABLE_SHAPE, SEAT_SHAPE = RowShape(Table), RowShape(Seat)
+TABLE_FIELDS, SEAT_FIELDS = TABLE_SHAPE.names, SEAT_SHAPE.names
+
+
+def log_parts(logged: HandAction, hand: Hand, count: int, checkpoint: HandState | None) -> list[Any]:
+    """An appended action's writes: the hand's count, the checkpoint when due, the log row."""
+    parts = [HAND_ROWS.update_part(Hand(pk=hand.pk, actions_count=count), ["actions_count"])]
+    if checkpoint is not None:  # as games.checkpoints.save: one row per hand, the newest kept
+        state = pickle.dumps(checkpoint, pickle.HIGHEST_PROTOCOL)
+        row = HandCheckpoint(hand_id=hand.pk, actions=count, engine_format=ENGINE_FORMAT, state=state)
+        parts.append(CHECKPOINT_ROWS.upsert_part(row))
+    return [*parts, ACTION_ROWS.insert_part(logged)]
+
+
+def save_table(table: Table, before: tuple[Any, ...], log: tuple[Any, ...] | None) -> None:
+    """The table's changed fields and the log's writes as one statement, one round trip (SQLite,
+    with no data-modifying WITH: one by one) — docs/benchmarks.md, "What keeps an action cheap"."""
+    names = changed_names(TABLE_FIELDS, before, TABLE_SHAPE.values(table))
+    if connections["default"].vendor == "postgresql":
+        writes = (log_parts(*log) if log else []) + ([TABLE_ROWS.update_part(table, names)] if names else [])
+        return in_one_statement(writes) if writes else None
+    if log is not None:
+        ACTION_ROWS.insert(log[0])
+        HAND_ROWS.update(log[1], ["actions_count"])
+        if log[3] is not None:
+            save_checkpoint(log[1], log[3])
+    if names:
+        TABLE_ROWS.update(table, names)
+
+
+def changed_names(names: tuple[str, ...], before: tuple[Any, ...], after: tuple[Any, ...]) -> list[str]:
+    return [n for n, a, b in zip(names, after, before, strict=True) if a != b]
+
+
+def save_changes(row: Any, shape: RowShape, sql: RowSql[Any], before: tuple[Any, ...]) -> None:
+    """Write the fields changed since the row was loaded."""
+    after = shape.values(row)
+    if after != before:
+        sql.update(row, changed_names(shape.names, before, after))
+
+
+# --- sockets' rows (games.sockets.presence) ----------------------------------------------------------
+# Every counted socket has an OpenSocket row naming the server process that holds it, written in
+# the same transaction as the count: when a process dies without closing its sockets, the clock
+# takes them out of the counts. A row already gone means the clock did so.
+
+
+def open_socket(
+    table_id: int, now: datetime, process_id: int, user: AbstractBaseUser | None, seated: bool
+) -> int:
+    row = OpenSocket(
+        process_id=process_id,
+        table_id=table_id,
+        user_id=user.pk if user is not None and user.is_authenticated else None,
+        seated=seated,
+        opened=now,
+    )
+    return SOCKET_ROWS.insert(row).pk
+
+
+def mark_socket(socket_id: int, seated: bool) -> bool:
+    """Record whether a socket counts for a seat; False if its row is gone (the clock dropped it)."""
+    return bool(SOCKET_ROWS.update(OpenSocket(pk=socket_id, seated=seated), ["seated"]))
+
+
+def close_socket(socket_id: int) -> bool:
+    """Delete a socket's row; False if it was gone already."""
+    return SOCKET_ROWS.delete(socket_id)
