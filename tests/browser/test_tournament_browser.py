@@ -167,7 +167,7 @@ def test_an_organiser_runs_a_two_round_swiss_duplicate_tournament(
     site.manage(
         "shell",
         "-c",
-        "from django.utils import timezone; from games.models import Tournament; "
+        "from django.utils import timezone; from games.tournaments.models import Tournament; "
         f"Tournament.objects.filter(pk={tournament}).update(starts_at=timezone.now())",
     )
     deadline = time.monotonic() + 60
