@@ -1,8 +1,9 @@
 """The repository speaks of the product, not of how it was built.
 
 A reader of the code, the tests, the docs, the templates, the static files or the migrations
-cannot open a tracker entry or a work round, so "issue 23", "(h18)", "item 8" or "/tmp/h22" say
-nothing to them: each is written as the reason itself. This scan keeps them from coming back.
+cannot open a tracker entry or a work round, so a ticket number, a work label or a numbered item
+of a work list says nothing to them (the patterns below): each is written as the reason itself.
+This scan keeps them from coming back.
 """
 
 from __future__ import annotations
