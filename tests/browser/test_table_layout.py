@@ -86,9 +86,13 @@ def assert_seats_around_the_table(page: Page) -> None:
     expect(page.locator("#board .info .dice .die")).to_have_count(2)
 
 
-def pond_columns(page: Page) -> list[int]:
+def pond_columns(page: Page) -> dict[str, int]:
+    """Tiles to a row in each pond, by its place on the screen (bottom, right, top, left)."""
     return page.locator("#board .river").evaluate_all(
-        "els => els.map(r => getComputedStyle(r).gridTemplateColumns.split(' ').length)"
+        """els => Object.fromEntries(els.map(r => [
+            [...r.classList].find(c => c.startsWith('pos-')).slice(4),
+            getComputedStyle(r).gridTemplateColumns.split(' ').length,
+        ]))"""
     )
 
 
@@ -104,7 +108,9 @@ def test_the_table_layout_at_a_claim_and_at_your_turn(
 ) -> None:
     alice, bob = rigged_table(browser, rigged_url, "shanghai", language, private=True)
     assert_seats_around_the_table(alice)
-    assert pond_columns(alice) == [6, 6, 6, 6]  # ponds wrap at six
+    # the side ponds wrap at six; on a screen this wide the top and bottom ones span the centre
+    # at twelve to a row (half the rows), so a long hand's discards still fit their boxes
+    assert pond_columns(alice) == {"bottom": 12, "right": 6, "top": 12, "left": 6}
 
     discard(bob, "4p", "double-click")
     prompt = alice.locator("#prompt")
