@@ -31,8 +31,9 @@ run: $(STAMP)
 	(sleep 2; curl -s -o /dev/null http://127.0.0.1:$(PORT)/ || true) & \
 	$(BIN)/daphne -b 127.0.0.1 -p $(PORT) mahjong_site.asgi:application
 
+# The browser tests and the rest side by side (scripts/run_tests.py); PYTEST_ARGS=… runs just those.
 test: $(STAMP)
-	$(BIN)/pytest -q $(PYTEST_ARGS)
+	$(BIN)/python scripts/run_tests.py $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

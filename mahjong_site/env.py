@@ -9,6 +9,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import dj_database_url
 
@@ -177,9 +178,23 @@ def channel_layers(redis_url: str) -> dict[str, Any]:
     `redis_hosts`), else the single-process in-memory layer."""
     if not redis_url:
         return {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    hosts = redis_hosts(redis_url)
     return {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": redis_hosts(redis_url)},
+            "CONFIG": {"hosts": hosts, "prefix": channel_prefix(hosts[0])},
         }
     }
+
+
+def channel_prefix(host: str | dict[str, Any]) -> str:
+    """The channel layer's name prefix for a Redis database: `asgi` for database 0, `asgi<n>` for
+    database n. Pub/sub channels belong to the whole server, not to a database, so without this
+    two sites on one Redis under different database numbers would hear each other's groups
+    (`table-7` of one is not `table-7` of the other)."""
+    if isinstance(host, dict):
+        database = int(host.get("db", 0))
+    else:
+        path = urlsplit(host).path.strip("/")
+        database = int(path) if path.isdigit() else 0
+    return f"asgi{database}" if database else "asgi"

@@ -83,13 +83,29 @@ def test_no_redis_means_in_memory_channel_layer() -> None:
 def test_redis_url_selects_pubsub_channel_layer() -> None:
     layer = channel_layers("redis://127.0.0.1:6379/0")["default"]
     assert layer["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
-    assert layer["CONFIG"] == {"hosts": ["redis://127.0.0.1:6379/0"]}
+    assert layer["CONFIG"] == {"hosts": ["redis://127.0.0.1:6379/0"], "prefix": "asgi"}
 
 
 def test_several_redis_hosts_shard_the_channel_layer() -> None:
     layer = channel_layers("redis://a:6379/0, redis://b:6380/0")["default"]
     assert layer["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
-    assert layer["CONFIG"] == {"hosts": ["redis://a:6379/0", "redis://b:6380/0"]}
+    assert layer["CONFIG"] == {"hosts": ["redis://a:6379/0", "redis://b:6380/0"], "prefix": "asgi"}
+
+
+@pytest.mark.parametrize(
+    ("url", "prefix"),
+    [
+        ("redis://127.0.0.1:6379", "asgi"),
+        ("redis://127.0.0.1:6379/0", "asgi"),
+        ("redis://127.0.0.1:6379/7", "asgi7"),
+        ("redis://:pw@a:6379/12, redis://b:6380/12", "asgi12"),
+        ("sentinel://h1:26379/mymaster/3", "asgi3"),
+        ("unix:///run/redis.sock", "asgi"),
+    ],
+)
+def test_the_channel_prefix_follows_the_redis_database(url: str, prefix: str) -> None:
+    # pub/sub channels are server-wide: the database number is what keeps two sites apart
+    assert channel_layers(url)["default"]["CONFIG"]["prefix"] == prefix
 
 
 def test_a_sentinel_url_names_the_sentinels_and_the_master() -> None:
