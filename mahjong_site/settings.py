@@ -169,6 +169,20 @@ RECORD_UPLOADS_PER_USER_PER_HOUR = env_int("RECORD_UPLOADS_PER_USER_PER_HOUR", 2
 RECORD_UPLOADS_PER_ADDRESS_PER_HOUR = env_int("RECORD_UPLOADS_PER_ADDRESS_PER_HOUR", 40)
 RECORD_MAX_HANDS = env_int("RECORD_MAX_HANDS", 16)
 RECORD_UPLOADS_AT_ONCE = env_int("RECORD_UPLOADS_AT_ONCE", 2)
+# An opened record is kept for an hour so that its review links find it again
+# (games/review/uploaded.py). The next request may reach another daphne process behind the proxy,
+# so the record is kept in a table every process reads (made by a migration), not in a process's
+# memory; at most OPENED_RECORDS_KEPT of them, the oldest third culled when full.
+OPENED_RECORDS_KEPT = env_int("OPENED_RECORDS_KEPT", 500)
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "opened_records": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "opened_record_cache",
+        "TIMEOUT": 60 * 60,
+        "OPTIONS": {"MAX_ENTRIES": OPENED_RECORDS_KEPT, "CULL_FREQUENCY": 3},
+    },
+}
 # Ranked play (docs/operations.md, "Security"): the widest rating gap a ranked queue pairs, and
 # the hours within which rank gained again from the same opponents diminishes.
 RANKED_MAX_GAP = env_int("RANKED_MAX_GAP", 10)

