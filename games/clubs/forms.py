@@ -9,12 +9,10 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.clubs.models import Club
-from games.web.forms import CreateTableForm
-
-TABLE_ONLY = ("timer", "turn_seconds", "claim_seconds", "pause_ms", "bots", "bot_level", "public")
+from games.web.forms import TableRulesForm
 
 
-class ClubForm(CreateTableForm):
+class ClubForm(TableRulesForm):
     name = forms.CharField(label=_("Club name"), max_length=60)
     description = forms.CharField(
         label=_("Description"), max_length=1000, required=False, widget=forms.Textarea({"rows": 3})
@@ -30,8 +28,7 @@ class ClubForm(CreateTableForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        for name in TABLE_ONLY:
-            del self.fields[name]
+        del self.fields["public"]  # a club's tables are its members' only
         self.fields["base"].help_text = _(
             "Every club table plays at this stake. One-flower (一花起胡) needs an even one."
         )

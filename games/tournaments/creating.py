@@ -90,6 +90,8 @@ def create(organiser: AbstractBaseUser, data: dict[str, Any], now: datetime | No
     if not opens < closes <= starts_at:
         raise TournamentError("bad_signup", _("Sign-up must open before it closes, and close by the start."))
     club = _club(organiser, data.get("club"))
+    if club is None and not organiser.is_staff:  # a club's owner or admin runs that club's events
+        raise TournamentError("club_required", _("Choose the club whose event this is."))
     flags = {key: data.get(key, default) for key, default in (("duplicate", False), ("public", True))}
     for key, value in flags.items():
         if not isinstance(value, bool):

@@ -1,9 +1,9 @@
 """The organiser's form: every setting of a tournament (checked again, as the API's, by
-games.tournaments.creating)."""
+games.tournaments.creating). The rule set, stake and house rules are the create-table form's
+fields, with the same checks: a tournament's tables are tables."""
 
 from __future__ import annotations
 
-import json
 from datetime import timedelta
 from typing import Any
 
@@ -14,9 +14,23 @@ from django.utils.translation import gettext_lazy as _
 
 from games.clubs.models import Club
 from games.tournaments.models import Tournament
-from games.web.forms import variant_choices
+from games.web.forms import TableRulesForm
 
 LOCAL = "%Y-%m-%dT%H:%M"
+EVENT_FIELDS = (
+    "rounds",
+    "hands_per_round",
+    "wind_rounds",
+    "seating",
+    "duplicate",
+    "starts_at",
+    "signup_closes",
+    "max_players",
+    "checkin_minutes",
+    "grace_seconds",
+    "club",
+    "public",
+)
 
 
 class DateTimeLocal(forms.DateTimeInput):
@@ -26,17 +40,10 @@ class DateTimeLocal(forms.DateTimeInput):
         super().__init__(format=LOCAL)
 
 
-class TournamentForm(forms.Form):
+class TournamentForm(TableRulesForm):
     name = forms.CharField(label=_("Name"), max_length=80)
     description = forms.CharField(
         label=_("Description"), required=False, widget=forms.Textarea(attrs={"rows": 3})
-    )
-    variant = forms.ChoiceField(label=_("Rule set"), choices=variant_choices)
-    base = forms.IntegerField(label=_("Base stake (virtual: no balance moves)"), min_value=1, initial=1)
-    options = forms.CharField(
-        label=_("House rules (as a table's, JSON; empty: the rule set's own)"),
-        required=False,
-        widget=forms.TextInput(attrs={"placeholder": '{"cap": 8}'}),
     )
     rounds = forms.IntegerField(label=_("Rounds"), min_value=1, max_value=12, initial=2)
     hands_per_round = forms.IntegerField(label=_("Hands per round"), min_value=1, max_value=32, initial=4)
@@ -70,29 +77,28 @@ class TournamentForm(forms.Form):
         initial=True,
     )
 
-    def __init__(self, *args: Any, clubs: QuerySet[Club] | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, clubs: QuerySet[Club] | None = None, staff: bool = False, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["club"].queryset = clubs if clubs is not None else Club.objects.none()
-        if clubs is None or not clubs.exists():
+        self.fields["base"].help_text = _("Tournament points: no player's balance moves.")
+        club = self.fields["club"]
+        club.queryset = clubs if clubs is not None else Club.objects.none()
+        if not club.queryset.exists():
             del self.fields["club"]
+        elif not staff:  # a club's owner or admin runs that club's events only
+            club.required, club.empty_label = True, None
+            self.initial.setdefault("club", club.queryset.first())
         if not self.is_bound:
             start = (timezone.localtime() + timedelta(hours=1)).replace(second=0, microsecond=0)
             self.initial.setdefault("starts_at", start)
 
-    def clean_options(self) -> dict[str, Any]:
-        text = self.cleaned_data.get("options", "").strip()
-        if not text:
-            return {}
-        try:
-            value = json.loads(text)
-        except ValueError:
-            raise forms.ValidationError(_("House rules must be a JSON object.")) from None
-        if not isinstance(value, dict):
-            raise forms.ValidationError(_("House rules must be a JSON object."))
-        return value
+    def event_fields(self) -> list[forms.BoundField]:
+        """The event's own settings, in the order the page shows them (after the rules)."""
+        return [self[name] for name in EVENT_FIELDS if name in self.fields]
 
     def data_for_service(self) -> dict[str, Any]:
-        data = dict(self.cleaned_data)
+        data = self.rules_data()
         if not data.get("signup_closes"):
             data["signup_closes"] = data["starts_at"]
         return data

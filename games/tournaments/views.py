@@ -52,7 +52,8 @@ def create(request: HttpRequest) -> HttpResponse:
     if not can_organise(request.user):
         raise Http404("not an organiser")
     clubs = managed_clubs(request.user)
-    form = TournamentForm(request.POST or None, clubs=clubs, initial={"club": request.GET.get("club")})
+    initial = {"club": request.GET["club"]} if request.GET.get("club") else {}
+    form = TournamentForm(request.POST or None, clubs=clubs, staff=request.user.is_staff, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
             tournament = creating.create(request.user, form.data_for_service())

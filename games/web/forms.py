@@ -221,3 +221,25 @@ class CreateTableForm(forms.Form):
             if value != default:
                 out[key] = value
         return out
+
+
+# The create-table fields a group's tables do not choose one by one: timers, bots, the pause.
+TABLE_ONLY_FIELDS = ("timer", "turn_seconds", "claim_seconds", "pause_ms", "bots", "bot_level")
+
+
+class TableRulesForm(CreateTableForm):
+    """The create-table form's rule set, base stake and house rules with the same checks, and no
+    timers or bots: what every table of a club or of a tournament plays by."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name in TABLE_ONLY_FIELDS:
+            del self.fields[name]
+
+    def rules_data(self) -> dict[str, Any]:
+        """The cleaned fields with the chosen rule set's house rules as one `options` dict, in
+        place of the per-rule-set fields (the services' shape)."""
+        per_rule_set = {option_field_name(v, k) for v in VARIANT_IDS for k in get_ruleset(v).default_options}
+        data = {k: v for k, v in self.cleaned_data.items() if k not in per_rule_set}
+        data["options"] = self.options()
+        return data

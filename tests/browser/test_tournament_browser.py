@@ -144,11 +144,14 @@ def test_an_organiser_runs_a_two_round_swiss_duplicate_tournament(
     page.locator("#id_duplicate").check()
     page.locator("#id_max_players").fill("8")
     page.locator("#id_checkin_minutes").fill("60")
-    page.locator("#id_options").fill('{"nope": 1}')
+    penalty = page.locator("#id_opt_shanghai_escape_penalty")  # the chosen rule set's house rules
+    expect(penalty).to_be_visible()
+    expect(page.locator("#id_opt_yihua_escape_penalty")).to_be_hidden()
+    penalty.fill("500")
     page.get_by_role("button", name="Create").click()
-    expect(page.locator(".errors")).to_contain_text("nope")  # house rules checked as a table's
+    expect(page.locator(".house-rules[data-variant=shanghai]")).to_contain_text("1–100")  # as a table's
     shoot(page, "create-error-en-desktop")
-    page.locator("#id_options").fill("")
+    page.locator("#id_opt_shanghai_escape_penalty").fill("20")
     page.get_by_role("button", name="Create").click()
     expect(page).to_have_url(re.compile(r"/tournaments/\d+/$"))
     tournament = int(re.search(r"/tournaments/(\d+)/", page.url).group(1))

@@ -52,6 +52,24 @@ def test_an_event_only_for_a_club_its_creator_does_not_run_is_refused() -> None:
     assert e.value.code == "not_organiser"
 
 
+def test_a_club_s_manager_runs_that_club_s_events_only_not_the_site_s() -> None:
+    owner = make_user("owner")
+    club = club_of(owner)
+    with pytest.raises(TournamentError) as e:
+        new_tournament(owner)  # no club named: an event of the whole site, which is staff's
+    assert e.value.code == "club_required"
+    client = Client()
+    client.force_login(owner)
+    client.cookies["django_language"] = "en"
+    html = client.get("/tournaments/new/").content.decode()
+    # the form has no "No club" choice for them, and starts on their club
+    assert "No club" not in html and f'<option value="{club.pk}" selected>' in html
+    staff_client = Client()
+    staff_client.force_login(organiser())
+    staff_client.cookies["django_language"] = "en"
+    assert "No club" in staff_client.get("/tournaments/new/").content.decode()
+
+
 def test_a_club_only_event_is_not_found_by_others_and_refuses_their_sign_up() -> None:
     club, event, owner, admin, member = _club_event()
     outsider = make_user("outsider")

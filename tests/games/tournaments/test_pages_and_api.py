@@ -76,15 +76,19 @@ def test_pages_in_both_languages_and_the_form(language: str) -> None:
         "checkin_minutes": 180,
         "grace_seconds": 60,
         "public": "on",
-        "options": "{not json",
+        "opt_shanghai_escape_penalty": 500,  # the table form's house-rule field, checked as a table's
     }
     response = client.post("/tournaments/new/", form)
     assert response.status_code == 200 and not Tournament.objects.exists()
-    form["options"] = ""
+    assert (
+        "1–100" in response.content.decode()
+    ) and 'name="opt_yihua_escape_penalty"' in response.content.decode()
+    form["opt_shanghai_escape_penalty"] = 20
     response = client.post("/tournaments/new/", form)
     assert response.status_code == 302, response.content.decode()[:2000]
     tournament = Tournament.objects.get()
     assert tournament.duplicate and tournament.seating == "swiss"
+    assert tournament.options == {"escape_penalty": 20}
     entrants(tournament, 4)
     services.sweep(tournament.starts_at)
     play_round(tournament, tournament.starts_at)
