@@ -64,6 +64,11 @@ def test_a_club_s_manager_runs_that_club_s_events_only_not_the_site_s() -> None:
     html = client.get("/tournaments/new/").content.decode()
     # the form has no "No club" choice for them, and starts on their club
     assert "No club" not in html and f'<option value="{club.pk}" selected>' in html
+    member = Client()
+    member.force_login(make_user("player"))
+    member.cookies["django_language"] = "zh-hans"
+    listing = member.get("/tournaments/").content.decode()  # how one comes to run events
+    assert "建一个亲友圈" in listing and 'href="/clubs/"' in listing and "/tournaments/new/" not in listing
     staff_client = Client()
     staff_client.force_login(organiser())
     staff_client.cookies["django_language"] = "en"
