@@ -119,6 +119,9 @@ CHANNEL_LAYERS = channel_layers(env_str("REDIS_URL"))
 # The table clock (timers, bots, 托管): inside the web server when the channel layer is
 # in-memory (one process: `make run`), else a separate `manage.py run_clock` process.
 CLOCK_IN_PROCESS = env_bool("CLOCK_IN_PROCESS", default=not env_str("REDIS_URL"))
+# Reviews (复盘) are computed by the clock process when it runs apart from daphne, so that their
+# CPU is never taken from the processes serving tables (games/review/services.py).
+REVIEWS_ON_CLOCK = env_bool("REVIEWS_ON_CLOCK", default=not CLOCK_IN_PROCESS)
 
 # --- accounts ---------------------------------------------------------------------------
 AUTHENTICATION_BACKENDS = [

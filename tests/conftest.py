@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -41,6 +42,13 @@ def _collector_defaults() -> None:
     from mahjong_site import gc_tuning
 
     gc_tuning.uninstall()
+
+
+@pytest.fixture(autouse=True)
+def _reviews_where_the_test_says(settings: Any) -> None:
+    """Reviews are computed where a test puts them (its own `submit`), never on a thread that a
+    clock the test ticks would start (REVIEWS_ON_CLOCK is on in CI, where REDIS_URL is set)."""
+    settings.REVIEWS_ON_CLOCK = False
 
 
 @pytest.fixture(autouse=True)

@@ -12,7 +12,7 @@ back-off (1, 2, 4, 8 s); after MAX_FAILURES in a row the table is closed with th
 taken after every healthy one, so they never hold up another table's timers and bots. With
 PostgreSQL `run` ticks through a `Scheduler`: each timeout on a thread of its own, so a slow table
 holds one thread and never the others. Either way, every sweep in `SWEEPS` (quick match,
-announcements, tournaments) runs once a period, each isolated from the others' failures.
+announcements, tournaments, reviews) runs once a period, each isolated from the others' failures.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from django.utils import timezone
 from games.matchmaking import seating
 from games.models import Table
 from games.moderation import live_tables
+from games.review import services as reviews
 from games.social import announcements
 from games.sockets import presence
 from games.table.timers import timeout
@@ -84,6 +85,7 @@ SWEEPS: tuple[tuple[str, Callable[[datetime], int]], ...] = (
     ("quick-match", lambda now: seating.sweep(now)),  # bots fill for players whose wait ran out
     ("announcement", _announcements_sweep),  # announcements starting or expiring reach the boards
     ("tournament", lambda now: tournaments.sweep(now)),  # rounds start and end
+    ("review", lambda now: reviews.sweep(now)),  # a pending 复盘 onto the clock's review thread
 )
 
 

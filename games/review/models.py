@@ -38,6 +38,8 @@ class HandReview(models.Model):
     agreed = models.PositiveIntegerField(default=0)
     loss = models.FloatField(default=0.0)
     started = models.DateTimeField(auto_now_add=True)
+    # when a clock process took the pending row's work (games.review.services.sweep); None: not yet
+    claimed = models.DateTimeField(null=True, blank=True)
     finished = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -1,23 +1,35 @@
 """Reviews kept per (hand, seat, reviewer version), computed once, off the request path.
 
-A request never computes a review itself: it finds the kept row or creates a pending one and
-hands the work to a small pool of threads (`submit`). Django's sync views and the table sockets'
-database calls share one thread under ASGI, so seconds of review there would stall every live
-table. The unique (hand, seat, version) row makes the work happen once: only the request that
-created the row starts it; another one finds it pending and waits (the page polls). A pending row
-older than `STALE` (its process died) is taken over by the next request.
+A request never computes a review itself: it finds the kept row or creates a pending one, and
+the work is done elsewhere. Django's sync views and the table sockets' database calls share one
+thread under ASGI, so seconds of review there would stall every live table.
+
+Where it is done: with a clock process of its own beside daphne (`REVIEWS_ON_CLOCK`, the default
+whenever the clock runs apart: settings), the clock takes pending rows one at a time (`sweep`,
+one of the clock's sweeps) onto a thread of its own — the CPU of a review is then never taken
+from a process serving tables, and any number of clocks share the work (a row is claimed with
+SKIP LOCKED and a compare-and-set). With the clock inside daphne (`make run`), the request that
+created the row hands it to a one-thread pool in that process (`submit`).
+
+The unique (hand, seat, version) row makes the work happen once: only the request that created
+the row starts it (or one clock claims it); another request finds it pending and waits (the page
+polls). Work that died with its process — a pending row older than `STALE`, or a claim older than
+that — is taken over once, by the next request or the next clock.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, close_old_connections, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from games.engine.review import REVIEWER_VERSION, review_hand
@@ -32,9 +44,49 @@ STALE = timedelta(minutes=5)
 EXECUTOR = ThreadPoolExecutor(max_workers=1, thread_name_prefix="review")
 
 
+_IN_FLIGHT = threading.Semaphore(1)  # the clock claims a row only when its review thread is free
+
+
 def submit(work: Callable[[int], None], review_id: int) -> None:
-    """Run `work(review_id)` on the review pool (tests replace this to run it at once)."""
-    EXECUTOR.submit(_pooled, work, review_id)
+    """Run `work(review_id)` on this process's review pool — unless a clock process does the
+    reviews (`REVIEWS_ON_CLOCK`), which finds the pending row itself. (Tests replace this to run
+    the work at once.)"""
+    if not settings.REVIEWS_ON_CLOCK:
+        EXECUTOR.submit(_pooled, work, review_id)
+
+
+def sweep(now: datetime) -> int:
+    """The clock's share (one of its sweeps): take the oldest pending review nobody is working
+    on — or whose worker died — onto this process's review thread, when that thread is free.
+    Returns 0: no table changes."""
+    if not settings.REVIEWS_ON_CLOCK or not _IN_FLIGHT.acquire(blocking=False):
+        return 0
+    try:
+        review_id = _claim(now)
+    except Exception:
+        _IN_FLIGHT.release()
+        raise
+    if review_id is None:
+        _IN_FLIGHT.release()
+        return 0
+    future = EXECUTOR.submit(_pooled, compute, review_id)
+    future.add_done_callback(lambda _: _IN_FLIGHT.release())
+    return 0
+
+
+def _claim(now: datetime) -> int | None:
+    """One pending review for this clock: unclaimed, or claimed longer than STALE ago."""
+    open_work = Q(claimed__isnull=True) | Q(claimed__lt=now - STALE)
+    with transaction.atomic():
+        pending = HandReview.objects.select_for_update(skip_locked=True).filter(
+            open_work, status=HandReview.Status.PENDING
+        )
+        row = pending.order_by("started").values("pk", "claimed").first()
+        if row is None:
+            return None
+        # compare-and-set as well: SQLite has no row locks, and `make run` may run a clock too
+        taken = HandReview.objects.filter(pk=row["pk"], claimed=row["claimed"]).update(claimed=now)
+    return row["pk"] if taken else None
 
 
 def _pooled(work: Callable[[int], None], review_id: int) -> None:
