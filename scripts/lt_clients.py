@@ -155,8 +155,7 @@ class Client:
     async def _frames(self, ws: Any) -> None:
         stats = self.stats
         while True:
-            # Bytes as they came (no UTF-8 decoding); a state frame is read by its text
-            # (lt_frames), any other (an error, an ack: a few) parsed.
+            # Bytes as they came; a state frame is read by its text (lt_frames), others parsed.
             try:
                 raw = await ws.recv(decode=False)
             except ConnectionClosedOK:  # (as `async for` ends: the caller tells who closed it)
@@ -172,7 +171,10 @@ class Client:
                 continue
             frame = orjson.loads(raw)
             kind = frame.get("type")
-            if kind == "error" and frame.get("code") == "busy":
+            if kind == "state":  # (not as the server encodes it: read in full)
+                self._state(raw, frame["version"])
+                self._frame, self._legal = frame, frame.get("legal") or []
+            elif kind == "error" and frame.get("code") == "busy":
                 self.retry_after = float(frame.get("retry_after") or 1)
             answered = frame.get("reply_to")
             reply = self.reply
@@ -271,8 +273,7 @@ class TableDriver:
             await asyncio.gather(*readers, return_exceptions=True)
 
     def wants(self, client: Client) -> bool:
-        """Whether `client`'s new frame is one the waiting driver looks at (a waking driver costs
-        the generator more than reading the frame)."""
+        """Whether `client`'s new frame is one the waiting driver looks at (waking costs more)."""
         if self.awaited is not None:
             return all(c.version >= self.awaited for c in self.clients)
         if self.offers_only:
@@ -282,8 +283,7 @@ class TableDriver:
     async def _wait_change(
         self, timeout: float, awaited: int | None = None, offers_only: bool = False
     ) -> None:
-        """Until a frame the driver wants (`wants`), a socket fails, or `timeout` seconds; a plain
-        timer, not a timeout context: no task, no cancellation when it runs out."""
+        """Until a frame the driver `wants`, a socket fails, or `timeout` s (a plain timer: no task)."""
         self.changed.clear()
         self.awaited, self.offers_only = awaited, offers_only
         timer = asyncio.get_running_loop().call_later(timeout, self.changed.set)
