@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from websockets.exceptions import ConnectionClosedOK
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import lt_frames  # noqa: E402  (what the driver reads from a frame's text)
+import lt_socket  # noqa: E402  (the websocket client)
 from api_player import HAND_TYPES, choose  # noqa: E402  (one way to pick from `legal`)
 from lt_frames import NO_MOVES, awaits_answer, held_by_the_rules, version_of  # noqa: E402
 from lt_stack import HOST  # noqa: E402
@@ -30,7 +30,6 @@ BACKOFF = (1.0, 4.0)  # base and largest reconnect window, seconds
 # backoff above about 15 s, longer than a killed process takes to come back here (then its
 # tables return to it; failing over sooner left one process with every table to the end).
 HOME_TRIES = 6
-MAX_FRAME = 2**22
 
 
 async def _close_when(stop: asyncio.Event, ws: Any) -> None:
@@ -99,27 +98,21 @@ class Client:
         return self.ports[self.port_index]
 
     async def run(self, stop: asyncio.Event) -> None:
-        import websockets
-
         delay = BACKOFF[0]
         first = True
         while not stop.is_set():
             self.retry_after = 0.0
             url = f"ws://{HOST}:{self.port}{self.table.path}?token={self.token}"
+            origin = f"http://{HOST}:{self.port}"
             try:
-                async with websockets.connect(
-                    url,
-                    origin=f"http://{HOST}:{self.port}",
-                    max_size=MAX_FRAME,
-                    open_timeout=10,
-                    ping_interval=None,
-                ) as ws:
+                async with lt_socket.connect(url, origin, self._message, open_timeout=10) as ws:
                     self.ws, delay, self.failures = ws, BACKOFF[0], 0
                     self.live_port = self.port
                     self.generation += 1
                     if not first:
                         self.stats.reconnects += 1
                     first = False
+                    ws.start()
                     await self._read(ws, stop)
             except Exception as e:  # refused, reset, closed by the server: reconnect with backoff
                 if self.retry_after:  # told to come back later: admission control, not an error
@@ -141,46 +134,41 @@ class Client:
             await asyncio.sleep(self.retry_after + random.uniform(0.0, delay))
             delay = min(BACKOFF[1], delay * 2)
 
-    async def _read(self, ws: Any, stop: asyncio.Event) -> None:
-        # No timeout per frame (a timer per frame is CPU the servers on this machine would miss):
-        # the end of the run closes the socket instead.
+    async def _read(self, ws: lt_socket.FrameSocket, stop: asyncio.Event) -> None:
+        # Frames are handed to `_message` as they come (no task per socket reads them, no timer
+        # per frame): this waits for the end, the run's end closing the socket.
         closer = asyncio.create_task(_close_when(stop, ws))
         try:
-            await self._frames(ws)
+            await ws.wait_closed()  # (raises unless the close was a normal one)
         finally:
             closer.cancel()
         if not stop.is_set():
             raise ConnectionError("closed by the server")
 
-    async def _frames(self, ws: Any) -> None:
-        stats = self.stats
-        while True:
-            # Bytes as they came; a state frame is read by its text (lt_frames), others parsed.
-            try:
-                raw = await ws.recv(decode=False)
-            except ConnectionClosedOK:  # (as `async for` ends: the caller tells who closed it)
-                return
-            stats.frames += 1
-            stats.frame_bytes += len(raw)
-            version = version_of(raw)
-            if version is not None:
-                self._state(raw, version)
-                reply = self.reply
-                if reply is not None and not reply.done() and lt_frames.reply_to_of(raw) == self.reply_id:
-                    reply.set_result(([], version))
-                continue
-            frame = orjson.loads(raw)
-            kind = frame.get("type")
-            if kind == "state":  # (not as the server encodes it: read in full)
-                self._state(raw, frame["version"])
-                self._frame, self._legal = frame, frame.get("legal") or []
-            elif kind == "error" and frame.get("code") == "busy":
-                self.retry_after = float(frame.get("retry_after") or 1)
-            answered = frame.get("reply_to")
+    def _message(self, raw: bytes) -> None:
+        """A message off the socket, as bytes: a state frame is read by its text (lt_frames),
+        anything else (an error, an ack: a few) parsed."""
+        self.stats.frames += 1
+        self.stats.frame_bytes += len(raw)
+        version = version_of(raw)
+        if version is not None:
+            self._state(raw, version)
             reply = self.reply
-            if answered is not None and answered == self.reply_id and reply is not None and not reply.done():
-                codes = [frame.get("code", "?")] if kind == "error" else []
-                reply.set_result((codes, frame.get("version")))
+            if reply is not None and not reply.done() and lt_frames.reply_to_of(raw) == self.reply_id:
+                reply.set_result(([], version))
+            return
+        frame = orjson.loads(raw)
+        kind = frame.get("type")
+        if kind == "state":  # (not as the server encodes it: read in full)
+            self._state(raw, frame["version"])
+            self._frame, self._legal = frame, frame.get("legal") or []
+        elif kind == "error" and frame.get("code") == "busy":
+            self.retry_after = float(frame.get("retry_after") or 1)
+        answered = frame.get("reply_to")
+        reply = self.reply
+        if answered is not None and answered == self.reply_id and reply is not None and not reply.done():
+            codes = [frame.get("code", "?")] if kind == "error" else []
+            reply.set_result((codes, frame.get("version")))
 
     def _fail_reply(self, why: str) -> None:
         if self.reply is not None and not self.reply.done():
@@ -208,7 +196,7 @@ class Client:
         if ws is None:
             raise ConnectionError("not connected")
         act = {"type": "act", "version": version, "action": action, "id": self.reply_id}
-        await ws.send(orjson.dumps(act).decode())
+        ws.send(orjson.dumps(act).decode())
         # A plain timer, not a timeout context: no task, no cancellation when it is not needed.
         timer = loop.call_later(REPLY_TIMEOUT, _give_up, self.reply)
         try:
@@ -219,7 +207,7 @@ class Client:
     async def sync(self) -> None:
         if self.ws is not None:
             try:
-                await self.ws.send('{"type":"sync"}')
+                self.ws.send('{"type":"sync"}')
             except Exception:  # the reader notices the closed socket
                 return
 
