@@ -151,6 +151,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 for t, tid in enumerate(table_ids)
             ]
         began = time.monotonic()
+        use_fast_loop()
         kills = asyncio.run(drive(drivers, stack, args, stats))
         elapsed = time.monotonic() - began
         if args.echo:
@@ -167,6 +168,17 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     finally:
         stack.stop(drop=not args.keep)
     return summary(args, stats, ledger, kills, elapsed, server_errors)
+
+
+def use_fast_loop() -> None:
+    """The load generator shares the machine with what it measures: its event loop is uvloop's
+    (libuv, its sockets' reads and writes in C) when installed (requirements-dev.txt), else
+    asyncio's own."""
+    try:
+        import uvloop
+    except ImportError:
+        return
+    asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
 
 
 def echo_drivers(

@@ -4,7 +4,6 @@ of a table's four (`TableDriver`), with the reconnects and the latency measureme
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import random
 import sys
 import time
@@ -15,7 +14,10 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import lt_frames  # noqa: E402  (what the driver reads from a frame's text)
+import lt_socket  # noqa: E402  (the websocket client)
 from api_player import HAND_TYPES, choose  # noqa: E402  (one way to pick from `legal`)
+from lt_frames import NO_MOVES, awaits_answer, held_by_the_rules, version_of  # noqa: E402
 from lt_stack import HOST  # noqa: E402
 from lt_stats import Confirmed, Stats  # noqa: E402
 
@@ -28,12 +30,6 @@ BACKOFF = (1.0, 4.0)  # base and largest reconnect window, seconds
 # backoff above about 15 s, longer than a killed process takes to come back here (then its
 # tables return to it; failing over sooner left one process with every table to the end).
 HOME_TRIES = 6
-MAX_FRAME = 2**22
-# A state frame as the server encodes it (orjson, keys in this order): its version is read from
-# the text, and the rest parsed only when the driver needs it (`Client.frame`) — most frames are
-# never looked into, and parsing every one was the load generator's largest own cost.
-STATE_PREFIX = '{"type":"state","version":'
-NO_MOVES = ',"legal":[]}'  # the end of a state frame that offers its viewer nothing
 
 
 async def _close_when(stop: asyncio.Event, ws: Any) -> None:
@@ -56,8 +52,10 @@ class Client:
         self.port_index = self.home
         self.failures = 0  # connections refused in a row
         self.ws: Any = None
-        self.raw: str | None = None  # the newest state frame's text
-        self._frame: dict[str, Any] | None = None  # … parsed (when something needed it)
+        # The newest state frame as it came, its `legal` and all of it parsed on first use (lt_frames)
+        self.raw: bytes | None = None
+        self._legal: list[dict[str, Any]] | None = None
+        self._frame: dict[str, Any] | None = None
         self.version = -1
         self.live_port: int | None = None  # the process of the current (or last) socket
         self.seen: list[tuple[int, float]] = []  # (version, arrival) of recent state frames
@@ -69,48 +67,52 @@ class Client:
 
     @property
     def frame(self) -> dict[str, Any] | None:
-        """The newest state frame, parsed on first use."""
+        """The newest state frame, parsed on first use (only to report a stalled view)."""
         if self._frame is None and self.raw is not None:
             self._frame = orjson.loads(self.raw)
         return self._frame
 
-    def offers_nothing(self) -> bool:
-        """Whether the newest state offers this seat no move (read from its text's end)."""
-        return self.raw is None or self.raw.endswith(NO_MOVES)
+    @property
+    def legal(self) -> list[dict[str, Any]]:
+        """The newest state's `legal`, parsed alone from the frame's tail on first use."""
+        if self._legal is None:
+            self._legal = (
+                [] if self.raw is None or self.raw.endswith(NO_MOVES) else lt_frames.legal_of(self.raw)
+            )
+        return self._legal
 
-    def _state(self, raw: str, frame: dict[str, Any] | None, version: int) -> None:
+    def offers_nothing(self) -> bool:
+        """Whether the newest state offers this seat no move."""
+        return not self.legal
+
+    def _state(self, raw: bytes, version: int) -> None:
         self.connected.set()  # (the first state of a connection: served, not refused)
-        self.raw, self._frame, self.version = raw, frame, version
+        self.raw, self._legal, self._frame, self.version = raw, None, None, version
         self.seen.append((version, time.monotonic()))
         del self.seen[:-64]
-        self.table.changed.set()
+        if self.table.wants(self):
+            self.table.changed.set()
 
     @property
     def port(self) -> int:
         return self.ports[self.port_index]
 
     async def run(self, stop: asyncio.Event) -> None:
-        import websockets
-
         delay = BACKOFF[0]
         first = True
         while not stop.is_set():
             self.retry_after = 0.0
             url = f"ws://{HOST}:{self.port}{self.table.path}?token={self.token}"
+            origin = f"http://{HOST}:{self.port}"
             try:
-                async with websockets.connect(
-                    url,
-                    origin=f"http://{HOST}:{self.port}",
-                    max_size=MAX_FRAME,
-                    open_timeout=10,
-                    ping_interval=None,
-                ) as ws:
+                async with lt_socket.connect(url, origin, self._message, open_timeout=10) as ws:
                     self.ws, delay, self.failures = ws, BACKOFF[0], 0
                     self.live_port = self.port
                     self.generation += 1
                     if not first:
                         self.stats.reconnects += 1
                     first = False
+                    ws.start()
                     await self._read(ws, stop)
             except Exception as e:  # refused, reset, closed by the server: reconnect with backoff
                 if self.retry_after:  # told to come back later: admission control, not an error
@@ -132,37 +134,41 @@ class Client:
             await asyncio.sleep(self.retry_after + random.uniform(0.0, delay))
             delay = min(BACKOFF[1], delay * 2)
 
-    async def _read(self, ws: Any, stop: asyncio.Event) -> None:
-        # No timeout per frame (a timer per frame is CPU the servers on this machine would miss):
-        # the end of the run closes the socket instead.
+    async def _read(self, ws: lt_socket.FrameSocket, stop: asyncio.Event) -> None:
+        # Frames are handed to `_message` as they come (no task per socket reads them, no timer
+        # per frame): this waits for the end, the run's end closing the socket.
         closer = asyncio.create_task(_close_when(stop, ws))
         try:
-            await self._frames(ws)
+            await ws.wait_closed()  # (raises unless the close was a normal one)
         finally:
             closer.cancel()
         if not stop.is_set():
             raise ConnectionError("closed by the server")
 
-    async def _frames(self, ws: Any) -> None:
-        skip = len(STATE_PREFIX)
-        async for raw in ws:
-            # The load generator shares the machine: a state frame nobody awaits an answer in is
-            # not parsed (its version is read from the text); the rest are, with orjson.
-            awaiting = self.reply is not None and not self.reply.done()
-            if not awaiting and isinstance(raw, str) and raw.startswith(STATE_PREFIX):
-                self._state(raw, None, int(raw[skip : raw.index(",", skip)]))
-                continue
-            frame = orjson.loads(raw)
-            kind = frame.get("type")
-            if kind == "state":
-                self._state(raw if isinstance(raw, str) else raw.decode(), frame, frame["version"])
-            elif kind == "error" and frame.get("code") == "busy":
-                self.retry_after = float(frame.get("retry_after") or 1)
-            answered = frame.get("reply_to")
+    def _message(self, raw: bytes) -> None:
+        """A message off the socket, as bytes: a state frame is read by its text (lt_frames),
+        anything else (an error, an ack: a few) parsed."""
+        self.stats.frames += 1
+        self.stats.frame_bytes += len(raw)
+        version = version_of(raw)
+        if version is not None:
+            self._state(raw, version)
             reply = self.reply
-            if answered is not None and answered == self.reply_id and reply is not None and not reply.done():
-                codes = [frame.get("code", "?")] if kind == "error" else []
-                reply.set_result((codes, frame.get("version")))
+            if reply is not None and not reply.done() and lt_frames.reply_to_of(raw) == self.reply_id:
+                reply.set_result(([], version))
+            return
+        frame = orjson.loads(raw)
+        kind = frame.get("type")
+        if kind == "state":  # (not as the server encodes it: read in full)
+            self._state(raw, frame["version"])
+            self._frame, self._legal = frame, frame.get("legal") or []
+        elif kind == "error" and frame.get("code") == "busy":
+            self.retry_after = float(frame.get("retry_after") or 1)
+        answered = frame.get("reply_to")
+        reply = self.reply
+        if answered is not None and answered == self.reply_id and reply is not None and not reply.done():
+            codes = [frame.get("code", "?")] if kind == "error" else []
+            reply.set_result((codes, frame.get("version")))
 
     def _fail_reply(self, why: str) -> None:
         if self.reply is not None and not self.reply.done():
@@ -190,14 +196,18 @@ class Client:
         if ws is None:
             raise ConnectionError("not connected")
         act = {"type": "act", "version": version, "action": action, "id": self.reply_id}
-        await ws.send(orjson.dumps(act).decode())
-        async with asyncio.timeout(REPLY_TIMEOUT):  # (no task per wait, unlike wait_for)
+        ws.send(orjson.dumps(act).decode())
+        # A plain timer, not a timeout context: no task, no cancellation when it is not needed.
+        timer = loop.call_later(REPLY_TIMEOUT, _give_up, self.reply)
+        try:
             return await self.reply
+        finally:
+            timer.cancel()
 
     async def sync(self) -> None:
         if self.ws is not None:
             try:
-                await self.ws.send('{"type":"sync"}')
+                self.ws.send('{"type":"sync"}')
             except Exception:  # the reader notices the closed socket
                 return
 
@@ -218,6 +228,10 @@ class TableDriver:
         self.table_id, self.stats, self.interval = table_id, stats, 1.0 / rate
         self.path = f"/ws/bench/echo/{table_id}/" if echo else f"/ws/tables/{table_id}/"
         self.changed = asyncio.Event()
+        # What wakes the driver (`wants`): every socket at this version (a latency measured), a
+        # frame that may offer a move, or (neither set) any frame.
+        self.awaited: int | None = None
+        self.offers_only = False
         self.clients = [Client(self, seat, token, ports, stats, spread) for seat, token in enumerate(tokens)]
         self.rng = random.Random(table_id)
         self.confirmed: list[Confirmed] = []
@@ -232,8 +246,8 @@ class TableDriver:
                 if not await self._settled(stop):
                     continue
                 pick = self._pick()
-                if pick is None:
-                    await self._wait_change(1.0)
+                if pick is None:  # (the pause after a discard, most often)
+                    await self._wait_change(1.0, offers_only=True)
                     continue
                 await asyncio.sleep(max(0.0, next_slot - time.monotonic()))
                 if stop.is_set():
@@ -246,11 +260,26 @@ class TableDriver:
         finally:
             await asyncio.gather(*readers, return_exceptions=True)
 
-    async def _wait_change(self, timeout: float) -> None:
+    def wants(self, client: Client) -> bool:
+        """Whether `client`'s new frame is one the waiting driver looks at (waking costs more)."""
+        if self.awaited is not None:
+            return all(c.version >= self.awaited for c in self.clients)
+        if self.offers_only:
+            return client.raw is None or not client.raw.endswith(NO_MOVES)
+        return True
+
+    async def _wait_change(
+        self, timeout: float, awaited: int | None = None, offers_only: bool = False
+    ) -> None:
+        """Until a frame the driver `wants`, a socket fails, or `timeout` s (a plain timer: no task)."""
         self.changed.clear()
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(timeout):  # (no task per wait, unlike wait_for)
-                await self.changed.wait()
+        self.awaited, self.offers_only = awaited, offers_only
+        timer = asyncio.get_running_loop().call_later(timeout, self.changed.set)
+        try:
+            await self.changed.wait()
+        finally:
+            timer.cancel()
+            self.awaited, self.offers_only = None, False
 
     async def _settled(self, stop: asyncio.Event) -> bool:
         """Every socket connected and at the same version; laggards are asked to sync."""
@@ -274,18 +303,15 @@ class TableDriver:
         for client in order:
             if client.offers_nothing():  # (most seats most of the time: nothing to parse)
                 continue
-            assert client.frame is not None
-            action = choose(client.frame, self.rng, client.seat)
+            action = choose({"legal": client.legal}, self.rng, client.seat)
             if action is not None:
                 return client, client.version, action
         return None
 
-    def _hand_number(self, client: Client) -> int:
-        assert client.frame is not None
-        return int(client.frame["view"]["table"]["hand_number"] or 0)
-
     async def _act(self, client: Client, version: int, action: dict[str, Any]) -> None:
-        entry = Confirmed(self.table_id, self._hand_number(client), client.seat, action, version)
+        entry = Confirmed(
+            self.table_id, lt_frames.hand_number_of(client.raw or b""), client.seat, action, version
+        )
         generations = [c.generation for c in self.clients]
         port = client.live_port  # its socket's process (a reconnect moves `port` on at once)
         sent = time.monotonic()
@@ -325,20 +351,7 @@ class TableDriver:
             await self._measure(version + 1, sent, generations, kind)
 
     def _stall(self, version: int, kind: str, times: list[float | None]) -> dict[str, Any]:
-        def shown(c: Client, t: float | None) -> dict[str, Any]:
-            table = ((c.frame or {}).get("view") or {}).get("table") or {}
-            return {
-                "seat": c.seat,
-                "version": c.version,
-                "seen": t is not None,
-                "connected": c.connected.is_set(),
-                "paused": table.get("paused"),
-                "phase": ((c.frame or {}).get("view") or {}).get("phase"),
-                "legal": sorted({a.get("type") for a in (c.frame or {}).get("legal") or []}),
-                "pending": [s.get("pending") for s in table.get("seats") or []],
-            }
-
-        sockets = [shown(c, t) for c, t in zip(self.clients, times, strict=True)]
+        sockets = [lt_frames.shown(c, t is not None) for c, t in zip(self.clients, times, strict=True)]
         return {"table": self.table_id, "after": kind, "awaited_version": version, "sockets": sockets}
 
     async def _measure(
@@ -366,18 +379,10 @@ class TableDriver:
                 if len(self.stats.stalls) < 20 and not self.stats.stopping:  # what each socket showed
                     self.stats.stalls.append(self._stall(version, kind, times))
                 return
-            await self._wait_change(0.2)
+            # Measuring: woken when every socket has the version; a held claim: by any frame.
+            await self._wait_change(0.2 if not totals else 1.0, awaited=version if totals else None)
 
 
-def awaits_answer(client: Client, version: int) -> bool:
-    """Whether this seat, still before `version`, may answer within a claim window now."""
-    if client.version >= version or client.offers_nothing():
-        return False
-    legal = (client.frame or {}).get("legal") or []
-    return any(a.get("type") in HAND_TYPES for a in legal)
-
-
-def held_by_the_rules(client: Client) -> bool:
-    """Whether the claimer's own frame shows its claim held in the undo window (`pending`)."""
-    seats = (((client.frame or {}).get("view") or {}).get("table") or {}).get("seats") or []
-    return 0 <= client.seat < len(seats) and bool(seats[client.seat].get("pending"))
+def _give_up(reply: asyncio.Future[Any]) -> None:
+    if not reply.done():
+        reply.set_exception(TimeoutError())

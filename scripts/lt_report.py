@@ -78,6 +78,9 @@ def summary(
         "sql_per_action": {k: round(v / stats.actions, 2) for k, v in stats.sql.items()}
         if stats.actions
         else {},
+        # frames received per confirmed action (each of a table's sockets gets its own) and their size
+        "frames_per_action": round(stats.frames / stats.actions, 2) if stats.actions else 0.0,
+        "frame_bytes_mean": round(stats.frame_bytes / stats.frames) if stats.frames else 0,
         "mode": "echo" if args.echo else "tables",
         "spread": args.spread,
         "loadavg": Path("/proc/loadavg").read_text().split()[:3],

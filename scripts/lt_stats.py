@@ -30,6 +30,8 @@ class Stats:
     fault_effects: Counter[str] = field(default_factory=Counter)
     stale: int = 0
     reconnects: int = 0
+    frames: int = 0  # frames the sockets received (state, error, ack), and their bytes
+    frame_bytes: int = 0
     busy: int = 0  # connections a saturated process refused (`busy`, retry_after: admission control)
     cpu: dict[str, float] = field(default_factory=dict)  # CPU seconds of the run, by process kind
     sql: dict[str, int] = field(default_factory=dict)  # statements by process kind, transactions

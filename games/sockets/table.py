@@ -50,6 +50,7 @@ from games.sockets.watchers import HEARTBEAT, PAUSE_ENDS, WATCHER
 from games.table import commands, snapshots, store
 from games.table import presence as table_presence
 from games.table.errors import ServiceError
+from games.table.timing import veiled
 
 log = logging.getLogger(__name__)
 
@@ -338,6 +339,15 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Lean
         snapshot = snapshots.at(self.table_id, version)
         if snapshot is None and snapshots.newest_version(self.table_id) > version:
             return  # a newer version reached this process: its announcement renders it here too
+        if (
+            snapshot is not None
+            and self.sent is not None
+            and self.sent[1]
+            and still_veiled(snapshot, self._actor())
+        ):
+            # A player outside the claim window the discard opened: the board stays veiled, so
+            # the frame would be the one shown (`_seen`), and it would be rendered for nothing.
+            return
         context = snapshot_context(snapshot, self._actor()) if snapshot is not None else None
         await self.send_state(context=context)
 
@@ -358,6 +368,14 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Lean
 def _still_signed_in(user_id: int, session: Any) -> bool:
     """(A database thread: reading the session may load it.)"""
     return still_signed_in(user_id, session.get(HASH_SESSION_KEY) if session is not None else None)
+
+
+def still_veiled(snapshot: snapshots.Snapshot, user: Any) -> bool:
+    """Whether this seated viewer sees the board veiled now (`timing.veiled`), read from a
+    snapshot without rendering; False for a spectator (a delayed one renders older versions)."""
+    ctx = store.loaded_from(snapshot)
+    seat = ctx.seat_of(user) if ctx is not None else None
+    return ctx is not None and seat is not None and veiled(ctx, seat.index)
 
 
 def _seen(context: dict[str, Any]) -> tuple[Any, ...]:

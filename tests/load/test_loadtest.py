@@ -22,6 +22,7 @@ from tests.games.test_services import table_at_a_claim
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 import lt_clients  # noqa: E402
+import lt_frames  # noqa: E402
 import lt_ledger  # noqa: E402
 import lt_stats  # noqa: E402
 
@@ -87,17 +88,31 @@ def _alices_turn(table_id: int) -> bool:
     return state is not None and state.phase == "turn" and state.turn == 0
 
 
+def _state_text(
+    version: int, legal: list[str], seat: int | None = None, pending: object = None, **top: object
+) -> bytes:
+    """A state frame as the server encodes it (orjson, keys in its order, docs/protocol.md)."""
+    import orjson
+
+    seats = [
+        {"index": i, "is_you": i == seat, "accepted": True, "pending": pending if i == seat else None}
+        for i in range(4)
+    ]
+    view = {"phase": "playing", "table": {"id": 1, "hand_number": 3, "seats": seats}, "hand": {"seats": []}}
+    frame = {"type": "state", "version": version, "view": view, "legal": [{"type": t} for t in legal], **top}
+    return orjson.dumps(frame)
+
+
 def test_a_claim_the_rules_hold_counts_until_its_confirmation() -> None:
     """Its undo window (1.5 s in which nobody else may see it) is the rules, not the server's
     speed: the latency stops at the claimer's confirmation, the rest is reported as `_seen`."""
 
     def client(seat: int, pending: object) -> SimpleNamespace:
-        seats = [{"index": i, "pending": pending if i == seat else None} for i in range(4)]
-        return SimpleNamespace(seat=seat, frame={"view": {"table": {"seats": seats}}})
+        return SimpleNamespace(seat=seat, raw=_state_text(7, [], seat, pending))
 
-    assert lt_clients.held_by_the_rules(client(2, {"type": "pong", "tile": "5p"}))  # type: ignore[arg-type]
-    assert not lt_clients.held_by_the_rules(client(2, None))  # type: ignore[arg-type]
-    assert not lt_clients.held_by_the_rules(SimpleNamespace(seat=0, frame=None))  # type: ignore[arg-type]
+    assert lt_frames.held_by_the_rules(client(2, {"type": "pong", "tile": "5p"}))  # type: ignore[arg-type]
+    assert not lt_frames.held_by_the_rules(client(2, None))  # type: ignore[arg-type]
+    assert not lt_frames.held_by_the_rules(SimpleNamespace(seat=0, raw=None))  # type: ignore[arg-type]
 
 
 def test_a_seat_still_to_answer_in_a_claim_window_is_what_a_held_claim_waits_for() -> None:
@@ -105,29 +120,31 @@ def test_a_seat_still_to_answer_in_a_claim_window_is_what_a_held_claim_waits_for
     the driver stops waiting when another seat may answer now (its own next act)."""
 
     def client(version: int, legal: list[str]) -> SimpleNamespace:
-        frame = {"legal": [{"type": t} for t in legal]}
-        return SimpleNamespace(version=version, frame=frame, offers_nothing=lambda: not legal)
+        return SimpleNamespace(version=version, legal=[{"type": t} for t in legal])
 
-    assert lt_clients.awaits_answer(client(41, ["auto", "chi", "pass"]), 42)  # type: ignore[arg-type]
-    assert not lt_clients.awaits_answer(client(41, ["auto", "leave"]), 42)  # type: ignore[arg-type]
-    assert not lt_clients.awaits_answer(client(42, ["discard"]), 42)  # type: ignore[arg-type]  # already there
+    assert lt_frames.awaits_answer(client(41, ["auto", "chi", "pass"]), 42)  # type: ignore[arg-type]
+    assert not lt_frames.awaits_answer(client(41, ["auto", "leave"]), 42)  # type: ignore[arg-type]
+    assert not lt_frames.awaits_answer(client(42, ["discard"]), 42)  # type: ignore[arg-type]  # already there
 
 
-def test_a_state_frame_is_parsed_only_when_the_driver_looks_into_it() -> None:
-    """The generator reads a state frame's version from its text and parses the rest on first
-    use; a frame that offers its seat nothing is never parsed (the server's orjson key order)."""
-    import orjson
-
-    table = SimpleNamespace(table_id=1, changed=asyncio.Event())
+def test_a_state_frame_is_read_from_its_text_and_parsed_only_in_part() -> None:
+    """The generator reads a state frame's version, `reply_to`, hand number and held claim from
+    its text and parses `legal` alone on first use; a frame that offers its seat nothing is
+    never parsed (the server's orjson key order)."""
+    table = SimpleNamespace(table_id=1, changed=asyncio.Event(), wants=lambda client: True)
     client = lt_clients.Client(table, 0, "t", [1], lt_stats.Stats(), "table")  # type: ignore[arg-type]
-    nothing = orjson.dumps({"type": "state", "version": 12, "view": {"phase": "playing"}, "legal": []})
-    moves = orjson.dumps({"type": "state", "version": 13, "view": {}, "legal": [{"type": "pass"}]})
-    assert nothing.decode().startswith(lt_clients.STATE_PREFIX)
-    client._state(nothing.decode(), None, 12)
-    assert client.offers_nothing() and client._frame is None and client.version == 12
-    client._state(moves.decode(), None, 13)
-    assert not client.offers_nothing()
-    assert client.frame is not None and client.frame["legal"] == [{"type": "pass"}]
+    nothing = _state_text(12, [], 0)
+    assert lt_frames.version_of(nothing) == 12 and lt_frames.version_of(b'{"type":"error"}') is None
+    client._state(nothing, 12)
+    assert client.offers_nothing() and client._legal == [] and client._frame is None and client.version == 12
+    answer = _state_text(13, ["pass", "chi"], 0, reply_to=5)
+    client._state(answer, 13)
+    assert not client.offers_nothing() and client._frame is None
+    assert client.legal == [{"type": "pass"}, {"type": "chi"}]
+    assert lt_frames.reply_to_of(answer) == 5 and lt_frames.reply_to_of(nothing) is None
+    assert lt_frames.reply_to_of(_state_text(13, [], reply_to="a-b")) == "a-b"
+    assert lt_frames.hand_number_of(answer) == 3
+    assert client.frame is not None and client.frame["legal"] == client.legal  # the whole, when asked
     assert client.arrived(13) is not None and client.arrived(12) is not None and client.arrived(14) is None
 
 
