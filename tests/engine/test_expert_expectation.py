@@ -112,7 +112,8 @@ def test_expert_never_gives_up_speed_or_most_of_the_worth_for_safety(variant: st
                 continue
             departed += 1
             tiles = {a.tile for a in legal if a.type == "discard"}
-            options = {o.tile: o for o in discard_options(view, view.hand, view.melds, tiles, [], strong_style(variant))}
+            style = strong_style(variant)
+            options = {o.tile: o for o in discard_options(view, view.hand, view.melds, tiles, [], style)}
             a, b = options[chosen.tile], options[base.tile]
             assert a.shanten == b.shanten and a.worth >= KEEP_WORTH * b.worth
     if variant == "shanghai":
