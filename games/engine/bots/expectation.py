@@ -39,15 +39,14 @@ from games.engine.tiles import Tile
 KEEP_WORTH = 0.8
 # Depart from strong's discard only when it saves this much expected deal-in cost (points at
 # the arena's stakes — yihua's base is 2 — before 荒番 doubles it): a smaller saving is within
-# what the tables can tell. Cantonese pays about a third of Shanghai per deal-in (value per
-# visible base 0.49 against 1.08 in DEAL_IN_TABLES, no flowers), so its bar is a third too.
-SAVE = {"cantonese": 0.07}
-SAVE_DEFAULT = 0.2
+# what the tables can tell. Cantonese pays about a third of Shanghai per deal-in, but a third
+# of the bar there (0.07) dodged more and scored no better (docs/benchmarks.md).
+SAVE = 0.2
 
 
 def expected_discard(view: PlayerView, legal: Sequence[Action], base: Action) -> Action:
     """strong's discard `base`, or the alike discard with the least expected deal-in cost when
-    that saves at least the variant's SAVE."""
+    that saves at least SAVE."""
     tables = DEAL_IN_TABLES.get(view.variant)
     if tables is None or base.tile is None:
         return base
@@ -55,7 +54,7 @@ def expected_discard(view: PlayerView, legal: Sequence[Action], base: Action) ->
     if base.tile not in costs:
         return base
     best = min(costs, key=lambda t: (costs[t], t != base.tile))
-    if costs[base.tile] - costs[best] < SAVE.get(view.variant, SAVE_DEFAULT):
+    if costs[base.tile] - costs[best] < SAVE:
         return base
     same = [a for a in legal if a.type == "discard" and a.tile == best]
     return min(same, key=lambda a: a.ready != base.ready) if same else base
