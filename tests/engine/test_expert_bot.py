@@ -1,6 +1,6 @@
-"""expert, the searching level: its sampled worlds agree with what its seat sees, it keeps
-strong's choice when there is no time, it ranks candidates for a review, and it plays whole
-hands in the arena."""
+"""expert's rollout search (EXPERT_SEARCH=rollouts, and the review's evaluator): its sampled
+worlds agree with what its seat sees, it keeps strong's choice when there is no time, it ranks
+candidates for a review; and expert plays whole hands in the arena."""
 
 from __future__ import annotations
 

@@ -1,4 +1,9 @@
-"""expert: strong's candidates judged by determinized Monte Carlo search.
+"""expert: strong's discards weighed by what a deal-in costs, and a determinized search.
+
+expert plays strong's moves, and at its discards throws, among the tiles as good as strong's
+choice, the one least likely to deal in by the deal-in tables (expectation.py). Below is the
+earlier determinized Monte Carlo search (EXPERT_SEARCH=rollouts plays it; the review's
+`ExpertEvaluator` ranks with it): measured, it did not beat strong (docs/bots.md).
 
 At a discard where an opponent looks close and this hand is not ready, the search weighs
 pushing against folding: strong's choice, its fastest discard (played on as strong's rollout
@@ -45,6 +50,7 @@ from typing import Protocol
 
 from games.engine.actions import Action
 from games.engine.bots.defence import seat_threat, threats
+from games.engine.bots.expectation import expected_discard
 from games.engine.bots.policies import discard_options, should_fold, strong, strong_style
 from games.engine.bots.seen import OtherSeat, PlayerView
 from games.engine.bots.value import settle_win
@@ -92,6 +98,7 @@ def budget_from_environment() -> Budget:
 
 
 BUDGET = budget_from_environment()
+SEARCH_ROLLOUTS = os.environ.get("EXPERT_SEARCH") == "rollouts"
 
 
 @dataclass(frozen=True)
@@ -129,7 +136,15 @@ class ExpertEvaluator:
 
 
 def expert(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
-    return search_candidates(view, legal, rng, BUDGET)[0]
+    """strong's move, its discard weighed by the deal-in tables (expectation.py) — or, with
+    EXPERT_SEARCH=rollouts in the environment, the earlier push-or-fold search below (kept to
+    compare and for the review's evaluator; it did not beat strong, docs/bots.md)."""
+    if SEARCH_ROLLOUTS:
+        return search_candidates(view, legal, rng, BUDGET)[0]
+    base = strong(view, legal, rng)
+    if view.phase != "turn" or base.type != "discard":
+        return base
+    return expected_discard(view, legal, base)
 
 
 # -- what is searched ------------------------------------------------------------------------
