@@ -19,6 +19,7 @@ from games.engine.rulesets import VARIANT_IDS
 from games.engine.state import HandState, Meld
 from games.engine.tiles import KINDS, counts_of, parse, tile
 from games.engine.view import view_for
+from tests.engine.threats import quiet_seats, view_facing
 
 FIXED = Budget(samples=8, time_ms=None)
 
@@ -130,33 +131,7 @@ def test_expert_folds_against_a_ready_big_hand_when_its_own_is_far() -> None:
         ready=False,
         hand_count=4,
     )
-    quiet = tuple(OtherSeat(s, tuple(parse("1z2z3z")), (), 0, 0, False, hand_count=13) for s in (2, 3))
-    hand = counts_of(parse("1m8m9p9p1s2s4s4s7s8s5z6z7z7z"))
-    seen = bytearray(hand)
-    for o in (threat, *quiet):
-        for t in o.discards:
-            seen[t] += 1
-        for m in o.melds:
-            for t in m.tiles:
-                seen[t] += 1
-    view = PlayerView(
-        variant="shanghai",
-        phase="turn",
-        me=0,
-        players=4,
-        dealer=1,
-        round_wind=tile("1z"),
-        wall_left=30,
-        hand=hand,
-        drawn=None,
-        melds=(),
-        flowers=(),
-        discarded_joker=False,
-        jokers=(),
-        others=(threat, *quiet),
-        unseen=bytes(max(0, 4 - c) for c in seen),
-        last_discard=None,
-    )
+    view = view_facing("1m8m9p9p1s2s4s4s7s8s5z6z7z7z", threat, quiet_seats())
     legal = [Action("discard", t) for t in range(KINDS) if view.hand[t]]
     choice, judged = search.search_candidates(view, legal, random.Random(4), Budget(samples=48, time_ms=None))
     assert judged and choice.tile is not None

@@ -16,38 +16,13 @@ from games.engine.bots.policies import discard_options, strong, strong_style
 from games.engine.bots.search import expert
 from games.engine.bots.seen import OtherSeat
 from games.engine.state import Meld
-from games.engine.tiles import KINDS, counts_of, parse, tile
+from games.engine.tiles import KINDS, parse, tile
 from games.engine.view import view_for
+from tests.engine.threats import quiet_seats, view_facing
 
 
 def _view(hand: str, threat: OtherSeat, quiet_discards: str = "1z2z3z") -> PlayerView:
-    quiet = tuple(OtherSeat(s, tuple(parse(quiet_discards)), (), 0, 0, False, hand_count=13) for s in (2, 3))
-    counts = counts_of(parse(hand))
-    seen = bytearray(counts)
-    for o in (threat, *quiet):
-        for t in o.discards:
-            seen[t] += 1
-        for m in o.melds:
-            for t in m.tiles:
-                seen[t] += 1
-    return PlayerView(
-        variant="shanghai",
-        phase="turn",
-        me=0,
-        players=4,
-        dealer=1,
-        round_wind=tile("1z"),
-        wall_left=30,
-        hand=counts,
-        drawn=None,
-        melds=(),
-        flowers=(),
-        discarded_joker=False,
-        jokers=(),
-        others=(threat, *quiet),
-        unseen=bytes(max(0, 4 - c) for c in seen),
-        last_discard=None,
-    )
+    return view_facing(hand, threat, quiet_seats(quiet_discards))
 
 
 # three melds laid and a long river: as good as ready
