@@ -26,7 +26,14 @@ from games.table.holds import most_a_hand_costs
 from games.table.loaded import Loaded
 from games.table.play import wronged_by_leaving
 from games.table.store import load, loaded_from
-from games.table.timing import continue_left_ms, pause_left_ms, remaining_ms, shown_version, veiled
+from games.table.timing import (
+    continue_left_ms,
+    moved_on,
+    pause_left_ms,
+    remaining_ms,
+    shown_version,
+    veiled,
+)
 
 
 def table_context(table: Table | int, user: AbstractBaseUser | None, shared: bool = False) -> dict[str, Any]:
@@ -55,6 +62,7 @@ def context_for(ctx: Loaded, user: AbstractBaseUser | None) -> dict[str, Any]:
         "viewer": {"user": user.get_username() if _authenticated(user) else None, "seat": index},
         "played": played,  # the seat whose hand this viewer sees as their own (also once it is freed)
         "revision": ctx.table.revision,  # the server's own ordering of renders; never sent
+        "moved_on": moved_on(ctx),  # the end of a pause with nothing else new (the socket's `_news`)
     }
 
 
@@ -151,8 +159,12 @@ def table_info(ctx: Loaded, user: AbstractBaseUser | None) -> dict[str, Any]:
     may_invite = me is not None or (_authenticated(user) and table.owner_id == user.pk)
     mine = me.index if me is not None else None
     pause_ms = pause_left_ms(table, ctx.now)
-    deadline = remaining_ms(ctx, mine) if not pause_ms else None
-    limit = 1000 * (table.claim_seconds if ctx.state and ctx.state.phase == "claim" else table.turn_seconds)
+    # A seat in a claim window sees its claim timer from the discard's frame on, the pause
+    # included (its timer starts when the pause ends): no frame marks the pause's end.
+    deadline = remaining_ms(ctx, mine)
+    limit = pause_ms + 1000 * (
+        table.claim_seconds if ctx.state and ctx.state.phase == "claim" else table.turn_seconds
+    )
     info = dict(_public_info(ctx))
     info["seats"] = [
         {**seat, "is_you": seat["index"] == mine, "pending": ctx.seats[seat["index"]].pending}

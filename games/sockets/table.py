@@ -23,6 +23,7 @@ from accounts import sockets
 from accounts.services import still_signed_in, token_digest, user_for_token
 from common import broadcaster
 from common.db_threads import db, db_arrivals
+from games.engine.actions import seats_to_act
 from games.rendering.fragments import language_from_scope, render_error_html, render_table_html
 from games.rendering.presenters import json_view, snapshot_context, table_context
 from games.rendering.spectator_delay import DelayedSpectatorSocket
@@ -50,7 +51,7 @@ from games.sockets.watchers import HEARTBEAT, PAUSE_ENDS, WATCHER
 from games.table import commands, snapshots, store
 from games.table import presence as table_presence
 from games.table.errors import ServiceError
-from games.table.timing import veiled
+from games.table.timing import in_window, moved_on, veiled
 
 log = logging.getLogger(__name__)
 
@@ -248,7 +249,7 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Lean
             table = await db(commands.perform)(
                 self.table_id,
                 self._actor(),
-                message.get("version"),
+                self._version_meant(message.get("version")),
                 action,
                 None,
                 self.socket_id if sits else None,
@@ -268,6 +269,17 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Lean
         sent = await self.send_state(context=context, reply_to=reply_to)
         if reply_to is not None and not sent and self.sent is not None:  # it went out already
             await self.send_json({"type": "ack", "reply_to": reply_to, "version": self.sent[0]})
+
+    def _version_meant(self, version: Any) -> Any:
+        """The version an act was sent with, as this socket's frames told it. A player outside
+        the claim window is not sent the end of a pause (`_news`): the paused frame's version V
+        stands for the V+1 play moved on to, which it would have been sent otherwise. V+1 is
+        the table's version from the discard on, so it is as fresh as V during the pause and
+        any window, and stale as soon as V is (a change after it)."""
+        sent = self.sent
+        if sent is not None and sent[1] and isinstance(version, int) and version == sent[0]:
+            return version + 1
+        return version
 
     # --- outgoing ---------------------------------------------------------------------------
 
@@ -302,9 +314,7 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Lean
             return False  # an older render than one this socket made already
         seen = _seen(context)
         self.sent_version = revision
-        if seen == self.sent and not force:
-            # Nothing this viewer can see changed: several group messages for one change, or a
-            # change within a claim window this viewer is not in (its frame would tell).
+        if not force and not _news(self.sent, seen, context.get("moved_on", False)):
             return False
         self.sent = seen
         if self.json_mode:
@@ -343,10 +353,11 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Lean
             snapshot is not None
             and self.sent is not None
             and self.sent[1]
-            and still_veiled(snapshot, self._actor())
+            and not getattr(self, "shown_behind", False)
+            and nothing_new_at_pause_end(snapshot, self._actor())
         ):
-            # A player outside the claim window the discard opened: the board stays veiled, so
-            # the frame would be the one shown (`_seen`), and it would be rendered for nothing.
+            # Only the seat play moved on to is sent the end of the pause (its draw, its moves):
+            # anybody else's frame would be one `_news` leaves unsent, rendered for nothing.
             return
         context = snapshot_context(snapshot, self._actor()) if snapshot is not None else None
         await self.send_state(context=context)
@@ -370,12 +381,19 @@ def _still_signed_in(user_id: int, session: Any) -> bool:
     return still_signed_in(user_id, session.get(HASH_SESSION_KEY) if session is not None else None)
 
 
-def still_veiled(snapshot: snapshots.Snapshot, user: Any) -> bool:
-    """Whether this seated viewer sees the board veiled now (`timing.veiled`), read from a
-    snapshot without rendering; False for a spectator (a delayed one renders older versions)."""
+def nothing_new_at_pause_end(snapshot: snapshots.Snapshot, user: Any) -> bool:
+    """Whether the end of the pause leaves this viewer's frame without news (`_news`), read from
+    a snapshot without rendering: it stays veiled (outside a window still open), or it is in the
+    window (its options were in its frame, the pause counted down there), or play moved on and
+    it is not the seat to play (a spectator included)."""
     ctx = store.loaded_from(snapshot)
-    seat = ctx.seat_of(user) if ctx is not None else None
-    return ctx is not None and seat is not None and veiled(ctx, seat.index)
+    if ctx is None or ctx.state is None:
+        return False
+    seat = ctx.seat_of(user)
+    index = seat.index if seat is not None else None
+    if veiled(ctx, index) or in_window(ctx, index):
+        return True
+    return moved_on(ctx) and index not in seats_to_act(ctx.state)
 
 
 def _seen(context: dict[str, Any]) -> tuple[Any, ...]:
@@ -385,3 +403,20 @@ def _seen(context: dict[str, Any]) -> tuple[Any, ...]:
     table = context["table"]
     own = next((seat["pending"] for seat in table["seats"] if seat["is_you"]), None)
     return (table["version"], table["paused"], orjson.dumps(context["legal"]), orjson.dumps(own))
+
+
+def _news(sent: tuple[Any, ...] | None, seen: tuple[Any, ...], moved_on: bool) -> bool:
+    """Whether a frame tells its viewer anything the last one sent (`_seen`) did not, counting
+    what that frame's countdowns told it (docs/protocol.md, "Claim windows"):
+    - the same version, the same moves and claim: several group messages for one change, a
+      change within a claim window this viewer is not in, or the pause run out (the client
+      counted it down);
+    - the version after a paused one, play moved on and nothing else changed (`moved_on`), the
+      viewer's moves unchanged: the end of the pause for anybody but the seat to play. It is
+      not sent, window or none, so whether one opened shows to nobody outside it; the paused
+      board stays until the next change everybody sees."""
+    if sent is None or seen[2:] != sent[2:]:
+        return True  # the first frame, or this viewer's own moves or claim changed
+    if seen[0] == sent[0]:
+        return False
+    return not (moved_on and sent[1] and seen[0] == sent[0] + 1)
