@@ -218,6 +218,8 @@ def _public_info(ctx: Loaded) -> dict[str, Any]:
     if known is not None:
         return known
     rules = get_ruleset(table.variant)
+    penalty = settings_store.escape_penalty_for_render(table)  # (each reads the site's settings)
+    multiplier = settings_store.escape_multiplier_for_render(table)
     index_of = {s.user_id: s.index for s in ctx.seats if s.user_id}
     dealer = ctx.state.dealer if ctx.state is not None else table.dealer
     info = {
@@ -255,14 +257,11 @@ def _public_info(ctx: Loaded) -> dict[str, Any]:
         "message": None,
         "continue_ms": None,
         # the escape penalty while a hand runs (no query: this may render on a socket's event loop)
-        "escape_penalty": settings_store.escape_penalty_for_render(table) if ctx.hand_running else None,
+        "escape_penalty": penalty if ctx.hand_running else None,
         # what a joiner may want to know first: the multiplier that applies, and the house rules
-        "escape_multiplier": settings_store.escape_multiplier_for_render(table),
-        "escape_points": settings_store.escape_penalty_for_render(table) if table.base else None,
-        "options": {
-            **(table.options or {}),
-            "escape_penalty": settings_store.escape_multiplier_for_render(table),
-        },
+        "escape_multiplier": multiplier,
+        "escape_points": penalty if table.base else None,
+        "options": {**(table.options or {}), "escape_penalty": multiplier},
         "last_result": last_result(ctx),
     }
     if ctx.states is not None:

@@ -29,7 +29,7 @@ from games.rendering.presenters import json_view, snapshot_context, table_contex
 from games.rendering.spectator_delay import DelayedSpectatorSocket
 from games.social.announcements import AnnouncementSocket
 from games.social.chat import ChatSocket
-from games.sockets import presence
+from games.sockets import presence, shared
 from games.sockets.admission import ADMISSION
 from games.sockets.frames import (
     BUSY,
@@ -46,7 +46,7 @@ from games.sockets.frames import (
     read_frame,
     reply_id,
 )
-from games.sockets.lean import LeanConsumer
+from games.sockets.lean import LeanConsumer, json_text
 from games.sockets.watchers import HEARTBEAT, PAUSE_ENDS, WATCHER
 from games.table import commands, snapshots, store
 from games.table import presence as table_presence
@@ -142,7 +142,7 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Lean
             return
         self.counted = True
         snapshot = snapshots.at(self.table_id, version)  # the connect's own change, when it made one
-        context = snapshot_context(snapshot, self._actor()) if snapshot is not None else None
+        context = self._context_of(snapshot) if snapshot is not None else None
         if context is None:
             context = await db_arrivals(table_context)(self.table_id, self._actor(), True)
         await self.load_spectator_delay()  # games.rendering.spectator_delay
@@ -265,7 +265,7 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Lean
             await self._database_lost("websocket.receive", e, reply_to)
             return
         snapshot = snapshots.at(self.table_id, table.revision)  # the change's own, kept on commit
-        context = snapshot_context(snapshot, self._actor()) if snapshot else None
+        context = self._context_of(snapshot) if snapshot else None
         sent = await self.send_state(context=context, reply_to=reply_to)
         if reply_to is not None and not sent and self.sent is not None:  # it went out already
             await self.send_json({"type": "ack", "reply_to": reply_to, "version": self.sent[0]})
@@ -294,8 +294,14 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Lean
         snapshot = snapshots.at(self.table_id, version)
         if snapshot is None and isinstance(blob, bytes):
             snapshot = snapshots.keep(blob)  # once per process: the other sockets find it kept
-        context = snapshot_context(snapshot, self._actor()) if snapshot is not None else None
+        context = self._context_of(snapshot) if snapshot is not None else None
         await self.send_state(context=context)
+
+    def _context_of(self, snapshot: snapshots.Snapshot) -> dict[str, Any] | None:
+        """This viewer's render context of a snapshot; an anonymous viewer's is shared by every
+        anonymous viewer of the table in this process (games.sockets.shared)."""
+        user = self._actor()
+        return snapshot_context(snapshot, user) if user is not None else shared.anonymous_context(snapshot)
 
     async def send_state(
         self, force: bool = False, context: dict[str, Any] | None = None, reply_to: str | int | None = None
@@ -317,16 +323,26 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Lean
         if not force and not _news(self.sent, seen, context.get("moved_on", False)):
             return False
         self.sent = seen
-        if self.json_mode:
+        await self.send(text_data=self._frame_text(context, version, reply_to))
+        await self._follow_role(context["viewer"]["seat"] is not None)
+        return True
+
+    def _frame_text(self, context: dict[str, Any], version: int, reply_to: str | int | None) -> str:
+        """The state frame's text in this socket's dialect: an anonymous viewer's is made once per
+        version and language (games.sockets.shared); a frame answering an act is its actor's own."""
+
+        def build() -> str:
+            if not self.json_mode:
+                return render_table_html(context, self.language)
             view, legal = json_view(context), context["legal"]
             frame = {"type": "state", "version": version, "view": view, "legal": legal}
             if reply_to is not None:
                 frame["reply_to"] = reply_to
-            await self.send_json(frame)
-        else:
-            await self.send(text_data=render_table_html(context, self.language))
-        await self._follow_role(context["viewer"]["seat"] is not None)
-        return True
+            return json_text(frame)
+
+        if reply_to is not None:
+            return build()
+        return shared.frame_text(context, self.json_mode, self.language, build)
 
     async def _follow_role(self, seated: bool) -> None:
         """Count this socket for its user's seat once they sit down (or as a spectator once they
@@ -359,7 +375,7 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Lean
             # Only the seat play moved on to is sent the end of the pause (its draw, its moves):
             # anybody else's frame would be one `_news` leaves unsent, rendered for nothing.
             return
-        context = snapshot_context(snapshot, self._actor()) if snapshot is not None else None
+        context = self._context_of(snapshot) if snapshot is not None else None
         await self.send_state(context=context)
 
     async def send_error(
