@@ -26,14 +26,7 @@ from games.table.holds import most_a_hand_costs
 from games.table.loaded import Loaded
 from games.table.play import wronged_by_leaving
 from games.table.store import load, loaded_from
-from games.table.timing import (
-    continue_left_ms,
-    moved_on,
-    pause_left_ms,
-    remaining_ms,
-    shown_version,
-    veiled,
-)
+from games.table.timing import continue_left_ms, moved_on, pause_left_ms, remaining_ms, shown_version, veiled
 
 
 def table_context(table: Table | int, user: AbstractBaseUser | None, shared: bool = False) -> dict[str, Any]:

@@ -14,7 +14,6 @@ import logging
 from typing import Any
 from urllib.parse import parse_qs
 
-import orjson
 from django.contrib.auth import HASH_SESSION_KEY
 from django.contrib.auth.models import AnonymousUser
 from django.db.utils import InterfaceError, OperationalError
@@ -23,12 +22,12 @@ from accounts import sockets
 from accounts.services import still_signed_in, token_digest, user_for_token
 from common import broadcaster
 from common.db_threads import db, db_arrivals
-from games.engine.actions import seats_to_act
 from games.rendering.fragments import language_from_scope, render_error_html, render_table_html
 from games.rendering.presenters import json_view, snapshot_context, table_context
 from games.rendering.spectator_delay import DelayedSpectatorSocket
 from games.social.announcements import AnnouncementSocket
 from games.social.chat import ChatSocket
+from games.sockets import news as frame_news
 from games.sockets import presence, shared
 from games.sockets.admission import ADMISSION
 from games.sockets.frames import (
@@ -51,7 +50,6 @@ from games.sockets.watchers import HEARTBEAT, PAUSE_ENDS, WATCHER
 from games.table import commands, snapshots, store
 from games.table import presence as table_presence
 from games.table.errors import ServiceError
-from games.table.timing import in_window, moved_on, veiled
 
 log = logging.getLogger(__name__)
 
@@ -95,7 +93,7 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Lean
         self.bucket = TokenBucket()
         self.refused = 0
         self.sent_version = -1  # the newest revision rendered for this socket (sent or not)
-        self.sent: tuple[Any, ...] | None = None  # what this viewer saw in the last frame (`_seen`)
+        self.sent: tuple[Any, ...] | None = None  # what its last frame showed (news.seen)
         self.counted = False
         self.missed = -1  # the newest version announced before the connect admitted this socket
         self.counted_seated: bool | None = None  # counted for a seat or as a spectator (first frame)
@@ -272,8 +270,8 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Lean
 
     def _version_meant(self, version: Any) -> Any:
         """The version an act was sent with, as this socket's frames told it. A player outside
-        the claim window is not sent the end of a pause (`_news`): the paused frame's version V
-        stands for the V+1 play moved on to, which it would have been sent otherwise. V+1 is
+        the claim window is not sent the end of a pause (games.sockets.news): the paused frame's
+        version V stands for the V+1 play moved on to, which it would have been sent. V+1 is
         the table's version from the discard on, so it is as fresh as V during the pause and
         any window, and stale as soon as V is (a change after it)."""
         sent = self.sent
@@ -318,9 +316,9 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Lean
             PAUSE_ENDS.add(self, revision, pause_ms)
         if revision < self.sent_version and not force:
             return False  # an older render than one this socket made already
-        seen = _seen(context)
+        seen = frame_news.seen(context)
         self.sent_version = revision
-        if not force and not _news(self.sent, seen, context.get("moved_on", False)):
+        if not force and not frame_news.news(self.sent, seen, context.get("moved_on", False)):
             return False
         self.sent = seen
         await self.send(text_data=self._frame_text(context, version, reply_to))
@@ -370,10 +368,10 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Lean
             and self.sent is not None
             and self.sent[1]
             and not getattr(self, "shown_behind", False)
-            and nothing_new_at_pause_end(snapshot, self._actor())
+            and frame_news.nothing_new_at_pause_end(snapshot, self._actor())
         ):
             # Only the seat play moved on to is sent the end of the pause (its draw, its moves):
-            # anybody else's frame would be one `_news` leaves unsent, rendered for nothing.
+            # anybody else's frame would be one left unsent (games.sockets.news), rendered for nothing.
             return
         context = self._context_of(snapshot) if snapshot is not None else None
         await self.send_state(context=context)
@@ -395,44 +393,3 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Lean
 def _still_signed_in(user_id: int, session: Any) -> bool:
     """(A database thread: reading the session may load it.)"""
     return still_signed_in(user_id, session.get(HASH_SESSION_KEY) if session is not None else None)
-
-
-def nothing_new_at_pause_end(snapshot: snapshots.Snapshot, user: Any) -> bool:
-    """Whether the end of the pause leaves this viewer's frame without news (`_news`), read from
-    a snapshot without rendering: it stays veiled (outside a window still open), or it is in the
-    window (its options were in its frame, the pause counted down there), or play moved on and
-    it is not the seat to play (a spectator included)."""
-    ctx = store.loaded_from(snapshot)
-    if ctx is None or ctx.state is None:
-        return False
-    seat = ctx.seat_of(user)
-    index = seat.index if seat is not None else None
-    if veiled(ctx, index) or in_window(ctx, index):
-        return True
-    return moved_on(ctx) and index not in seats_to_act(ctx.state)
-
-
-def _seen(context: dict[str, Any]) -> tuple[Any, ...]:
-    """What a frame shows its viewer, but for the running countdowns: every change everybody sees
-    bumps the version; the rest is this viewer's own (its moves, its claim held) and whether it
-    is shown the pause."""
-    table = context["table"]
-    own = next((seat["pending"] for seat in table["seats"] if seat["is_you"]), None)
-    return (table["version"], table["paused"], orjson.dumps(context["legal"]), orjson.dumps(own))
-
-
-def _news(sent: tuple[Any, ...] | None, seen: tuple[Any, ...], moved_on: bool) -> bool:
-    """Whether a frame tells its viewer anything the last one sent (`_seen`) did not, counting
-    what that frame's countdowns told it (docs/protocol.md, "Claim windows"):
-    - the same version, the same moves and claim: several group messages for one change, a
-      change within a claim window this viewer is not in, or the pause run out (the client
-      counted it down);
-    - the version after a paused one, play moved on and nothing else changed (`moved_on`), the
-      viewer's moves unchanged: the end of the pause for anybody but the seat to play. It is
-      not sent, window or none, so whether one opened shows to nobody outside it; the paused
-      board stays until the next change everybody sees."""
-    if sent is None or seen[2:] != sent[2:]:
-        return True  # the first frame, or this viewer's own moves or claim changed
-    if seen[0] == sent[0]:
-        return False
-    return not (moved_on and sent[1] and seen[0] == sent[0] + 1)

@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from games.rendering.presenters import shared_load
-from games.sockets.table import _news, nothing_new_at_pause_end
+from games.sockets.news import news, nothing_new_at_pause_end
 from games.table import snapshots
 from tests.games.test_services import table_at_a_claim
 
@@ -41,16 +41,16 @@ def test_nobody_is_rendered_again_while_the_window_stays_open(alice: User, bob: 
 def test_the_end_of_the_pause_is_news_only_to_the_seat_whose_moves_it_brings() -> None:
     paused = (7, True, NONE, NO_CLAIM)
     # play moved on, nothing else changed: no news for a viewer with no new moves …
-    assert not _news(paused, (8, False, NONE, NO_CLAIM), moved_on=True)
+    assert not news(paused, (8, False, NONE, NO_CLAIM), moved_on=True)
     # … but for the seat to play (its draw: its moves)
-    assert _news(paused, (8, False, MOVES, NO_CLAIM), moved_on=True)
+    assert news(paused, (8, False, MOVES, NO_CLAIM), moved_on=True)
     # something everybody sees changed with it (a claim applied, a seat gone): a frame for all
-    assert _news(paused, (8, False, NONE, NO_CLAIM), moved_on=False)
-    assert _news(paused, (9, True, NONE, NO_CLAIM), moved_on=False)
+    assert news(paused, (8, False, NONE, NO_CLAIM), moved_on=False)
+    assert news(paused, (9, True, NONE, NO_CLAIM), moved_on=False)
     # the pause ran out on a claimant's board (same version, same options): its client counted it
-    assert not _news((7, True, MOVES, NO_CLAIM), (7, False, MOVES, NO_CLAIM), moved_on=False)
+    assert not news((7, True, MOVES, NO_CLAIM), (7, False, MOVES, NO_CLAIM), moved_on=False)
     # its own answer is news to it
-    assert _news((7, True, MOVES, NO_CLAIM), (7, True, NONE, orjson.dumps({"type": "pong"})), moved_on=False)
+    assert news((7, True, MOVES, NO_CLAIM), (7, True, NONE, orjson.dumps({"type": "pong"})), moved_on=False)
     # an unpaused board one version on is always news (only a paused one stands for the next)
-    assert _news((7, False, NONE, NO_CLAIM), (8, False, NONE, NO_CLAIM), moved_on=True)
-    assert _news(None, paused, moved_on=False)
+    assert news((7, False, NONE, NO_CLAIM), (8, False, NONE, NO_CLAIM), moved_on=True)
+    assert news(None, paused, moved_on=False)
