@@ -155,9 +155,8 @@ def table_info(ctx: Loaded, user: AbstractBaseUser | None) -> dict[str, Any]:
     # A seat in a claim window sees its claim timer from the discard's frame on, the pause
     # included (its timer starts when the pause ends): no frame marks the pause's end.
     deadline = remaining_ms(ctx, mine)
-    limit = pause_ms + 1000 * (
-        table.claim_seconds if ctx.state and ctx.state.phase == "claim" else table.turn_seconds
-    )
+    seconds = table.claim_seconds if ctx.state and ctx.state.phase == "claim" else table.turn_seconds
+    limit = pause_ms + 1000 * seconds
     info = dict(_public_info(ctx))
     info["seats"] = [
         {**seat, "is_you": seat["index"] == mine, "pending": ctx.seats[seat["index"]].pending}
@@ -344,6 +343,8 @@ def hand_view(ctx: Loaded, seat: int | None) -> dict[str, Any] | None:
         else:  # nobody could claim: the discard (or kong) and the next draw are one action
             view["seats"][state.turn] = before["seats"][state.turn]
             view["wall_left"] = before["wall_left"]
+            if seat == state.turn:  # its waits help as before the draw (after, it names the tile)
+                view.update({key: before.get(key, []) for key in ("waits", "discard_waits")})
     if window is not None and window.window is not None and window.window.kind == "rob":
         # An added kong that may be robbed looks like one that may not: as before it was declared
         # (the kong shows when play moves on), the last discard still the last one.

@@ -5,13 +5,19 @@ window opened (docs/protocol.md, "Claim windows"). Neither is it rendered for th
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import orjson
 import pytest
 from django.contrib.auth.models import User
+from django.utils import timezone
 
-from games.rendering.presenters import shared_load
+from games.engine.scenario import scenario
+from games.models import Table
+from games.rendering.presenters import context_for, shared_load
 from games.sockets.news import news, nothing_new_at_pause_end
-from games.table import snapshots
+from games.table import commands, play, snapshots, store
+from tests.games.claim_window import ROBBER, four_people, rigged_table
 from tests.games.test_services import table_at_a_claim
 
 MOVES = orjson.dumps([{"type": "discard", "tile": "1m"}])
@@ -54,3 +60,22 @@ def test_the_end_of_the_pause_is_news_only_to_the_seat_whose_moves_it_brings() -
     # an unpaused board one version on is always news (only a paused one stands for the next)
     assert news((7, False, NONE, NO_CLAIM), (8, False, NONE, NO_CLAIM), moved_on=True)
     assert news(None, paused, moved_on=False)
+
+
+@pytest.mark.django_db
+def test_the_seat_to_play_sees_nothing_of_its_draw_in_the_pause(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seat 0's 9m opens no window and seat 1, ready on 5p, draws 7z at once: until the pause
+    ends its frame shows its hand as before the draw — nor any waits help built from the drawn
+    tile (which discard keeps it ready), or it would know a pause early that nobody could claim."""
+    people = four_people("draw-")
+    hands = ["1m1m1m2m3m4m5m6m7m8m9m9s9s", ROBBER, "1s2s3s4s6s7s8s1z1z2z2z3z3z", "4z4z5z5z6z6z7z7z1p1p2p2p3p"]
+    state = scenario("shanghai", hands, draws="9m7z")
+    monkeypatch.setattr(play, "new_hand", lambda *_args, **_kw: state)
+    table = rigged_table(people, monkeypatch, min_pause_ms=5000)
+    commands.perform(table.pk, people[0], table.version, {"type": "discard", "tile": "9m"})
+    table = Table.objects.get(pk=table.pk)
+    paused = context_for(store.load(table), people[1])
+    assert paused["table"]["paused"] and b'"7z"' not in orjson.dumps(paused)
+    assert paused["view"]["waits"] == [{"tile": "5p", "unseen": 4}] and paused["view"]["discard_waits"] == []
+    later = context_for(store.load(table, timezone.now() + timedelta(seconds=6)), people[1])
+    assert not later["table"]["paused"] and later["view"]["discard_waits"][0]["discard"] == "7z"
