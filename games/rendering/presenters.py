@@ -55,7 +55,7 @@ def context_for(ctx: Loaded, user: AbstractBaseUser | None) -> dict[str, Any]:
         "viewer": {"user": user.get_username() if _authenticated(user) else None, "seat": index},
         "played": played,  # the seat whose hand this viewer sees as their own (also once it is freed)
         "revision": ctx.table.revision,  # the server's own ordering of renders; never sent
-        "moved_on": moved_on(ctx),  # the end of a pause with nothing else new (the socket's `_news`)
+        "moved_on": moved_on(ctx),  # the end of a pause, nothing else new (games.sockets.news)
     }
 
 
