@@ -81,6 +81,14 @@ class Client:
             )
         return self._legal
 
+    def shows(self, version: int) -> bool:
+        """Whether this socket shows `version` or newer, as far as it is sent it: a socket shown
+        the pause before `version` is sent `version` only when play moved on to its seat (the
+        end of a pause goes to the seat to play alone: docs/protocol.md, "Claim windows")."""
+        if self.version >= version:
+            return True
+        return self.version == version - 1 and self.raw is not None and lt_frames.paused_of(self.raw)
+
     def offers_nothing(self) -> bool:
         """Whether the newest state offers this seat no move."""
         return not self.legal
@@ -263,7 +271,7 @@ class TableDriver:
     def wants(self, client: Client) -> bool:
         """Whether `client`'s new frame is one the waiting driver looks at (waking costs more)."""
         if self.awaited is not None:
-            return all(c.version >= self.awaited for c in self.clients)
+            return all(c.shows(self.awaited) for c in self.clients)
         if self.offers_only:
             return client.raw is None or not client.raw.endswith(NO_MOVES)
         return True
@@ -285,11 +293,11 @@ class TableDriver:
         """Every socket connected and at the same version; laggards are asked to sync."""
         deadline = time.monotonic() + VIEW_TIMEOUT
         while not stop.is_set():
-            versions = {c.version for c in self.clients}
-            if all(c.connected.is_set() for c in self.clients) and len(versions) == 1:
+            newest = max(c.version for c in self.clients)
+            if all(c.connected.is_set() and c.shows(newest) for c in self.clients):
                 return True
             if time.monotonic() > deadline:
-                lagging = [c for c in self.clients if c.connected.is_set() and c.version < max(versions)]
+                lagging = [c for c in self.clients if c.connected.is_set() and not c.shows(newest)]
                 for c in lagging:
                     self.stats.problem("view_not_updated", c.port)
                     await c.sync()
@@ -360,6 +368,9 @@ class TableDriver:
         deadline = sent + VIEW_TIMEOUT
         while True:
             times = [c.arrived(version) for c in self.clients]
+            if any(t is not None for t in times):  # a socket not sent `version` waits for nothing
+                pairs = zip(self.clients, times, strict=True)
+                times = [sent if t is None and c.shows(version) else t for c, t in pairs]
             if all(t is not None for t in times):
                 if [c.generation for c in self.clients] == generations:  # no reconnect in between
                     latency = max(t for t in times if t is not None) - sent

@@ -30,6 +30,7 @@ OWN_SEAT_KEY = b'"is_you":true'  # the viewer's own seat in the table's seats
 PENDING_KEY = b'"pending":'  # … and further on in that seat, its claim held in the undo window
 REPLY_TAIL = 96  # characters at a frame's end that hold its reply_to (an id is at most 64)
 NO_MOVES = b',"legal":[]}'  # the end of a state frame that offers its viewer nothing and answers nothing
+PAUSED = b'"paused":true'  # the table's: the viewer is shown the pause after a discard
 
 
 def version_of(raw: bytes) -> int | None:
@@ -63,6 +64,11 @@ def hand_number_of(raw: bytes) -> int:
     start = at + len(HAND_NUMBER_KEY)
     text = raw[start : raw.index(b",", start)]
     return int(text) if text.isdigit() else 0
+
+
+def paused_of(raw: bytes) -> bool:
+    """Whether a state frame shows its viewer the pause after a discard (`table.paused`)."""
+    return PAUSED in raw
 
 
 def own_claim_held(raw: bytes) -> bool:

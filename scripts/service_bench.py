@@ -50,7 +50,7 @@ def setup(database: str) -> None:
 
 
 class Bench:
-    def __init__(self) -> None:
+    def __init__(self, spectators: int = 0, html: bool = False, share: bool = True) -> None:
         from django.contrib.auth.models import User
 
         from accounts.models import Profile
@@ -62,8 +62,9 @@ class Bench:
             Profile.objects.get_or_create(user=user)
         self.rng = random.Random(1)
         self.table_id = self.new_table()
-        self.perform_s = self.render_s = 0.0
+        self.perform_s = self.render_s = self.spectators_s = 0.0
         self.actions = self.frames = self.statements = 0
+        self.spectators, self.html, self.share = spectators, html, share
 
     def new_table(self) -> int:
         from games.table import commands, opening
@@ -94,6 +95,33 @@ class Bench:
             )
         return out
 
+    def spectator_frames(self, version: int, revision: int) -> None:
+        """The anonymous spectators' frames as their sockets build them: one shared render per
+        version (games.sockets.shared), or (`share` off) one each; JSON or the HTML page."""
+        from games.rendering.fragments import render_table_html
+        from games.rendering.presenters import json_view, snapshot_context
+        from games.sockets import shared
+        from games.sockets.lean import json_text
+        from games.table import snapshots
+
+        snapshot = snapshots.at(self.table_id, revision)
+        if snapshot is None:
+            return
+        for _ in range(self.spectators):
+            context = shared.anonymous_context(snapshot) if self.share else snapshot_context(snapshot, None)
+            assert context is not None
+
+            def build(context: dict[str, Any] = context) -> str:
+                if self.html:
+                    return render_table_html(context, "zh-hans")
+                view, legal = json_view(context), context["legal"]
+                return json_text({"type": "state", "version": version, "view": view, "legal": legal})
+
+            if self.share:
+                shared.frame_text(context, not self.html, "zh-hans", build)
+            else:
+                build()
+
     def count(self, execute: Any, sql: str, params: Any, many: bool, context: dict[str, Any]) -> Any:
         """Counts the statements `perform` sends (its transaction's BEGIN and COMMIT are two more)."""
         self.statements += 1
@@ -116,6 +144,9 @@ class Bench:
                 orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS)
             self.render_s += time.process_time() - started
             self.frames += len(frames)
+            started = time.process_time()
+            self.spectator_frames(version, revision)
+            self.spectators_s += time.process_time() - started
             picked = next(
                 ((seat, a) for seat, f in enumerate(frames) if (a := choose(f, self.rng, seat)) is not None),
                 None,
@@ -139,11 +170,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--actions", type=int, default=600)
     parser.add_argument("--database", default="mahjong_svcbench")
+    parser.add_argument("--spectators", type=int, default=0, help="anonymous spectators' frames too")
+    parser.add_argument("--html", action="store_true", help="the spectators' frames as HTML pages")
+    parser.add_argument("--no-share", action="store_true", help="render every spectator's frame alone")
     args = parser.parse_args(argv)
     setup(args.database)
-    bench = Bench()
+    bench = Bench(args.spectators, args.html, not args.no_share)
     bench.run(50)  # warm: imports, caches, the first tables
-    bench.perform_s = bench.render_s = 0.0
+    bench.perform_s = bench.render_s = bench.spectators_s = 0.0
     bench.actions = bench.frames = bench.statements = 0
     profiler = None
     if os.environ.get("PROFILE"):
@@ -161,6 +195,12 @@ def main(argv: list[str] | None = None) -> int:
         f"CPU per action: perform {perform_ms:.2f} ms; per viewer frame {frame_ms:.3f} ms "
         f"({bench.actions} actions); SQL statements per action {bench.statements / bench.actions:.2f}"
     )
+    if args.spectators:
+        per_action = 1000 * bench.spectators_s / bench.actions
+        print(
+            f"{args.spectators} anonymous spectators ({'HTML' if args.html else 'JSON'}, "
+            f"{'shared' if bench.share else 'one render each'}): {per_action:.2f} ms CPU per action"
+        )
     return 0
 
 

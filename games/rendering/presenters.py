@@ -26,7 +26,7 @@ from games.table.holds import most_a_hand_costs
 from games.table.loaded import Loaded
 from games.table.play import wronged_by_leaving
 from games.table.store import load, loaded_from
-from games.table.timing import continue_left_ms, pause_left_ms, remaining_ms, shown_version, veiled
+from games.table.timing import continue_left_ms, moved_on, pause_left_ms, remaining_ms, shown_version, veiled
 
 
 def table_context(table: Table | int, user: AbstractBaseUser | None, shared: bool = False) -> dict[str, Any]:
@@ -55,6 +55,7 @@ def context_for(ctx: Loaded, user: AbstractBaseUser | None) -> dict[str, Any]:
         "viewer": {"user": user.get_username() if _authenticated(user) else None, "seat": index},
         "played": played,  # the seat whose hand this viewer sees as their own (also once it is freed)
         "revision": ctx.table.revision,  # the server's own ordering of renders; never sent
+        "moved_on": moved_on(ctx),  # the end of a pause, nothing else new (games.sockets.news)
     }
 
 
@@ -151,8 +152,11 @@ def table_info(ctx: Loaded, user: AbstractBaseUser | None) -> dict[str, Any]:
     may_invite = me is not None or (_authenticated(user) and table.owner_id == user.pk)
     mine = me.index if me is not None else None
     pause_ms = pause_left_ms(table, ctx.now)
-    deadline = remaining_ms(ctx, mine) if not pause_ms else None
-    limit = 1000 * (table.claim_seconds if ctx.state and ctx.state.phase == "claim" else table.turn_seconds)
+    # A seat in a claim window sees its claim timer from the discard's frame on, the pause
+    # included (its timer starts when the pause ends): no frame marks the pause's end.
+    deadline = remaining_ms(ctx, mine)
+    seconds = table.claim_seconds if ctx.state and ctx.state.phase == "claim" else table.turn_seconds
+    limit = pause_ms + 1000 * seconds
     info = dict(_public_info(ctx))
     info["seats"] = [
         {**seat, "is_you": seat["index"] == mine, "pending": ctx.seats[seat["index"]].pending}
@@ -206,6 +210,8 @@ def _public_info(ctx: Loaded) -> dict[str, Any]:
     if known is not None:
         return known
     rules = get_ruleset(table.variant)
+    penalty = settings_store.escape_penalty_for_render(table)  # (each reads the site's settings)
+    multiplier = settings_store.escape_multiplier_for_render(table)
     index_of = {s.user_id: s.index for s in ctx.seats if s.user_id}
     dealer = ctx.state.dealer if ctx.state is not None else table.dealer
     info = {
@@ -243,14 +249,11 @@ def _public_info(ctx: Loaded) -> dict[str, Any]:
         "message": None,
         "continue_ms": None,
         # the escape penalty while a hand runs (no query: this may render on a socket's event loop)
-        "escape_penalty": settings_store.escape_penalty_for_render(table) if ctx.hand_running else None,
+        "escape_penalty": penalty if ctx.hand_running else None,
         # what a joiner may want to know first: the multiplier that applies, and the house rules
-        "escape_multiplier": settings_store.escape_multiplier_for_render(table),
-        "escape_points": settings_store.escape_penalty_for_render(table) if table.base else None,
-        "options": {
-            **(table.options or {}),
-            "escape_penalty": settings_store.escape_multiplier_for_render(table),
-        },
+        "escape_multiplier": multiplier,
+        "escape_points": penalty if table.base else None,
+        "options": {**(table.options or {}), "escape_penalty": multiplier},
         "last_result": last_result(ctx),
     }
     if ctx.states is not None:
@@ -340,6 +343,8 @@ def hand_view(ctx: Loaded, seat: int | None) -> dict[str, Any] | None:
         else:  # nobody could claim: the discard (or kong) and the next draw are one action
             view["seats"][state.turn] = before["seats"][state.turn]
             view["wall_left"] = before["wall_left"]
+            if seat == state.turn:  # its waits help as before the draw (after, it names the tile)
+                view.update({key: before.get(key, []) for key in ("waits", "discard_waits")})
     if window is not None and window.window is not None and window.window.kind == "rob":
         # An added kong that may be robbed looks like one that may not: as before it was declared
         # (the kong shows when play moves on), the last discard still the last one.

@@ -14,7 +14,6 @@ import logging
 from typing import Any
 from urllib.parse import parse_qs
 
-import orjson
 from django.contrib.auth import HASH_SESSION_KEY
 from django.contrib.auth.models import AnonymousUser
 from django.db.utils import InterfaceError, OperationalError
@@ -28,7 +27,8 @@ from games.rendering.presenters import json_view, snapshot_context, table_contex
 from games.rendering.spectator_delay import DelayedSpectatorSocket
 from games.social.announcements import AnnouncementSocket
 from games.social.chat import ChatSocket
-from games.sockets import presence
+from games.sockets import news as frame_news
+from games.sockets import presence, shared
 from games.sockets.admission import ADMISSION
 from games.sockets.frames import (
     BUSY,
@@ -45,12 +45,11 @@ from games.sockets.frames import (
     read_frame,
     reply_id,
 )
-from games.sockets.lean import LeanConsumer
+from games.sockets.lean import LeanConsumer, json_text
 from games.sockets.watchers import HEARTBEAT, PAUSE_ENDS, WATCHER
 from games.table import commands, snapshots, store
 from games.table import presence as table_presence
 from games.table.errors import ServiceError
-from games.table.timing import veiled
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +93,7 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Lean
         self.bucket = TokenBucket()
         self.refused = 0
         self.sent_version = -1  # the newest revision rendered for this socket (sent or not)
-        self.sent: tuple[Any, ...] | None = None  # what this viewer saw in the last frame (`_seen`)
+        self.sent: tuple[Any, ...] | None = None  # what its last frame showed (news.seen)
         self.counted = False
         self.missed = -1  # the newest version announced before the connect admitted this socket
         self.counted_seated: bool | None = None  # counted for a seat or as a spectator (first frame)
@@ -141,7 +140,7 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Lean
             return
         self.counted = True
         snapshot = snapshots.at(self.table_id, version)  # the connect's own change, when it made one
-        context = snapshot_context(snapshot, self._actor()) if snapshot is not None else None
+        context = self._context_of(snapshot) if snapshot is not None else None
         if context is None:
             context = await db_arrivals(table_context)(self.table_id, self._actor(), True)
         await self.load_spectator_delay()  # games.rendering.spectator_delay
@@ -248,7 +247,7 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Lean
             table = await db(commands.perform)(
                 self.table_id,
                 self._actor(),
-                message.get("version"),
+                self._version_meant(message.get("version")),
                 action,
                 None,
                 self.socket_id if sits else None,
@@ -264,10 +263,21 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Lean
             await self._database_lost("websocket.receive", e, reply_to)
             return
         snapshot = snapshots.at(self.table_id, table.revision)  # the change's own, kept on commit
-        context = snapshot_context(snapshot, self._actor()) if snapshot else None
+        context = self._context_of(snapshot) if snapshot else None
         sent = await self.send_state(context=context, reply_to=reply_to)
         if reply_to is not None and not sent and self.sent is not None:  # it went out already
             await self.send_json({"type": "ack", "reply_to": reply_to, "version": self.sent[0]})
+
+    def _version_meant(self, version: Any) -> Any:
+        """The version an act was sent with, as this socket's frames told it. A player outside
+        the claim window is not sent the end of a pause (games.sockets.news): the paused frame's
+        version V stands for the V+1 play moved on to, which it would have been sent. V+1 is
+        the table's version from the discard on, so it is as fresh as V during the pause and
+        any window, and stale as soon as V is (a change after it)."""
+        sent = self.sent
+        if sent is not None and sent[1] and isinstance(version, int) and version == sent[0]:
+            return version + 1
+        return version
 
     # --- outgoing ---------------------------------------------------------------------------
 
@@ -282,8 +292,14 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Lean
         snapshot = snapshots.at(self.table_id, version)
         if snapshot is None and isinstance(blob, bytes):
             snapshot = snapshots.keep(blob)  # once per process: the other sockets find it kept
-        context = snapshot_context(snapshot, self._actor()) if snapshot is not None else None
+        context = self._context_of(snapshot) if snapshot is not None else None
         await self.send_state(context=context)
+
+    def _context_of(self, snapshot: snapshots.Snapshot) -> dict[str, Any] | None:
+        """This viewer's render context of a snapshot; an anonymous viewer's is shared by every
+        anonymous viewer of the table in this process (games.sockets.shared)."""
+        user = self._actor()
+        return snapshot_context(snapshot, user) if user is not None else shared.anonymous_context(snapshot)
 
     async def send_state(
         self, force: bool = False, context: dict[str, Any] | None = None, reply_to: str | int | None = None
@@ -300,23 +316,31 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Lean
             PAUSE_ENDS.add(self, revision, pause_ms)
         if revision < self.sent_version and not force:
             return False  # an older render than one this socket made already
-        seen = _seen(context)
+        seen = frame_news.seen(context)
         self.sent_version = revision
-        if seen == self.sent and not force:
-            # Nothing this viewer can see changed: several group messages for one change, or a
-            # change within a claim window this viewer is not in (its frame would tell).
+        if not force and not frame_news.news(self.sent, seen, context.get("moved_on", False)):
             return False
         self.sent = seen
-        if self.json_mode:
+        await self.send(text_data=self._frame_text(context, version, reply_to))
+        await self._follow_role(context["viewer"]["seat"] is not None)
+        return True
+
+    def _frame_text(self, context: dict[str, Any], version: int, reply_to: str | int | None) -> str:
+        """The state frame's text in this socket's dialect: an anonymous viewer's is made once per
+        version and language (games.sockets.shared); a frame answering an act is its actor's own."""
+
+        def build() -> str:
+            if not self.json_mode:
+                return render_table_html(context, self.language)
             view, legal = json_view(context), context["legal"]
             frame = {"type": "state", "version": version, "view": view, "legal": legal}
             if reply_to is not None:
                 frame["reply_to"] = reply_to
-            await self.send_json(frame)
-        else:
-            await self.send(text_data=render_table_html(context, self.language))
-        await self._follow_role(context["viewer"]["seat"] is not None)
-        return True
+            return json_text(frame)
+
+        if reply_to is not None:
+            return build()
+        return shared.frame_text(context, self.json_mode, self.language, build)
 
     async def _follow_role(self, seated: bool) -> None:
         """Count this socket for its user's seat once they sit down (or as a spectator once they
@@ -343,12 +367,13 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Lean
             snapshot is not None
             and self.sent is not None
             and self.sent[1]
-            and still_veiled(snapshot, self._actor())
+            and not getattr(self, "shown_behind", False)
+            and frame_news.nothing_new_at_pause_end(snapshot, self._actor())
         ):
-            # A player outside the claim window the discard opened: the board stays veiled, so
-            # the frame would be the one shown (`_seen`), and it would be rendered for nothing.
+            # Only the seat play moved on to is sent the end of the pause (its draw, its moves):
+            # anybody else's frame would be one left unsent (games.sockets.news), rendered for nothing.
             return
-        context = snapshot_context(snapshot, self._actor()) if snapshot is not None else None
+        context = self._context_of(snapshot) if snapshot is not None else None
         await self.send_state(context=context)
 
     async def send_error(
@@ -368,20 +393,3 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Lean
 def _still_signed_in(user_id: int, session: Any) -> bool:
     """(A database thread: reading the session may load it.)"""
     return still_signed_in(user_id, session.get(HASH_SESSION_KEY) if session is not None else None)
-
-
-def still_veiled(snapshot: snapshots.Snapshot, user: Any) -> bool:
-    """Whether this seated viewer sees the board veiled now (`timing.veiled`), read from a
-    snapshot without rendering; False for a spectator (a delayed one renders older versions)."""
-    ctx = store.loaded_from(snapshot)
-    seat = ctx.seat_of(user) if ctx is not None else None
-    return ctx is not None and seat is not None and veiled(ctx, seat.index)
-
-
-def _seen(context: dict[str, Any]) -> tuple[Any, ...]:
-    """What a frame shows its viewer, but for the running countdowns: every change everybody sees
-    bumps the version; the rest is this viewer's own (its moves, its claim held) and whether it
-    is shown the pause."""
-    table = context["table"]
-    own = next((seat["pending"] for seat in table["seats"] if seat["is_you"]), None)
-    return (table["version"], table["paused"], orjson.dumps(context["legal"]), orjson.dumps(own))

@@ -92,6 +92,16 @@ def veiled(ctx: Loaded, seat: int | None) -> bool:
     return not in_window(ctx, seat)
 
 
+def moved_on(ctx: Loaded) -> bool:
+    """Play moved on from the pause after a discard (and the window it opened, if any) and
+    nothing anybody sees changed since: the table shows the second version the discard counted
+    (`store.Change.commit` sets the decision at the first)."""
+    state, table = ctx.state, ctx.table
+    if state is None or state.phase in ("claim", "over") or table.pause_until is None:
+        return False
+    return not paused(table, ctx.now) and table.version == table.decision_version + 1
+
+
 def shown_version(ctx: Loaded) -> int:
     """The version frames carry now: during the pause after a discard (and any window it opened)
     the one before `Table.version`, which counts the discard twice (`store.Change.commit`)."""

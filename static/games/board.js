@@ -9,7 +9,7 @@
 
   function startCountdowns() {
     var now = performance.now();
-    document.querySelectorAll(".countdown[data-ms]").forEach(function (el) {
+    document.querySelectorAll(".countdown[data-ms], .veil[data-ms]").forEach(function (el) {
       var ms = parseInt(el.getAttribute("data-ms"), 10);
       if (!isNaN(ms)) el._end = now + ms;
     });
@@ -35,6 +35,15 @@
       var strong = el.querySelector("strong");
       if (strong && strong.textContent !== String(left)) strong.textContent = String(left);
       el.classList.toggle("urgent", left <= 5);
+    });
+    // The pause after a discard runs out here: no frame marks its end (only the seat to play
+    // is sent one), so the board says it waits for the next move once the pause has passed.
+    document.querySelectorAll(".veil[data-ms]").forEach(function (el) {
+      if (el._end === undefined) return;
+      var over = now >= el._end;
+      if (!over) any = true;
+      el.querySelector(".during-pause").hidden = over;
+      el.querySelector(".after-pause").hidden = !over;
     });
     if (!any && ticker) { clearInterval(ticker); ticker = null; }
   }

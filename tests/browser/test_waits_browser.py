@@ -58,17 +58,18 @@ def rigged_table(
     language: str = "en",
     private: bool = False,
     timers: tuple[int, int] | None = None,
+    pause_ms: int = 0,
 ) -> tuple[Page, Page]:
     """Alice creates a table (bots between; `private`: with no timer; `timers`: these turn and
-    claim seconds), bob takes the last seat, the hand starts; returns (alice, bob) once bob, the
-    dealer, may discard."""
+    claim seconds; `pause_ms`: the pause after a discard), bob takes the last seat, the hand
+    starts; returns (alice, bob) once bob, the dealer, may discard."""
     n = get_ruleset(variant).players
     alice = player(browser, url, language)
     alice.goto("/tables/new/")
     alice.locator("#id_variant").select_option(variant)
     alice.locator("#id_base").fill("2")
     alice.locator("details.advanced summary").click()  # the pause is an advanced setting
-    alice.locator("#id_pause_ms").fill("0")
+    alice.locator("#id_pause_ms").fill(str(pause_ms))
     alice.locator("#id_bots").fill(str(n - 2))
     if private:
         alice.locator("#id_public").uncheck()

@@ -386,46 +386,58 @@ async def test_no_frame_shows_another_seats_concealed_tiles(alice: User) -> None
         await comm.disconnect()
 
 
-async def test_the_end_of_a_pause_is_shown_without_a_write(alice: User) -> None:
-    """Nothing is written when the pause after a discard ends: the socket renders the table
-    again once it has passed, unpaused, with the version the discard counted for it (shown
-    when play moves on, whether a claim window opened or not: docs/protocol.md)."""
-    table = await setup_table(alice)
+async def test_the_end_of_a_pause_is_sent_only_to_the_seat_to_play(alice: User) -> None:
+    """Nothing is written when the pause after a discard ends: the socket of the seat play moved
+    on to renders the table again once it has passed, unpaused, with the version the discard
+    counted for it (its draw, its moves). Nobody else is sent that frame, window or none
+    (docs/protocol.md, "Claim windows"): their clients count the pause down, and an act with
+    the paused version counts as one with the next."""
+    bob = await sync_to_async(make_user)("bobby")
+    table = await sync_to_async(bot_table)(alice, "shanghai", 2, 0)
+    await sync_to_async(table_commands.sit)(table.pk, bob, 1)  # the seat after alice's
+    await sync_to_async(table_commands.accept_stake)(table.pk, bob)
+    for index in (2, 3):
+        await sync_to_async(table_commands.add_bot)(table.pk, alice, index)
     await sync_to_async(lambda: Table.objects.filter(pk=table.pk).update(min_pause_ms=300))()
     await sync_to_async(table_commands.start_hand)(table.pk, alice)
     await sync_to_async(presence.connect)(table.pk, alice)  # so the fake clock waits for her turn
     await sync_to_async(drive_table_until_idle)(table.pk, None, alices_turn)
-    # the fake clock ran ahead of the real one: let the bots' last pause be over now
+    # the fake clock ran ahead of the real one: let the last pause be over now
     await sync_to_async(lambda: Table.objects.filter(pk=table.pk).update(pause_until=None))()
     snapshots.forget(table.pk)  # that write bypassed the services (no new version): read it afresh
-    comm = await open_socket(table.pk, alice)
+    comm, other = await open_socket(table.pk, alice), await open_socket(table.pk, bob)
     watcher, gone = await open_socket(table.pk), await open_socket(table.pk)  # two spectators
-    first = await receive(comm)
-    await receive(watcher)
-    await receive(gone)
-    # a discard no bot may claim: a claim window would keep her veiled until the bots answer,
-    # and no clock runs here to make them (the pause alone is what this test is about)
+    first = await latest_state(comm)  # (bob's arrival is a version of its own)
+    for socket in (other, watcher, gone):
+        await latest_state(socket)
+    # a discard nobody may claim: a claim window would keep bob veiled until it closes, and no
+    # clock runs here to close it (the pause alone is what this test is about)
     state = await sync_to_async(state_of)(table.pk)
     discard = next(a for a in first["legal"] if a["type"] == "discard" and not opens_a_window(state, a))
     await comm.send_json_to({"type": "act", "version": first["version"], "action": discard})
     paused = await state_at(comm, first["version"] + 1)
     assert paused["view"]["table"]["paused"] and 0 < paused["view"]["table"]["pause_ms"] <= 300
     assert not any(a["type"] == "discard" for a in paused["legal"])
-    assert (await state_at(watcher, paused["version"]))["view"]["table"]["paused"]
-    assert (await state_at(gone, paused["version"]))["view"]["table"]["paused"]
+    for socket in (other, watcher, gone):
+        assert (await state_at(socket, paused["version"]))["view"]["table"]["paused"]
     await gone.disconnect()  # closed during the pause: nothing more is rendered for it
     written = await sync_to_async(lambda: Table.objects.get(pk=table.pk).revision)()
-    after = await receive(comm)
+    after = await receive(other)  # bob's draw
     assert after["type"] == "state" and after["version"] == paused["version"] + 1
     assert not after["view"]["table"]["paused"] and after["view"]["table"]["pause_ms"] is None
-    # the same timer renders it for every socket of the table that showed the paused version
-    seen = await receive(watcher)
-    assert seen["version"] == after["version"] and not seen["view"]["table"]["paused"]
+    assert any(a["type"] == "discard" for a in after["legal"]) and after["view"]["table"]["deadline_ms"]
+    # the same timer rendered nothing for alice and the spectator: their boards stay paused
+    assert await comm.receive_nothing(timeout=0.3) and await watcher.receive_nothing(timeout=0.1)
     table = await sync_to_async(lambda: Table.objects.get(pk=table.pk))()
     assert (table.version, table.revision) == (after["version"], written)
     assert not watchers.PAUSE_ENDS.pending
-    await comm.disconnect()
-    await watcher.disconnect()
+    # alice acts on what she was sent: the paused version stands for the one play moved on to
+    act = {"type": "act", "version": paused["version"], "action": {"type": "auto", "on": True}, "id": 1}
+    await comm.send_json_to(act)
+    answer = await receive(comm)
+    assert answer["type"] == "state" and answer["reply_to"] == 1 and answer["version"] == after["version"] + 1
+    for socket in (comm, other, watcher):
+        await socket.disconnect()
 
 
 def opens_a_window(state: Any, action: dict[str, Any]) -> bool:

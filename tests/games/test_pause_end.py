@@ -1,32 +1,81 @@
-"""The end of the pause after a discard renders again only the viewers whose board it may change:
-a player outside a claim window the discard opened stays veiled (docs/protocol.md, "Claim
-windows"), so that frame would be the one already shown, and it is not rendered at all."""
+"""The end of the pause after a discard is sent only to the seat play moved on to (its draw and
+its moves): everybody else keeps the paused board, counted down by the client, until the next
+change everybody sees — window or none, so the end of the pause tells nobody outside whether a
+window opened (docs/protocol.md, "Claim windows"). Neither is it rendered for them."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
+import orjson
 import pytest
 from django.contrib.auth.models import User
+from django.utils import timezone
 
-from games.rendering.presenters import shared_load
-from games.sockets.table import still_veiled
-from games.table import snapshots
+from games.engine.scenario import scenario
+from games.models import Table
+from games.rendering.presenters import context_for, shared_load
+from games.sockets.news import news, nothing_new_at_pause_end
+from games.table import commands, play, snapshots, store
+from tests.games.claim_window import ROBBER, four_people, rigged_table
 from tests.games.test_services import table_at_a_claim
 
+MOVES = orjson.dumps([{"type": "discard", "tile": "1m"}])
+NONE = orjson.dumps([])
+NO_CLAIM = orjson.dumps(None)
 
-def test_only_a_player_outside_the_open_claim_window_stays_veiled(alice: User, bob: User) -> None:
+
+def test_nobody_is_rendered_again_while_the_window_stays_open(alice: User, bob: User) -> None:
     table, _claim, _now = table_at_a_claim(alice)
     shared_load(table.pk)  # the snapshot of this version, as a socket's render keeps it
     snapshot = snapshots.at(table.pk, table.revision)
     assert snapshot is not None
     state = snapshot.states[(snapshot.hand.pk, snapshot.hand.actions_count)]  # type: ignore[union-attr]
     assert state.phase == "claim" and state.window is not None
-    assert not still_veiled(snapshot, alice)  # in the window: she sees it (and answers it)
-    assert not still_veiled(snapshot, None)  # a spectator: rendered as before (a delay may apply)
+    assert nothing_new_at_pause_end(snapshot, alice)  # in the window: her frame had her options
+    assert nothing_new_at_pause_end(snapshot, None)  # a spectator: veiled while it is open
     outside = [s for s in snapshot.seats if s.index not in state.window.waiting_for() and s.index != 0]
     if not outside:
         pytest.skip("every seat may claim this discard")
     outside[0].user_id = bob.pk  # bob plays a seat the window does not include
     try:
-        assert still_veiled(snapshot, bob)
+        assert nothing_new_at_pause_end(snapshot, bob)
     finally:
         snapshots.forget(table.pk)
+
+
+def test_the_end_of_the_pause_is_news_only_to_the_seat_whose_moves_it_brings() -> None:
+    paused = (7, True, NONE, NO_CLAIM)
+    # play moved on, nothing else changed: no news for a viewer with no new moves …
+    assert not news(paused, (8, False, NONE, NO_CLAIM), moved_on=True)
+    # … but for the seat to play (its draw: its moves)
+    assert news(paused, (8, False, MOVES, NO_CLAIM), moved_on=True)
+    # something everybody sees changed with it (a claim applied, a seat gone): a frame for all
+    assert news(paused, (8, False, NONE, NO_CLAIM), moved_on=False)
+    assert news(paused, (9, True, NONE, NO_CLAIM), moved_on=False)
+    # the pause ran out on a claimant's board (same version, same options): its client counted it
+    assert not news((7, True, MOVES, NO_CLAIM), (7, False, MOVES, NO_CLAIM), moved_on=False)
+    # its own answer is news to it
+    assert news((7, True, MOVES, NO_CLAIM), (7, True, NONE, orjson.dumps({"type": "pong"})), moved_on=False)
+    # an unpaused board one version on is always news (only a paused one stands for the next)
+    assert news((7, False, NONE, NO_CLAIM), (8, False, NONE, NO_CLAIM), moved_on=True)
+    assert news(None, paused, moved_on=False)
+
+
+@pytest.mark.django_db
+def test_the_seat_to_play_sees_nothing_of_its_draw_in_the_pause(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seat 0's 9m opens no window and seat 1, ready on 5p, draws 7z at once: until the pause
+    ends its frame shows its hand as before the draw — nor any waits help built from the drawn
+    tile (which discard keeps it ready), or it would know a pause early that nobody could claim."""
+    people = four_people("draw-")
+    hands = ["1m1m1m2m3m4m5m6m7m8m9m9s9s", ROBBER, "1s2s3s4s6s7s8s1z1z2z2z3z3z", "4z4z5z5z6z6z7z7z1p1p2p2p3p"]
+    state = scenario("shanghai", hands, draws="9m7z")
+    monkeypatch.setattr(play, "new_hand", lambda *_args, **_kw: state)
+    table = rigged_table(people, monkeypatch, min_pause_ms=5000)
+    commands.perform(table.pk, people[0], table.version, {"type": "discard", "tile": "9m"})
+    table = Table.objects.get(pk=table.pk)
+    paused = context_for(store.load(table), people[1])
+    assert paused["table"]["paused"] and b'"7z"' not in orjson.dumps(paused)
+    assert paused["view"]["waits"] == [{"tile": "5p", "unseen": 4}] and paused["view"]["discard_waits"] == []
+    later = context_for(store.load(table, timezone.now() + timedelta(seconds=6)), people[1])
+    assert not later["table"]["paused"] and later["view"]["discard_waits"][0]["discard"] == "7z"

@@ -1,0 +1,53 @@
+"""Which frames tell a socket's viewer something new: the rest are not sent, nor, at the end of
+a pause, even rendered (docs/protocol.md, "Claim windows")."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from games.engine.actions import seats_to_act
+from games.table import snapshots, store
+from games.table.timing import in_window, moved_on, veiled
+
+
+def nothing_new_at_pause_end(snapshot: snapshots.Snapshot, user: Any) -> bool:
+    """Whether the end of the pause leaves this viewer's frame without news (`news`), read from
+    a snapshot without rendering: it stays veiled (outside a window still open), or it is in the
+    window (its options were in its frame, the pause counted down there), or play moved on and
+    it is not the seat to play (a spectator included)."""
+    ctx = store.loaded_from(snapshot)
+    if ctx is None or ctx.state is None:
+        return False
+    seat = ctx.seat_of(user)
+    index = seat.index if seat is not None else None
+    if veiled(ctx, index) or in_window(ctx, index):
+        return True
+    return moved_on(ctx) and index not in seats_to_act(ctx.state)
+
+
+def seen(context: dict[str, Any]) -> tuple[Any, ...]:
+    """What a frame shows its viewer, but for the running countdowns: every change everybody sees
+    bumps the version; the rest is this viewer's own (its moves, its claim held) and whether it
+    is shown the pause."""
+    table = context["table"]
+    own = next((seat["pending"] for seat in table["seats"] if seat["is_you"]), None)
+    return (table["version"], table["paused"], orjson.dumps(context["legal"]), orjson.dumps(own))
+
+
+def news(sent: tuple[Any, ...] | None, seen: tuple[Any, ...], moved_on: bool) -> bool:
+    """Whether a frame tells its viewer anything the last one sent (`seen`) did not, counting
+    what that frame's countdowns told it (docs/protocol.md, "Claim windows"):
+    - the same version, the same moves and claim: several group messages for one change, a
+      change within a claim window this viewer is not in, or the pause run out (the client
+      counted it down);
+    - the version after a paused one, play moved on and nothing else changed (`moved_on`), the
+      viewer's moves unchanged: the end of the pause for anybody but the seat to play. It is
+      not sent, window or none, so whether one opened shows to nobody outside it; the paused
+      board stays until the next change everybody sees."""
+    if sent is None or seen[2:] != sent[2:]:
+        return True  # the first frame, or this viewer's own moves or claim changed
+    if seen[0] == sent[0]:
+        return False
+    return not (moved_on and sent[1] and seen[0] == sent[0] + 1)
