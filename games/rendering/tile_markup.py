@@ -8,8 +8,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from django.utils.html import conditional_escape
-from django.utils.safestring import SafeString, mark_safe
+from html import escape
+
+from django.utils.safestring import SafeData, SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 
@@ -21,8 +22,10 @@ def _get(t: Any, key: str) -> Any:
 
 
 def _text(value: Any) -> str:
-    """`{{ value }}` in a template: None shows as "None", all but safe strings escaped."""
-    return conditional_escape(value)
+    """`{{ value }}` in a template: None shows as "None", all but safe strings escaped (as
+    django.utils.html.conditional_escape does, without its lazy-string wrapper, a third of a
+    tile's cost)."""
+    return str(value) if isinstance(value, SafeData) else escape(str(value))
 
 
 def tile_html(t: Any) -> SafeString:
