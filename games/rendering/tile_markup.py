@@ -6,9 +6,8 @@ has one source whichever way a page draws it."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
-
 from html import escape
+from typing import Any
 
 from django.utils.safestring import SafeData, SafeString, mark_safe
 from django.utils.translation import gettext as _
