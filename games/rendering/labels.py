@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import translation
@@ -86,16 +89,30 @@ def split_tiles(text: str | None) -> list[str]:
     return out
 
 
+@cache
+def tile_src(name: str) -> str:
+    """A tile's image URL. Kept once found: the static storage hashes the name through its manifest
+    on every call, and a board asks for a hundred tiles a frame; the URLs change only with the
+    settings (then the cache is emptied) or a new deploy (a new process)."""
+    return static(f"games/tiles/{name}.svg")
+
+
+@receiver(setting_changed)
+def _forget_tile_srcs(setting: str, **kwargs: Any) -> None:
+    if setting in ("STATIC_URL", "STORAGES", "DEBUG"):
+        tile_src.cache_clear()
+
+
 def tile(name: str, *, joker: bool = False, **flags: Any) -> dict[str, Any]:
     """What a template needs to draw one face-up tile."""
     label = tile_name(name)
     if joker:
         label = f"{label} · {_('joker')} 混"
-    return {"name": name, "src": static(f"games/tiles/{name}.svg"), "label": label, "joker": joker, **flags}
+    return {"name": name, "src": tile_src(name), "label": label, "joker": joker, **flags}
 
 
 def back_tile() -> dict[str, Any]:
-    return {"name": None, "src": static("games/tiles/back.svg"), "label": _("hidden tile"), "joker": False}
+    return {"name": None, "src": tile_src("back"), "label": _("hidden tile"), "joker": False}
 
 
 # --- names --------------------------------------------------------------------------------
