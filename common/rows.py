@@ -325,8 +325,10 @@ def in_one_statement_if_first(parts: list[tuple[str, list[Any]]], using: str = "
     others after it: they never run then.) One round trip, and with autocommit one transaction."""
     ctes = ", ".join(f"w{i} AS ({sql})" for i, (sql, _params) in enumerate(parts))
     values = [value for _sql, part in parts for value in part]
+    connection = connections[using]
+    prepared = getattr(connection, "prepared_cursor", None)  # (mahjong_site.postgres: parsed once)
     try:
-        with connections[using].cursor() as cursor:
+        with prepared() if prepared is not None else connection.cursor() as cursor:
             cursor.execute(f"WITH {ctes} SELECT 1 / count(*) FROM w0", values)
     except DataError as error:
         if getattr(error.__cause__, "sqlstate", None) == DIVISION_BY_ZERO:

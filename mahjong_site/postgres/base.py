@@ -1,5 +1,7 @@
-"""Django's PostgreSQL backend with one difference: the pool's check of a connection it hands
-out costs no round trip (docs/benchmarks.md, "Cost per action: one statement per hand action").
+"""Django's PostgreSQL backend with two differences: the pool's check of a connection it hands
+out costs no round trip, and a cursor that prepares its statements (`prepared_cursor`) for the
+one statement of a hand action (docs/benchmarks.md, "Cost per action: one statement per hand
+action").
 
 With `CONN_HEALTH_CHECKS` Django has psycopg_pool send an empty query on every checkout, and
 every socket handler's `db()` call checks a connection out: one more round trip, and one more
@@ -34,7 +36,35 @@ def check_without_round_trip(conn: Any) -> None:
         ConnectionPool.check_connection(conn)
 
 
+class PreparedCursor(base.ServerBindingCursor):
+    """Django's cursor with server-side binding, each statement prepared on its connection the
+    first time it runs there: PostgreSQL parses and plans it once per connection, not per call."""
+
+    def execute(self, query: Any, params: Any = None, *, prepare: Any = None, binary: Any = None) -> Any:
+        return super().execute(query, params, prepare=True, binary=binary)
+
+
 class DatabaseWrapper(base.DatabaseWrapper):
+    def get_connection_params(self) -> dict[str, Any]:
+        """psycopg prepares nothing on a connection without a `prepare_threshold` (Django's
+        default), not even when asked to; with one, only server-side binding cursors prepare —
+        Django's are client-side binding (they never do), so the threshold is this module's
+        `PreparedCursor`'s alone."""
+        params = super().get_connection_params()
+        if params.get("prepare_threshold") is None:
+            params["prepare_threshold"] = 1
+        return params
+
+    def prepared_cursor(self) -> Any:
+        """A cursor for the one statement every hand action sends (common.rows,
+        `in_one_statement_if_first`): prepared, its parse and plan were half PostgreSQL's CPU
+        for it. Only there: server-side binding for every ORM query was tried and not kept
+        (docs/benchmarks.md, "Tried and not kept")."""
+        self.close_if_health_check_failed()
+        self.ensure_connection()
+        with self.wrap_database_errors:
+            return self._prepare_cursor(PreparedCursor(self.connection))
+
     @property
     def pool(self) -> Any:
         pool = super().pool

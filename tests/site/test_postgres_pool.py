@@ -57,3 +57,20 @@ def test_the_backend_s_pool_uses_it() -> None:
     if pool is None:
         pytest.skip("no pool configured")
     assert pool._check is base.check_without_round_trip
+
+
+def test_the_prepared_cursor_prepares_and_django_s_cursor_does_not() -> None:
+    def prepared() -> set[str]:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT statement FROM pg_prepared_statements")
+            return {row[0] for row in cursor.fetchall()}
+
+    before = prepared()
+    with connection.cursor() as cursor:
+        for _ in range(10):
+            cursor.execute("SELECT %s + 41", [1])
+    assert prepared() == before  # (client-side binding: nothing prepared, however often)
+    with connection.prepared_cursor() as cursor:
+        cursor.execute("SELECT %s + 42", [1])
+        assert cursor.fetchone() == (43,)
+    assert any("+ 42" in statement for statement in prepared() - before)
