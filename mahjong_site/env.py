@@ -15,6 +15,7 @@ import dj_database_url
 
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 FALSE_WORDS = frozenset({"0", "false", "no", "off", ""})
+POSTGRES_ENGINE = "mahjong_site.postgres"  # Django's PostgreSQL backend; its pool's check: no round trip
 DB_POOL_MAX = 10  # connections per process at most (PostgreSQL's default max_connections is 100)
 REPLICA_POOL_TIMEOUT = 2.0  # seconds a page waits for a replica connection before the primary serves it
 
@@ -64,7 +65,8 @@ def database_config(database_url: str, base_dir: Path) -> dict[str, Any]:
     another thread, and Django advises against persistent connections there. PostgreSQL gets a
     small psycopg connection pool per process instead (a new connection costs ~15 ms, a query
     ~0.1 ms: docs/benchmarks.md); health checks hand out only live connections, so a database
-    restart or a terminated backend costs one reconnect, not an error.
+    restart or a terminated backend costs one reconnect, not an error. The backend is Django's
+    own with a check that costs no round trip (mahjong_site/postgres/base.py).
 
     SQLite (`make run`, the browser tests) is written by two processes when the clock runs
     beside daphne, and by daphne's threads: a transaction that reads (the table) and then
@@ -78,7 +80,8 @@ def database_config(database_url: str, base_dir: Path) -> dict[str, Any]:
     if config["ENGINE"] == "django.db.backends.sqlite3":
         config.setdefault("OPTIONS", {}).update(SQLITE_OPTIONS)
     if config["ENGINE"] == "django.db.backends.postgresql":
-        config["CONN_HEALTH_CHECKS"] = True  # with a pool: psycopg_pool's check on every checkout
+        config["ENGINE"] = POSTGRES_ENGINE
+        config["CONN_HEALTH_CHECKS"] = True  # with a pool: a check on every checkout (no round trip)
         config.setdefault("OPTIONS", {})["pool"] = {"min_size": 1, "max_size": DB_POOL_MAX}
     return config
 
@@ -89,7 +92,7 @@ def replica_config(replica_url: str, base_dir: Path) -> dict[str, Any]:
     REPLICA_POOL_TIMEOUT seconds or fails, so a replica gone down costs a page one retry on the
     primary, not a wait; tests use the primary's test database (MIRROR: it is the same data)."""
     config = database_config(replica_url, base_dir)
-    if config["ENGINE"] != "django.db.backends.postgresql":
+    if config["ENGINE"] != POSTGRES_ENGINE:
         raise ValueError("DATABASE_REPLICA_URL must be a PostgreSQL URL (a streaming replica)")
     config["OPTIONS"]["pool"] = {"min_size": 1, "max_size": DB_POOL_MAX, "timeout": REPLICA_POOL_TIMEOUT}
     config["OPTIONS"]["connect_timeout"] = 2

@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine.bots import LEVELS as BOT_LEVELS  # the pure engine: no Django imports
 from mahjong_site.env import (
+    POSTGRES_ENGINE,
     channel_layers,
     database_config,
     env_bool,
@@ -101,7 +102,7 @@ REPLICA_MAX_LAG = float(env_str("REPLICA_MAX_LAG", "5"))
 REPLICA_CHECK_SECONDS = float(env_str("REPLICA_CHECK_SECONDS", "2"))
 # Threads a socket process runs database work on (common/db_threads.py): several with
 # PostgreSQL (round trips of different tables overlap), one with SQLite (one writer anyway).
-_POSTGRES = DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+_POSTGRES = DATABASES["default"]["ENGINE"] == POSTGRES_ENGINE
 DB_THREADS = env_int("DB_THREADS", 4 if _POSTGRES else 1)
 # … and for sockets arriving and leaving, apart (common/db_threads.py: a storm of handshakes must
 # not queue in front of the hand actions); 0: the same threads.

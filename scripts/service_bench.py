@@ -7,7 +7,9 @@ Four players at one shanghai table (no pause, no undo window, so every action is
 once); each action is one `commands.perform`, and before it the four viewers' frames are built
 the way the sockets build them (`snapshot_context` + the JSON encoding). It isolates what the
 load test mixes together (docs/benchmarks.md, "Live play"): the figures are CPU time of this
-process (`time.process_time`), the database round trips excluded.
+process (`time.process_time`), the database round trips excluded; and, when PostgreSQL runs on
+this machine, the CPU its backends serving the bench's database spent during the `perform` calls
+(`/proc/<pid>/schedstat`), per action.
 """
 
 from __future__ import annotations
@@ -49,8 +51,27 @@ def setup(database: str) -> None:
     call_command("migrate", verbosity=0)
 
 
+def backends_cpu_s(database: str) -> float | None:
+    """CPU seconds used so far by the PostgreSQL backends of `database` on this machine (None:
+    none visible, e.g. PostgreSQL elsewhere)."""
+    total, seen = 0, False
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            if command.startswith("postgres:") and f" {database} " in command:
+                total += int((entry / "schedstat").read_text().split()[0])
+                seen = True
+        except (OSError, ValueError, IndexError):  # gone meanwhile
+            continue
+    return total / 1e9 if seen else None
+
+
 class Bench:
-    def __init__(self, spectators: int = 0, html: bool = False, share: bool = True) -> None:
+    def __init__(
+        self, database: str = "", spectators: int = 0, html: bool = False, share: bool = True
+    ) -> None:
         from django.contrib.auth.models import User
 
         from accounts.models import Profile
@@ -62,7 +83,8 @@ class Bench:
             Profile.objects.get_or_create(user=user)
         self.rng = random.Random(1)
         self.table_id = self.new_table()
-        self.perform_s = self.render_s = self.spectators_s = 0.0
+        self.database = database
+        self.perform_s = self.render_s = self.spectators_s = self.backends_s = 0.0
         self.actions = self.frames = self.statements = 0
         self.spectators, self.html, self.share = spectators, html, share
 
@@ -156,11 +178,14 @@ class Bench:
                 table = Table.objects.get(pk=self.table_id)
                 version, revision = table.version, table.revision
                 continue
+            backends = backends_cpu_s(self.database)  # (read outside this process's timing)
             started = time.process_time()
             with connection.execute_wrapper(self.count):
                 table = commands.perform(self.table_id, self.users[picked[0]], version, picked[1])
-            version, revision = table.version, table.revision
             self.perform_s += time.process_time() - started
+            version, revision = table.version, table.revision
+            if backends is not None:
+                self.backends_s += (backends_cpu_s(self.database) or backends) - backends
             self.actions += 1
 
 
@@ -192,9 +217,9 @@ def main(argv: list[str] | None = None) -> int:
     setup(args.database)
     if args.html:
         plain_static_files()
-    bench = Bench(args.spectators, args.html, not args.no_share)
+    bench = Bench(args.database, args.spectators, args.html, not args.no_share)
     bench.run(50)  # warm: imports, caches, the first tables
-    bench.perform_s = bench.render_s = bench.spectators_s = 0.0
+    bench.perform_s = bench.render_s = bench.spectators_s = bench.backends_s = 0.0
     bench.actions = bench.frames = bench.statements = 0
     profiler = None
     if os.environ.get("PROFILE"):
@@ -210,7 +235,8 @@ def main(argv: list[str] | None = None) -> int:
     frame_ms = 1000 * bench.render_s / bench.frames
     print(
         f"CPU per action: perform {perform_ms:.2f} ms; per viewer frame {frame_ms:.3f} ms "
-        f"({bench.actions} actions); SQL statements per action {bench.statements / bench.actions:.2f}"
+        f"({bench.actions} actions); SQL statements per action {bench.statements / bench.actions:.2f}; "
+        f"PostgreSQL backends {1000 * bench.backends_s / bench.actions:.3f} ms per action"
     )
     if args.spectators:
         per_action = 1000 * bench.spectators_s / bench.actions

@@ -40,6 +40,10 @@ from games.tournaments import services as tournaments
 log = logging.getLogger(__name__)
 
 INTERVAL = 0.2  # seconds between ticks
+# `run` sweeps once every this many ticks (once a second): a quick match's bots, an announcement,
+# a tournament's round or a review a second late is nothing, and the sweeps' six statements on
+# every tick were 30 a second, whatever the load, most of the clock's own (docs/benchmarks.md).
+SWEEP_EVERY = 5
 BATCH = 200  # tables per tick at most
 MAX_FAILURES = 5  # failed timeouts in a row before the clock closes a table
 BACKOFF_MAX = 60  # seconds: the longest wait before retrying a failing table
@@ -257,13 +261,16 @@ def run(interval: float = INTERVAL, stop: threading.Event | None = None) -> None
     log.info("table clock running every %.0f ms on %s thread(s)", interval * 1000, threads)
     scheduler = Scheduler(threads) if threads > 1 else None
     reap = Reaper(background=scheduler is not None)  # concurrent writers: reap beside the ticks
+    count = 0
     while not stop.is_set():
         started = time.monotonic()
         try:
             if scheduler is not None:
                 now = timezone.now()
                 scheduler.tick(now)
-                sweeps(now)
+                if count % SWEEP_EVERY == 0:
+                    sweeps(now)
+                count += 1
             else:
                 tick()
             reap()

@@ -21,7 +21,7 @@ from games.engine.rulesets import get_ruleset
 from games.engine.view import legal_json
 from games.models import Seat, Table
 from games.table import play, seating, stake, timing
-from games.table.changes import Expected, change
+from games.table.changes import Expected, change, change_hand
 from games.table.errors import ServiceError
 from games.table.loaded import Loaded
 from games.table.store import Change
@@ -201,12 +201,19 @@ def run(
     now: datetime | None = None,
     socket_id: int | None = None,
 ) -> Table:
-    """One command under one lock: the version (if any), who may, then the handler."""
-    with change(table_id, now, expect) as t:
+    """One command under one lock: the version (if any), who may, then the handler. A hand
+    action may be made without the lock (`change_hand`): the same checks, the same handler."""
+
+    def body(t: Change) -> None:
         if command.who is not Who.ANYONE:  # (the handler of an ANYONE command asks for a login)
             seating.require_login(t, user)
             command.who.check(t, user)
         command.run(t, user, action, socket_id)
+
+    if command is HAND_ACTION:
+        return change_hand(table_id, now, expect, body).table
+    with change(table_id, now, expect) as t:
+        body(t)
     return t.table
 
 

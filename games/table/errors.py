@@ -12,3 +12,8 @@ class ServiceError(Exception):
 
     def __str__(self) -> str:
         return f"{self.code}: {self.message}"
+
+
+class NeedsLock(Exception):
+    """A change tried without the table's lock (games.table.unlocked) needs it after all: a
+    statement was about to run (anything beyond the table's rows and the log), or the hand ended."""

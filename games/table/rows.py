@@ -11,7 +11,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connections
 
-from common.rows import RowShape, RowSql, in_one_statement
+from common.rows import RowShape, RowSql, in_one_statement, in_one_statement_if_first
 from games.engine.state import HandState
 from games.models import Hand, HandAction, HandCheckpoint, Seat, Table
 from games.sockets.models import OpenSocket
@@ -31,12 +31,21 @@ TABLE_FIELDS, SEAT_FIELDS = TABLE_SHAPE.names, SEAT_SHAPE.names
 
 def log_parts(logged: HandAction, hand: Hand, count: int, checkpoint: HandState | None) -> list[Any]:
     """An appended action's writes: the hand's count, the checkpoint when due, the log row."""
-    parts = [HAND_ROWS.update_part(Hand(pk=hand.pk, actions_count=count), ["actions_count"])]
-    if checkpoint is not None:  # as games.checkpoints.save: one row per hand, the newest kept
-        state = pickle.dumps(checkpoint, pickle.HIGHEST_PROTOCOL)
-        row = HandCheckpoint(hand_id=hand.pk, actions=count, engine_format=ENGINE_FORMAT, state=state)
-        parts.append(CHECKPOINT_ROWS.upsert_part(row))
+    parts = [_count_part(hand, count)]
+    if checkpoint is not None:
+        parts.append(_checkpoint_part(hand, count, checkpoint))
     return [*parts, ACTION_ROWS.insert_part(logged)]
+
+
+def _count_part(hand: Hand, count: int) -> tuple[str, list[Any]]:
+    return HAND_ROWS.update_part(Hand(pk=hand.pk, actions_count=count), ["actions_count"])
+
+
+def _checkpoint_part(hand: Hand, count: int, checkpoint: HandState) -> tuple[str, list[Any]]:
+    """As games.checkpoints.save: one row per hand, the newest kept."""
+    state = pickle.dumps(checkpoint, pickle.HIGHEST_PROTOCOL)
+    row = HandCheckpoint(hand_id=hand.pk, actions=count, engine_format=ENGINE_FORMAT, state=state)
+    return CHECKPOINT_ROWS.upsert_part(row)
 
 
 def save_table(table: Table, before: tuple[Any, ...], log: tuple[Any, ...] | None) -> None:
@@ -53,6 +62,40 @@ def save_table(table: Table, before: tuple[Any, ...], log: tuple[Any, ...] | Non
             save_checkpoint(log[1], log[3])
     if names:
         TABLE_ROWS.update(table, names)
+
+
+# The table fields a change compares and sets whose value in a snapshot may be older than the
+# database's: the clock moves its deadline on quietly (no new revision), so a change made on a
+# snapshot writes them whether or not they differ from the snapshot's.
+QUIET_FIELDS = frozenset({"deadline", "deadline_version"})
+# What a change made on a snapshot finds unchanged in the table's row, or nothing is written: its
+# revision (every change bumps it), the row's birth (a rebuilt database reuses ids) and its status
+# (the clock closes a broken table without a new revision).
+GUARD_FIELDS = ("revision", "created", "status")
+
+LogEntry = tuple[HandAction, Hand, int, "HandState | None"]  # the action, its hand, count, checkpoint
+HeldBack = tuple[list[LogEntry], dict[tuple[int, int], HandState]]  # a change's log rows, its new states
+
+
+def save_if_current(
+    table: Table, before: tuple[Any, ...], logs: list[LogEntry], seats: list[tuple[Seat, list[str]]]
+) -> bool:
+    """A change made on a snapshot, without the table's lock: its table fields, log rows and
+    seat fields in one statement, written only if the table's row is still what the snapshot
+    held (`GUARD_FIELDS`, as in `before`). PostgreSQL only. Whether it was written."""
+    was = dict(zip(TABLE_FIELDS, before, strict=True))
+    changed = set(changed_names(TABLE_FIELDS, before, TABLE_SHAPE.values(table))) | QUIET_FIELDS
+    names = [name for name in TABLE_FIELDS if name in changed]
+    parts = [TABLE_ROWS.update_if_part(table, names, {name: was[name] for name in GUARD_FIELDS})]
+    if logs:  # the hand's count and its newest checkpoint once (a row is written once a statement)
+        _logged, hand, count, _state = logs[-1]
+        parts.append(_count_part(hand, count))
+        kept = [(n, state) for _logged, _hand, n, state in logs if state is not None]
+        if kept:
+            parts.append(_checkpoint_part(hand, *kept[-1]))
+        parts += [ACTION_ROWS.insert_part(entry[0]) for entry in logs]
+    parts += [SEAT_ROWS.update_part(seat, names) for seat, names in seats if names]
+    return in_one_statement_if_first(parts)
 
 
 def changed_names(names: tuple[str, ...], before: tuple[Any, ...], after: tuple[Any, ...]) -> list[str]:

@@ -165,6 +165,11 @@ def at(table_id: int, version: int | None, created: Any = None) -> Snapshot | No
     return snapshot
 
 
+def newest(table_id: int) -> Snapshot | None:
+    """The newest snapshot of `table_id` this process has, if any."""
+    return _LATEST.get(table_id)
+
+
 def newest_version(table_id: int) -> int:
     """The version of the newest snapshot of `table_id` this process has (-1: none)."""
     snapshot = _LATEST.get(table_id)

@@ -34,7 +34,7 @@ from games.engine.state import HandState
 from games.models import Hand, HandAction, Seat, Table
 from games.table import snapshots
 from games.table.checkpoints import due
-from games.table.errors import ServiceError
+from games.table.errors import NeedsLock, ServiceError
 from games.table.hand_log import cached_states, hand_state, remember_state, save_checkpoint
 from games.table.loaded import Loaded
 from games.table.rows import (
@@ -44,8 +44,10 @@ from games.table.rows import (
     TABLE_FIELDS,
     TABLE_ROWS,
     TABLE_SHAPE,
+    HeldBack,
     changed_names,
     save_changes,
+    save_if_current,
     save_table,
 )
 from games.table.statements import install_from_env
@@ -73,6 +75,8 @@ class Change(Loaded):
     _balances: bool = field(default=False, init=False)  # balances changed in this transaction
     # The log row appended last, written with the table's row at the commit (or before_sql)
     _unwritten: tuple[HandAction, Hand, int, HandState | None] | None = field(default=None, init=False)
+    # Made on a snapshot without the lock (`hold_back`): its log rows and new states, held back
+    _unlocked: HeldBack | None = field(default=None, init=False)
 
     def __post_init__(self) -> None:
         self._table_before = TABLE_SHAPE.values(self.table)
@@ -91,6 +95,8 @@ class Change(Loaded):
             after, _events = apply(before, seat, action)
         except EngineError as e:
             raise ServiceError(e.code, e.message) from None
+        if self._unlocked is not None and after.phase == "over":
+            raise NeedsLock("the hand's end")  # (its settlement reads and writes more rows)
         if before.phase == "claim":
             self._in_window = True
         else:
@@ -101,11 +107,16 @@ class Change(Loaded):
             hand=hand, seq=hand.actions_count, seat=seat, action=action.to_json(), actor=actor
         )
         kept = after.phase != "over" and due(hand.actions_count)
-        self.write_log()  # (a second action in one change: the first goes out now)
-        self._unwritten = (logged, hand, hand.actions_count, after if kept else None)
-        remember_state((hand.pk, hand.actions_count), after)
-        if not kept:
-            save_checkpoint(hand, after)  # (a hand's end drops its checkpoint)
+        entry = (logged, hand, hand.actions_count, after if kept else None)
+        if self._unlocked is not None:
+            self._unlocked[0].append(entry)
+            self._unlocked[1][(hand.pk, hand.actions_count)] = after  # (another may be logged)
+        else:
+            self.write_log()  # (a second action in one change: the first goes out now)
+            self._unwritten = entry
+            remember_state((hand.pk, hand.actions_count), after)
+            if not kept:
+                save_checkpoint(hand, after)  # (a hand's end drops its checkpoint)
         self.state = after
         return before
 
@@ -190,6 +201,40 @@ class Change(Loaded):
     def commit(self, finish: Callable[[Change], None], fields: list[tuple[str, str]]) -> None:
         """Bump the revision (and the version if everybody sees the change), let `finish` set the
         clock's deadline, write the changed fields, announce after commit."""
+        self._bump(finish, fields)
+        log, self._unwritten = self._unwritten, None  # (written with the table's row)
+        save_table(self.table, self._table_before, log)
+        for seat, before in zip(self.seats, self._seats_before, strict=True):
+            save_changes(seat, SEAT_SHAPE, SEAT_ROWS, before)
+        transaction.on_commit(self._announcer())
+
+    def hold_back(self, states: dict[tuple[int, int], HandState]) -> None:
+        """Made on a snapshot (with its `states`) without the lock (games.table.unlocked): log rows
+        and new states are held back for `commit_if_current`."""
+        self._unlocked = ([], dict(states))
+
+    def commit_if_current(self, finish: Callable[[Change], None]) -> bool:
+        """`commit` of a change made on a snapshot, in one autocommitted statement written only if
+        the table's row is still at the snapshot's revision (rows.save_if_current); then kept and
+        announced. False: nothing changed, or nothing was written."""
+        assert self._unlocked is not None
+        logs, states = self._unlocked
+        fields = self._changed_fields()
+        if not self._changed_given(fields):
+            return False
+        self._bump(finish, fields)
+        seats = [
+            (seat, changed_names(SEAT_FIELDS, before, SEAT_SHAPE.values(seat)))
+            for seat, before in zip(self.seats, self._seats_before, strict=True)
+        ]
+        if not save_if_current(self.table, self._table_before, logs, seats):
+            return False
+        for key, state in states.items():  # (only now: they are the log's from here on)
+            remember_state(key, state)
+        self._announcer()()
+        return True
+
+    def _bump(self, finish: Callable[[Change], None], fields: list[tuple[str, str]]) -> None:
         table = self.table
         table.revision += 1
         if self.seen_by_all(fields):
@@ -200,10 +245,10 @@ class Change(Loaded):
             if self._decision:
                 table.decision_version = table.version - (1 if self._pause else 0)
         finish(self)
-        log, self._unwritten = self._unwritten, None  # (written with the table's row)
-        save_table(table, self._table_before, log)
-        for seat, before in zip(self.seats, self._seats_before, strict=True):
-            save_changes(seat, SEAT_SHAPE, SEAT_ROWS, before)
+
+    def _announcer(self) -> Callable[[], None]:
+        """What to do once the change is committed: keep its snapshot, announce its revision."""
+        table = self.table
         version, table_id = table.revision, table.pk
         states = self.states_to_keep()
         blob = snapshots.pack(table, self.seats, self.hand, states, self._balances)
@@ -212,7 +257,7 @@ class Change(Loaded):
             snapshots.keep(blob, states)
             broadcast(table_id, version, blob)
 
-        transaction.on_commit(announce)
+        return announce
 
     def keep_read(self) -> None:
         """A table read under its lock and left unchanged (a socket connecting, say) is what the
@@ -229,7 +274,8 @@ class Change(Loaded):
         if hand is None:
             return {}
         keys = [(hand.pk, hand.actions_count), (hand.pk, hand.actions_count - 1)]
-        return cached_states(keys)
+        known = self._unlocked[1] if self._unlocked is not None else {}  # (held back, the snapshot's)
+        return {k: known[k] for k in keys if k in known} | cached_states([k for k in keys if k not in known])
 
 
 def _hand_key(hand: Hand | None) -> tuple[Any, ...] | None:

@@ -1,5 +1,6 @@
 """Every sweep of the clock — quick match (bots fill), announcements, tournaments — runs once a
-period on both ways of ticking: the in-order `tick` (SQLite) and the Scheduler (PostgreSQL).
+period on both ways of ticking: the in-order `tick` (SQLite: every tick) and the Scheduler
+(PostgreSQL: every `SWEEP_EVERY` ticks, while tables are ticked every time).
 The Scheduler path once ran only the tournament sweep, so under PostgreSQL no bot ever filled a
 quick-match table and no announcement reached the boards."""
 
@@ -17,12 +18,15 @@ PERIODS = 3
 
 
 class _IdleScheduler:
-    """Stands in for the Scheduler: no table is due."""
+    """Stands in for the Scheduler: no table is due; counts its ticks."""
+
+    ticks = 0
 
     def __init__(self, threads: int) -> None:
-        pass
+        _IdleScheduler.ticks = 0
 
     def tick(self, now: datetime | None = None) -> int:
+        _IdleScheduler.ticks += 1
         return 0
 
     def close(self) -> None:
@@ -60,6 +64,8 @@ def test_every_sweep_runs_once_a_period_on_both_paths(
     calls = _count_sweeps(monkeypatch, stop)
     ticks.run(0.0, stop)
     assert calls == {"quick-match": PERIODS, "announcement": PERIODS, "tournament": PERIODS}
+    if threads > 1:  # the tables were ticked in between, every time
+        assert _IdleScheduler.ticks == (PERIODS - 1) * ticks.SWEEP_EVERY + 1
 
 
 def test_a_failing_sweep_does_not_keep_the_others_from_running(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,0 +1,122 @@
+"""A hand action made on this process's snapshot without the table's lock (games/table/unlocked.py):
+one statement when the snapshot is what the database holds; when the table moved on meanwhile,
+nothing of it is written or kept and the change is made under the lock, as before."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import connection, transaction
+
+from games.engine.view import legal_json
+from games.models import Hand, HandAction, Table
+from games.table import commands, hand_log, opening, snapshots, store
+from games.table.errors import ServiceError
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),  # snapshots are kept on commit; no test transaction
+    pytest.mark.skipif(connection.vendor != "postgresql", reason="the compare-and-set is PostgreSQL's"),
+]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_snapshots() -> None:
+    snapshots.forget()
+
+
+def _started(alice: User) -> tuple[Table, User]:
+    """Four people at a table in play (no pause, no undo window), and the dealer, who discards first."""
+    people = [alice, *(User.objects.create_user(username=f"player{i}") for i in (1, 2, 3))]
+    table = opening.create_table(alice, "shanghai", undo_ms=0, min_pause_ms=0)
+    for index, user in enumerate(people):
+        commands.sit(table.pk, user, index)
+    commands.set_stake(table.pk, alice, 1)
+    for user in people[1:]:
+        commands.accept_stake(table.pk, user)
+    commands.start_hand(table.pk, alice)
+    table = Table.objects.get(pk=table.pk)
+    state = store.load(table).state
+    assert state is not None and state.phase == "turn"
+    return table, people[state.turn]
+
+
+def _discards(table: Table) -> list[dict[str, Any]]:
+    """The dealer's discards, one per tile."""
+    state = store.load(table).state
+    assert state is not None
+    moves = [a for a in legal_json(state, state.turn) if a["type"] == "discard"]
+    return list({str(a["tile"]): a for a in moves}.values())
+
+
+@contextmanager
+def _statements() -> Iterator[list[str]]:
+    """The SQL of every statement sent (the compare-and-set's text too: it is prepared, which the
+    debug cursor's log of executed queries cannot show)."""
+    sent: list[str] = []
+
+    def record(execute: Any, sql: str, params: Any, many: bool, context: dict[str, Any]) -> Any:
+        sent.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(record):
+        yield sent
+
+
+def _replayed(hand_id: int, count: int) -> Any:
+    hand = Hand.objects.get(pk=hand_id)
+    hand.actions_count = count
+    return hand_log.replay_hand(hand, "shanghai")
+
+
+def test_a_hand_action_on_a_current_snapshot_is_one_statement(alice: User) -> None:
+    table, dealer = _started(alice)
+    assert snapshots.at(table.pk, table.revision) is not None
+    discard = _discards(table)[0]
+    with _statements() as statements:
+        done = commands.perform(table.pk, dealer, table.version, discard)
+    # no BEGIN, no locked read, no COMMIT: the compare-and-set alone
+    assert len(statements) == 1 and statements[0].endswith("SELECT 1 / count(*) FROM w0")
+    fresh = Table.objects.get(pk=table.pk)
+    assert fresh.revision == done.revision == table.revision + 1
+    assert fresh.deadline_version == fresh.revision and fresh.version > table.version
+    hand = Hand.objects.get(pk=fresh.hand_id)
+    seqs = list(HandAction.objects.filter(hand=hand).order_by("seq").values_list("seq", flat=True))
+    assert seqs == list(range(1, hand.actions_count + 1)) and hand.actions_count >= 1  # (bots answer too)
+    kept = snapshots.at(table.pk, fresh.revision, fresh.created)  # kept and announced
+    assert kept is not None
+    assert kept.states[(hand.pk, hand.actions_count)] == _replayed(hand.pk, hand.actions_count)
+
+
+def test_a_snapshot_the_table_moved_past_writes_nothing_and_the_lock_decides(alice: User) -> None:
+    table, dealer = _started(alice)
+    first, second = _discards(table)[:2]
+    old = snapshots.newest(table.pk)
+    assert old is not None
+    commands.act(table.pk, dealer, first)  # as another process would: under the lock
+    moved = Table.objects.get(pk=table.pk)
+    logged = list(HandAction.objects.filter(hand_id=table.hand_id).values_list("seq", "action"))
+    snapshots.forget(table.pk)
+    snapshots.keep(old.blob, old.states)  # … and this process never heard of it
+    with _statements() as statements, pytest.raises(ServiceError):
+        commands.perform(table.pk, dealer, table.version, second)  # her second discard: refused
+    assert statements[0].endswith("count(*) FROM w0")  # tried on the snapshot: nothing written …
+    assert any("FOR UPDATE" in sql for sql in statements[1:])  # … then under the lock
+    assert list(HandAction.objects.filter(hand_id=table.hand_id).values_list("seq", "action")) == logged
+    assert Table.objects.get(pk=table.pk).revision == moved.revision
+    # the states worked out on the old snapshot were never kept as the log's
+    for count in range(1, len(logged) + 1):
+        cached = hand_log.cached_states([(table.hand_id, count)])
+        assert cached == {(table.hand_id, count): _replayed(table.hand_id, count)}
+
+
+def test_an_action_inside_a_transaction_takes_the_lock(alice: User) -> None:
+    table, dealer = _started(alice)
+    discard = _discards(table)[0]
+    with _statements() as sent, transaction.atomic():
+        commands.perform(table.pk, dealer, table.version, discard)
+    statements = [sql for sql in sent if '"games_table"' in sql]
+    assert "FOR UPDATE" in statements[0] and not any(sql.endswith("count(*) FROM w0") for sql in statements)
