@@ -194,14 +194,11 @@ def plain_static_files() -> None:
     `collectstatic` writes, which a fresh checkout does not have; the URL's form is not what is
     measured (a tile's URL is looked up once and kept)."""
     from django.conf import settings
-    from django.core.files.storage import storages
+    from django.test.utils import override_settings
 
-    settings.STORAGES = {
-        **settings.STORAGES,
-        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
-    }
-    storages._storages.clear()
-    storages._backends = None
+    plain = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}
+    # (its setting_changed signal drops the storages already made)
+    override_settings(STORAGES={**settings.STORAGES, "staticfiles": plain}).enable()
 
 
 def main(argv: list[str] | None = None) -> int:
