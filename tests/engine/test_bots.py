@@ -36,6 +36,7 @@ def _expert_searches_a_fixed_number_of_worlds(monkeypatch: pytest.MonkeyPatch) -
     calls with the same rng search the same worlds (the re-deal test compares them) and the
     many-hands tests stay quick."""
     monkeypatch.setattr(search, "BUDGET", search.Budget(samples=6, time_ms=None))
+    monkeypatch.setattr(search, "RACE_BUDGET", search.RaceBudget(samples=6, time_ms=None))
 
 
 # -- they see only a player's view -----------------------------------------------------------
