@@ -52,6 +52,9 @@ CLEAR = 2.0
 HAZARD = {"tianjin": 0.1, "two_player": 0.08, "cantonese": 0.08}
 # What finishing first saves: about what an opponent's win would have cost this seat
 STAKE = {"tianjin": 1.2, "two_player": 20.0, "cantonese": 1.0}
+# Raced only from this close to ready: a farther hand seldom completes within the horizon under
+# the greedy play, so the race could not tell its discards apart (and would cost the most)
+MAX_SHANTEN = 2
 # At most this many own draws are played (a far horizon adds cost, little signal)
 HORIZON = 14
 
@@ -90,6 +93,8 @@ def candidates(view: PlayerView, tiles: set[Tile], base_tile: Tile) -> list[Tile
     options = discard_options(view, view.hand, view.melds, tiles, [], strong_style(view.variant))
     chosen = next((o for o in options if o.tile == base_tile), None)
     if chosen is None:
+        return [base_tile]
+    if chosen.shanten > MAX_SHANTEN:
         return [base_tile]
     alike = [o for o in options if o.tile != base_tile and _alike(o, chosen)]
     return [base_tile, *(o.tile for o in alike if o.tile is not None)]
