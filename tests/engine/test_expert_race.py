@@ -117,13 +117,16 @@ def test_with_no_samples_the_race_keeps_strongs_discard() -> None:
 
 
 def test_an_expert_in_tianjin_is_not_strong_move_for_move(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(search, "RACE_BUDGET", FIXED)
+    """It departs seldom (about one discard in 70 there), but it does."""
+    monkeypatch.setattr(search, "RACE_BUDGET", RaceBudget(samples=32, time_ms=None))
     differ = 0
-    turns = [t for seed in (9, 10, 11, 12) for t in _turns("tianjin", seed, every=1)]
-    for state, seat in turns:
-        view = PlayerView.of(view_for(state, seat))
-        legal = legal_actions(state, seat)
-        mine: Action = search.expert(view, legal, random.Random(4))
-        assert mine in legal
-        differ += mine != strong(view, legal, random.Random(4))
+    for seed in range(300, 330):
+        for state, seat in _turns("tianjin", seed, every=1):
+            view = PlayerView.of(view_for(state, seat))
+            legal = legal_actions(state, seat)
+            mine: Action = search.expert(view, legal, random.Random(1))
+            assert mine in legal
+            differ += mine != strong(view, legal, random.Random(1))
+        if differ:
+            break
     assert differ

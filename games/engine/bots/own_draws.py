@@ -1,24 +1,24 @@
 """expert's race: strong's near-equal discards told apart by playing this hand's own draws.
 
-Where no discard is dangerous (Tianjin: nobody wins on a discard) or dodging one does not pay
-(two-player), and beside the deal-in tables in Cantonese, what decides a hand is how soon this
-seat completes it and what the win is worth. strong ranks its discards by the improving tiles
-of the next draw (× the plan it heads for) and breaks ties two draws ahead; this looks at the
-whole race: for each candidate discard it plays the seat's own remaining draws in sampled
-orders and scores the wins by the variant's own `Ruleset.score`.
+Where no discard is dangerous (Tianjin: nobody wins on a discard), and beside the deal-in
+tables in Cantonese, what decides a hand is how soon this seat completes it and what the win is
+worth. strong ranks its discards by the improving tiles of the next draw (× the plan it heads
+for) and breaks ties two draws ahead; this looks at the whole race: for each candidate discard
+it plays the seat's remaining turns in sampled orders and scores the wins by the variant's own
+`Ruleset.score`.
 
-- **draws**: this seat's next draws are dealt from the tiles it cannot see (the variant's set
-  less everything visible: `search.unseen_pool`), as many as it has turns left in the wall; the
-  same orders for every candidate (common random numbers: the paired differences carry little
-  noise);
-- **play**: a greedy policy — win when the hand is complete and the scoring accepts it (a
-  self-draw), keep a draw only when it lowers the shanten (then throw the most isolated tile
-  that keeps the gain; never a joker), else throw it;
-- **value**: the win's payment × the chance the hand is still on at that draw (`HAZARD` per own
-  draw: another seat may finish first), plus what finishing first saves (`STAKE`: the payment
-  an opponent's win would have taken);
+- **orders**: per round, this seat's draw and — where a discard can win — one tile thrown by
+  each other seat, dealt from the tiles it cannot see (the variant's set less everything
+  visible), as many rounds as it has turns left (at most `HORIZON`); the same orders for every
+  candidate (common random numbers: the paired differences carry little noise);
+- **play**: greedy — win when the hand is complete and the scoring accepts it (a self-draw, or
+  a thrown tile of a kind it did not throw itself); keep a draw only when it lowers the shanten
+  (then throw the most isolated tile that keeps the gain; never a joker), else throw it;
+- **value**: (the win's payment + `STAKE`, what an opponent's win would have cost) × the chance
+  no other seat has finished by that round (`ENDS`: how often hands end, by the tiles left);
 - **candidates**: strong's choice and its alike discards — as close to ready, at least
-  `KEEP_WORTH` of its worth and no poorer in plan (strong's 龙, one-suit and pung plans stand);
+  `KEEP_WORTH` of its worth and no poorer in plan (strong's 龙, one-suit and pung plans stand),
+  from at most `MAX_SHANTEN` away;
 - **choice**: the best mean, only when its paired difference to strong's is `CLEAR` standard
   errors above zero; otherwise strong's move.
 
@@ -47,14 +47,19 @@ KEEP_WORTH = 0.6
 # Depart from strong's choice only when the paired difference is this many standard errors
 # above zero
 CLEAR = 2.0
-# Per own draw, the chance another seat ends the hand first (a finished hand's share of the
-# turns, read off four strong bots: Tianjin ends by the 6th–7th round of draws on average)
-HAZARD = {"tianjin": 0.1, "two_player": 0.08, "cantonese": 0.08}
+# Per round of the table, the chance the hand ends (somebody wins), by the tiles left in the
+# wall: (at most this many left, chance). Counted on 300 hands of four strong bots each in
+# Tianjin and Cantonese (seed 91,000+; their hands end alike: after 7–8 own draws on average,
+# seldom before 68 tiles are left, mostly between 68 and 44). The race uses the others' share,
+# (players − 1) / players of it.
+ENDS = ((44, 0.45), (52, 0.36), (60, 0.28), (68, 0.18), (76, 0.08), (200, 0.02))
 # What finishing first saves: about what an opponent's win would have cost this seat
-STAKE = {"tianjin": 1.2, "two_player": 20.0, "cantonese": 1.0}
+STAKE = {"tianjin": 1.2, "cantonese": 1.0}
 # Raced only from this close to ready: a farther hand seldom completes within the horizon under
 # the greedy play, so the race could not tell its discards apart (and would cost the most)
 MAX_SHANTEN = 2
+# Every this many orders the race stops unless an alternative is ahead of strong's choice
+LOOK = 8
 # At most this many own draws are played (a far horizon adds cost, little signal)
 HORIZON = 14
 
@@ -64,7 +69,7 @@ class RaceBudget:
     """At most `samples` draw orders per decision, none started past `time_ms` (None: samples
     only, reproducible)."""
 
-    samples: int = 48
+    samples: int = 32
     time_ms: float | None = 40.0
 
 
@@ -149,13 +154,22 @@ def race_values(
     if rounds <= 0:
         return values
     race = _Race(view, per_round)
-    for _ in range(budget.samples):
+    for i in range(budget.samples):
         if budget.time_ms is not None and (time.perf_counter() - started) * 1000 > budget.time_ms:
+            break
+        if i and i % LOOK == 0 and not _contested(values):
             break
         order = rng.sample(pool, rounds * per_round)
         for k, t in enumerate(cands):
             values[k].append(race.play(t, order))
     return values
+
+
+def _contested(values: list[list[float]]) -> bool:
+    """Whether some alternative is still ahead of strong's choice (the first) on the orders so
+    far: if none is, more orders will hardly carry one 2 standard errors clear."""
+    base = sum(values[0])
+    return any(sum(v) > base for v in values[1:])
 
 
 class _Race:
@@ -168,7 +182,14 @@ class _Race:
         self.per_round = per_round
         # the seats whose throws follow this seat's draw, in turn order
         self.throwers = [(view.me + k) % view.players for k in range(1, per_round)]
-        self.survive = 1 - HAZARD.get(view.variant, 0.08)
+        # per round ahead, the chance no other seat has ended the hand by then
+        share = (view.players - 1) / view.players
+        self.alive: list[float] = []
+        left, alive = view.wall_left, 1.0
+        for _ in range(HORIZON):
+            alive *= 1 - share * next(h for most, h in ENDS if left <= most)
+            self.alive.append(alive)
+            left -= view.players
         self.stake = STAKE.get(view.variant, 1.0)
         self._pay: dict[tuple[bytes, Tile, int | None], int] = {}
 
@@ -195,10 +216,9 @@ class _Race:
         h[discard] -= 1
         sh = self.dist(h)
         river = {discard}
-        weight = 1.0
         per = self.per_round
         for r in range(0, len(order), per):
-            weight *= self.survive
+            weight = self.alive[r // per]
             if not sh:
                 # ready: the others' throws before its next draw (a kind it threw itself is no
                 # win — most variants lock it, and it would have kept it)
