@@ -11,7 +11,7 @@ import pytest
 
 from games.engine.actions import Action, apply, legal_actions, new_hand, seats_to_act
 from games.engine.bots import PlayerView, decide, search
-from games.engine.bots.own_draws import RaceBudget, _pool, candidates, race_discard, race_values
+from games.engine.bots.own_draws import RaceBudget, candidates, race_discard, race_values, unseen_tiles
 from games.engine.bots.policies import strong
 from games.engine.bots.seen import OtherSeat
 from games.engine.state import HandState
@@ -69,7 +69,7 @@ def _turns(variant: str, seed: int, every: int = 3) -> list[tuple[HandState, int
 def test_the_draws_are_the_tiles_the_seat_cannot_see(variant: str) -> None:
     for state, seat in _turns(variant, 4)[:5]:
         view = PlayerView.of(view_for(state, seat))
-        pool = Counter(_pool(view))
+        pool = Counter(unseen_tiles(view))
         hidden: Counter[int] = Counter()
         for s, p in enumerate(state.players):
             if s != seat:

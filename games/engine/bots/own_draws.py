@@ -134,7 +134,7 @@ def _set_counts(variant: str) -> bytes:
     return bytes(c)
 
 
-def _pool(view: PlayerView) -> list[Tile]:
+def unseen_tiles(view: PlayerView) -> list[Tile]:
     """The tiles this seat cannot see, within the variant's set (two-player plays without two
     suits: `view.unseen` counts 4 of every kind)."""
     full = _set_counts(view.variant)
@@ -147,7 +147,7 @@ def race_values(
     """Per candidate, the value of each sampled order (the same orders for all). An order is,
     per round of the table, this seat's draw and then — where a discard can win — one tile
     thrown by each other seat."""
-    pool = _pool(view)
+    pool = unseen_tiles(view)
     per_round = view.players if get_ruleset(view.variant).win_on_discard else 1
     rounds = min(HORIZON, view.wall_left // view.players, len(pool) // per_round)
     values: list[list[float]] = [[] for _ in cands]
@@ -203,11 +203,11 @@ class _Race:
             c[t] = 0
         return shanten(bytes(c), j, self.need)
 
-    def pay(self, h13: bytes, t: Tile, frm: int | None = None) -> int:
-        key = (h13, t, frm)
+    def pay(self, hand13: bytes, t: Tile, frm: int | None = None) -> int:
+        key = (hand13, t, frm)
         got = self._pay.get(key)
         if got is None:
-            got = wait_payoff(self.view, h13, t, from_seat=frm)
+            got = wait_payoff(self.view, hand13, t, from_seat=frm)
             self._pay[key] = got
         return got
 
