@@ -144,6 +144,12 @@ def _cmd_review(args: argparse.Namespace) -> int:
 def _cmd_arena(args: argparse.Namespace) -> int:
     from games.engine.bots.arena import arena, parse_seats, table
 
+    def progress(summary: dict[str, Any], detail: Any) -> None:
+        # the figures of the deals played so far, as a run of that many hands would print them:
+        # a long run that has to stop keeps what it measured
+        paired = {f"{a} − {b}": v for (a, b), v in detail.paired.items()}
+        print(json.dumps({**summary, "paired": paired}), file=sys.stderr, flush=True)
+
     try:
         summary, detail = arena(
             args.variant,
@@ -152,6 +158,8 @@ def _cmd_arena(args: argparse.Namespace) -> int:
             args.seed,
             args.duplicate,
             review=args.review,
+            progress=progress if args.progress else None,
+            every=args.progress or 25,
         )
     except EngineError as e:
         return _fail(e.code, e.message)
@@ -178,6 +186,13 @@ def _add_arena(sub: Any) -> None:
         choices=("strong", "value"),
         help="review every decision (docs/review.md) with this evaluator (default strong): adds"
         " review_loss per level, with its 95%% interval",
+    )
+    p.add_argument(
+        "--progress",
+        type=int,
+        default=0,
+        metavar="DEALS",
+        help="print the figures so far (JSON, to stderr) every DEALS deals",
     )
     p.set_defaults(func=_cmd_arena)
 

@@ -15,7 +15,7 @@ from games.engine.actions import Action, apply, legal_actions, new_hand, seats_t
 from games.engine.bots import BOTS, LEVELS, PlayerView, check_level, decide, search
 from games.engine.bots.arena import arena, play
 from games.engine.bots.defence import threats
-from games.engine.bots.policies import easy, normal, strong
+from games.engine.bots.policies import discard_options, easy, normal, strong, strong_style
 from games.engine.bots.seen import OtherSeat
 from games.engine.bots.shape import distance, improving, two_step
 from games.engine.bots.value import plan_multiplier, wait_payoff
@@ -36,6 +36,7 @@ def _expert_searches_a_fixed_number_of_worlds(monkeypatch: pytest.MonkeyPatch) -
     calls with the same rng search the same worlds (the re-deal test compares them) and the
     many-hands tests stay quick."""
     monkeypatch.setattr(search, "BUDGET", search.Budget(samples=6, time_ms=None))
+    monkeypatch.setattr(search, "RACE_BUDGET", search.RaceBudget(samples=6, time_ms=None))
 
 
 # -- they see only a player's view -----------------------------------------------------------
@@ -603,3 +604,31 @@ def test_one_suit_melds_mean_nothing_where_only_one_suit_is_played() -> None:
     assert [t.suit for t in threats(two)] == [None]
     assert [t.suit for t in threats(four)] == [0]
     assert threats(two)[0].level < threats(four)[0].level
+
+
+def test_a_hand_of_nothing_but_jokers_still_has_a_discard_to_weigh() -> None:
+    """Tianjin: after a claim the concealed part may be two jokers of the two joker kinds; the
+    bots never throw a joker while another tile is there, but here one must go (an arena hand
+    once stopped on it)."""
+    jokers = (tile("5m"), tile("6m"))
+    hand = counts_of((tile("5m"), tile("6m")))
+    view = PlayerView(
+        variant="tianjin",
+        phase="turn",
+        me=0,
+        players=4,
+        dealer=0,
+        round_wind=tile("1z"),
+        wall_left=30,
+        hand=hand,
+        drawn=None,
+        melds=(),
+        flowers=(),
+        discarded_joker=False,
+        jokers=jokers,
+        others=(),
+        unseen=bytes(4 - c for c in hand),
+        last_discard=None,
+    )
+    options = discard_options(view, hand, view.melds, set(jokers), [], strong_style("tianjin"))
+    assert {o.tile for o in options} == set(jokers)

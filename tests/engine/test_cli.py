@@ -121,3 +121,15 @@ def test_simulate_prints_one_repeatable_json_object():
     assert a["digest"] == b["digest"] and a["hands"] == 3 and a["errors"] == 0
     other = json.loads(run("simulate", "--variant", "cantonese", "--hands", "3", "--seed", "5").stdout)
     assert other["digest"] != a["digest"]
+
+
+def test_a_long_arena_prints_its_figures_so_far_as_a_shorter_run_would():
+    """--progress DEALS: every DEALS deals the figures so far go to stderr — the same as the
+    final line of a run of that many hands, so a run that has to stop keeps what it measured."""
+    seats = ("--variant", "two_player", "--seats", "strong,normal", "--seed", "3", "--duplicate")
+    long = run("arena", *seats, "--hands", "6", "--progress", "2")
+    short = run("arena", *seats, "--hands", "4")
+    lines = [json.loads(x) for x in long.stderr.splitlines()]
+    assert [x["hands"] for x in lines] == [4]  # after 2 deals; the 3rd is the run's own end
+    assert lines[0]["levels"] == json.loads(short.stdout.splitlines()[-1])["levels"]
+    assert set(lines[0]["paired"]) == {"strong − normal"}

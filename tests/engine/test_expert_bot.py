@@ -143,6 +143,7 @@ def test_expert_plays_whole_hands_in_the_arena(variant: str, monkeypatch: pytest
     """A smoke test (figures are the benchmarks' business): a couple of duplicate deals of expert
     against strong end, every action legal, the points summing to zero."""
     monkeypatch.setattr(search, "BUDGET", Budget(samples=4, time_ms=None))
+    monkeypatch.setattr(search, "RACE_BUDGET", search.RaceBudget(samples=4, time_ms=None))
     players = 2 if variant == "two_player" else 4
     seats = ["expert"] + ["strong"] * (players - 1)
     out, detail = arena(variant, players, seats, seed=6, duplicate=True)

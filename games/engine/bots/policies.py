@@ -341,8 +341,10 @@ def discard_options(
 ) -> list[Option]:
     c = bytearray(hand)
     out = []
+    # a hand of nothing but jokers (two joker kinds left after a claim) must throw one
+    spare = any(t not in view.jokers for t in tiles)
     for t in sorted(tiles):
-        if t in view.jokers and len(tiles) > 1:
+        if t in view.jokers and spare:
             continue  # never throw a joker (小相公 forbids the win)
         c[t] -= 1
         option = _evaluate(view, bytes(c), melds, t, style)

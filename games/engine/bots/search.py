@@ -51,6 +51,7 @@ from typing import Protocol
 from games.engine.actions import Action
 from games.engine.bots.defence import seat_threat, threats
 from games.engine.bots.expectation import expected_discard
+from games.engine.bots.own_draws import RaceBudget, race_discard
 from games.engine.bots.policies import discard_options, should_fold, strong, strong_style
 from games.engine.bots.seen import OtherSeat, PlayerView
 from games.engine.bots.value import settle_win
@@ -99,6 +100,14 @@ def budget_from_environment() -> Budget:
 
 BUDGET = budget_from_environment()
 SEARCH_ROLLOUTS = os.environ.get("EXPERT_SEARCH") == "rollouts"
+# The variants where expert races its own draws among strong's alike discards (own_draws.py).
+# Not two-player: there the race lost on the same deals (docs/bots.md)
+RACED = frozenset(os.environ.get("EXPERT_RACED", "tianjin,cantonese").split(","))
+RACE_BUDGET = (
+    RaceBudget(samples=int(os.environ["EXPERT_WORLDS"]), time_ms=None)
+    if os.environ.get("EXPERT_WORLDS", "").isdigit()
+    else RaceBudget()
+)
 
 
 @dataclass(frozen=True)
@@ -136,7 +145,8 @@ class ExpertEvaluator:
 
 
 def expert(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
-    """strong's move, its discard weighed by the deal-in tables (expectation.py) — or, with
+    """strong's move; its discard raced over its own draws among strong's alike discards where
+    RACED lists the variant (own_draws.py), then weighed by the deal-in tables (expectation.py) — or, with
     EXPERT_SEARCH=rollouts in the environment, the earlier push-or-fold search below (kept to
     compare and for the review's evaluator; it did not beat strong, docs/bots.md)."""
     if SEARCH_ROLLOUTS:
@@ -144,6 +154,8 @@ def expert(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Act
     base = strong(view, legal, rng)
     if view.phase != "turn" or base.type != "discard":
         return base
+    if view.variant in RACED:
+        base = race_discard(view, legal, base, rng, RACE_BUDGET)
     return expected_discard(view, legal, base)
 
 

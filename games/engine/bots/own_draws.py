@@ -1,0 +1,281 @@
+"""expert's race: strong's near-equal discards told apart by playing this hand's own draws.
+
+Where no discard is dangerous (Tianjin: nobody wins on a discard), and beside the deal-in
+tables in Cantonese, what decides a hand is how soon this seat completes it and what the win is
+worth. strong ranks its discards by the improving tiles of the next draw (× the plan it heads
+for) and breaks ties two draws ahead; this looks at the whole race: for each candidate discard
+it plays the seat's remaining turns in sampled orders and scores the wins by the variant's own
+`Ruleset.score`.
+
+- **orders**: per round, this seat's draw and — where a discard can win — one tile thrown by
+  each other seat, dealt from the tiles it cannot see (the variant's set less everything
+  visible), as many rounds as it has turns left (at most `HORIZON`); the same orders for every
+  candidate (common random numbers: the paired differences carry little noise);
+- **play**: greedy — win when the hand is complete and the scoring accepts it (a self-draw, or
+  a thrown tile of a kind it did not throw itself); keep a draw only when it lowers the shanten
+  (then throw the most isolated tile that keeps the gain; never a joker), else throw it;
+- **value**: (the win's payment + `STAKE`, what an opponent's win would have cost) × the chance
+  no other seat has finished by that round (`ENDS`: how often hands end, by the tiles left);
+- **candidates**: strong's choice and its alike discards — as close to ready, at least
+  `KEEP_WORTH` of its worth and no poorer in plan (strong's 龙, one-suit and pung plans stand),
+  from at most `MAX_SHANTEN` away;
+- **choice**: the best mean, only when its paired difference to strong's is `CLEAR` standard
+  errors above zero; otherwise strong's move.
+
+Blind: it reads the `PlayerView` and the rng `decide` hands it, nothing else.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from games.engine.actions import Action
+from games.engine.bots.policies import Option, discard_options, strong_style
+from games.engine.bots.seen import PlayerView
+from games.engine.bots.value import wait_payoff
+from games.engine.hand import shanten
+from games.engine.rulesets import get_ruleset
+from games.engine.tiles import HONOR, KINDS, Tile
+
+# The alternatives: as close to ready, at least this share of strong's worth
+KEEP_WORTH = 0.6
+# Depart from strong's choice only when the paired difference is this many standard errors
+# above zero
+CLEAR = 2.0
+# Per round of the table, the chance the hand ends (somebody wins), by the tiles left in the
+# wall: (at most this many left, chance). Counted on 300 hands of four strong bots each in
+# Tianjin and Cantonese (seed 91,000+; their hands end alike: after 7–8 own draws on average,
+# seldom before 68 tiles are left, mostly between 68 and 44). The race uses the others' share,
+# (players − 1) / players of it.
+ENDS = ((44, 0.45), (52, 0.36), (60, 0.28), (68, 0.18), (76, 0.08), (200, 0.02))
+# What finishing first saves: about what an opponent's win would have cost this seat
+STAKE = {"tianjin": 1.2, "cantonese": 1.0}
+# Raced only from this close to ready: a farther hand seldom completes within the horizon under
+# the greedy play, so the race could not tell its discards apart (and would cost the most)
+MAX_SHANTEN = 2
+# Every this many orders the race stops unless an alternative is ahead of strong's choice
+LOOK = 8
+# At most this many own draws are played (a far horizon adds cost, little signal)
+HORIZON = 14
+
+
+@dataclass(frozen=True)
+class RaceBudget:
+    """At most `samples` draw orders per decision, none started past `time_ms` (None: samples
+    only, reproducible)."""
+
+    samples: int = 32
+    time_ms: float | None = 40.0
+
+
+def race_discard(
+    view: PlayerView, legal: Sequence[Action], base: Action, rng: random.Random, budget: RaceBudget
+) -> Action:
+    """strong's discard `base`, or an alike discard whose race is clearly better."""
+    started = time.perf_counter()
+    if base.tile is None:
+        return base
+    tiles = {a.tile for a in legal if a.type == "discard" and a.tile is not None}
+    cands = candidates(view, tiles, base.tile)
+    if len(cands) < 2:
+        return base
+    values = race_values(view, cands, random.Random(rng.getrandbits(64)), budget, started)
+    i_base = cands.index(base.tile)
+    best = max(range(len(cands)), key=lambda i: (sum(values[i]), i == i_base))
+    if best == i_base or not _clearly_better(values[best], values[i_base]):
+        return base
+    same = [a for a in legal if a.type == "discard" and a.tile == cands[best]]
+    return min(same, key=lambda a: a.ready != base.ready) if same else base
+
+
+def candidates(view: PlayerView, tiles: set[Tile], base_tile: Tile) -> list[Tile]:
+    """strong's choice first, then its alike discards (see the module's doc)."""
+    options = discard_options(view, view.hand, view.melds, tiles, [], strong_style(view.variant))
+    chosen = next((o for o in options if o.tile == base_tile), None)
+    if chosen is None:
+        return [base_tile]
+    if chosen.shanten > MAX_SHANTEN:
+        return [base_tile]
+    alike = [o for o in options if o.tile != base_tile and _alike(o, chosen)]
+    return [base_tile, *(o.tile for o in alike if o.tile is not None)]
+
+
+def _alike(o: Option, chosen: Option) -> bool:
+    return (
+        o.shanten == chosen.shanten
+        and o.worth >= KEEP_WORTH * chosen.worth
+        and o.multiplier >= chosen.multiplier * 0.999
+    )
+
+
+def _clearly_better(a: list[float], b: list[float]) -> bool:
+    d = [x - y for x, y in zip(a, b, strict=True)]
+    n = len(d)
+    if n < 2:
+        return False
+    mean = sum(d) / n
+    if mean <= 0:
+        return False
+    var = sum((x - mean) ** 2 for x in d) / (n - 1)
+    return mean > CLEAR * math.sqrt(var / n)
+
+
+@cache
+def _set_counts(variant: str) -> bytes:
+    c = bytearray(KINDS)
+    for t in get_ruleset(variant).wall_tiles():
+        if t < KINDS:
+            c[t] += 1
+    return bytes(c)
+
+
+def unseen_tiles(view: PlayerView) -> list[Tile]:
+    """The tiles this seat cannot see, within the variant's set (two-player plays without two
+    suits: `view.unseen` counts 4 of every kind)."""
+    full = _set_counts(view.variant)
+    return [t for t in range(KINDS) for _ in range(max(0, full[t] - (4 - view.unseen[t])))]
+
+
+def race_values(
+    view: PlayerView, cands: list[Tile], rng: random.Random, budget: RaceBudget, started: float
+) -> list[list[float]]:
+    """Per candidate, the value of each sampled order (the same orders for all). An order is,
+    per round of the table, this seat's draw and then — where a discard can win — one tile
+    thrown by each other seat."""
+    pool = unseen_tiles(view)
+    per_round = view.players if get_ruleset(view.variant).win_on_discard else 1
+    rounds = min(HORIZON, view.wall_left // view.players, len(pool) // per_round)
+    values: list[list[float]] = [[] for _ in cands]
+    if rounds <= 0:
+        return values
+    race = _Race(view, per_round)
+    for i in range(budget.samples):
+        if budget.time_ms is not None and (time.perf_counter() - started) * 1000 > budget.time_ms:
+            break
+        if i and i % LOOK == 0 and not _contested(values):
+            break
+        order = rng.sample(pool, rounds * per_round)
+        for k, t in enumerate(cands):
+            values[k].append(race.play(t, order))
+    return values
+
+
+def _contested(values: list[list[float]]) -> bool:
+    """Whether some alternative is still ahead of strong's choice (the first) on the orders so
+    far: if none is, more orders will hardly carry one 2 standard errors clear."""
+    base = sum(values[0])
+    return any(sum(v) > base for v in values[1:])
+
+
+class _Race:
+    """The fixed facts of one decision and the greedy play of one draw order."""
+
+    def __init__(self, view: PlayerView, per_round: int) -> None:
+        self.view = view
+        self.jokers = view.jokers
+        self.need = max(0, 4 - len(view.melds))
+        self.per_round = per_round
+        # the seats whose throws follow this seat's draw, in turn order
+        self.throwers = [(view.me + k) % view.players for k in range(1, per_round)]
+        # per round ahead, the chance no other seat has ended the hand by then
+        share = (view.players - 1) / view.players
+        self.alive: list[float] = []
+        left, alive = view.wall_left, 1.0
+        for _ in range(HORIZON):
+            alive *= 1 - share * next(h for most, h in ENDS if left <= most)
+            self.alive.append(alive)
+            left -= view.players
+        self.stake = STAKE.get(view.variant, 1.0)
+        self._pay: dict[tuple[bytes, Tile, int | None], int] = {}
+
+    def dist(self, h: bytearray) -> int:
+        if not self.jokers:
+            return shanten(bytes(h), 0, self.need)
+        c = bytearray(h)
+        j = 0
+        for t in self.jokers:
+            j += c[t]
+            c[t] = 0
+        return shanten(bytes(c), j, self.need)
+
+    def pay(self, hand13: bytes, t: Tile, frm: int | None = None) -> int:
+        key = (hand13, t, frm)
+        got = self._pay.get(key)
+        if got is None:
+            got = wait_payoff(self.view, hand13, t, from_seat=frm)
+            self._pay[key] = got
+        return got
+
+    def play(self, discard: Tile, order: list[Tile]) -> float:
+        h = bytearray(self.view.hand)
+        h[discard] -= 1
+        sh = self.dist(h)
+        river = {discard}
+        per = self.per_round
+        for r in range(0, len(order), per):
+            weight = self.alive[r // per]
+            if not sh:
+                # ready: the others' throws before its next draw (a kind it threw itself is no
+                # win — most variants lock it, and it would have kept it)
+                for j, seat in enumerate(self.throwers, 1):
+                    t = order[r + j]
+                    if t in river:
+                        continue
+                    h[t] += 1
+                    done = self.dist(h) == -1
+                    h[t] -= 1
+                    if done:
+                        got = self.pay(bytes(h), t, seat)
+                        if got > 0:
+                            return (got + self.stake) * weight
+            drawn = order[r]
+            h[drawn] += 1
+            now = self.dist(h)
+            if now == -1:
+                h[drawn] -= 1
+                got = self.pay(bytes(h), drawn)
+                h[drawn] += 1
+                if got > 0:
+                    return (got + self.stake) * weight
+            if now < sh or drawn in self.jokers:
+                out = self.keep(h, drawn, now)
+                h[out] -= 1
+                sh = self.dist(h)
+            else:
+                out = drawn
+                h[drawn] -= 1
+            river.add(out)
+        return 0.0
+
+    def keep(self, h: bytearray, drawn: Tile, target: int) -> Tile:
+        """The most isolated tile whose discard keeps the improvement (never a joker)."""
+        jokers = self.jokers
+        held = sorted((-_isolation(h, t), t) for t in range(KINDS) if h[t] and t not in jokers)
+        goal = max(target, 0)
+        for _, t in held:
+            h[t] -= 1
+            d = self.dist(h)
+            h[t] += 1
+            if d <= goal:
+                return t
+        return held[0][1] if held else drawn
+
+
+# per kind: the suit neighbours within two ranks (lo, hi), and whether it is a terminal
+_RANGE = tuple((t - min(t % 9, 2), t + min(8 - t % 9, 2) + 1) for t in range(HONOR))
+_END = tuple(1 if t % 9 in (0, 8) else 0 for t in range(HONOR))
+
+
+def _isolation(h: bytearray, t: Tile) -> int:
+    """Higher = more useless (as strong's tie-break): a lone honour, then lone terminals."""
+    if h[t] >= 2:
+        return 0
+    if t >= HONOR:
+        return 6
+    lo, hi = _RANGE[t]
+    return 4 - min(sum(h[lo:hi]) - h[t], 3) + _END[t]

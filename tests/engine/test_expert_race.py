@@ -1,0 +1,132 @@
+"""expert's race over its own draws (own_draws.py): the draws come from what its seat cannot see,
+every candidate meets the same draws, it departs from strong only among strong's alike discards,
+and never without the samples to show it."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from games.engine.actions import Action, apply, legal_actions, new_hand, seats_to_act
+from games.engine.bots import PlayerView, decide, search
+from games.engine.bots.own_draws import RaceBudget, candidates, race_discard, race_values, unseen_tiles
+from games.engine.bots.policies import strong
+from games.engine.bots.seen import OtherSeat
+from games.engine.state import HandState
+from games.engine.tiles import KINDS, counts_of, parse, tile
+from games.engine.view import view_for
+
+FIXED = RaceBudget(samples=24, time_ms=None)
+
+
+def _view(variant: str, hand: str, others: tuple[OtherSeat, ...], wall_left: int = 40) -> PlayerView:
+    counts = counts_of(parse(hand))
+    seen = bytearray(counts)
+    for o in others:
+        for t in o.discards:
+            seen[t] += 1
+    return PlayerView(
+        variant=variant,
+        phase="turn",
+        me=0,
+        players=len(others) + 1,
+        dealer=0,
+        round_wind=tile("1z"),
+        wall_left=wall_left,
+        hand=counts,
+        drawn=None,
+        melds=(),
+        flowers=(),
+        discarded_joker=False,
+        jokers=(),
+        others=others,
+        unseen=bytes(max(0, 4 - c) for c in seen),
+        last_discard=None,
+    )
+
+
+def _quiet(discards: str, seats: int = 3) -> tuple[OtherSeat, ...]:
+    return tuple(
+        OtherSeat(s, tuple(parse(discards)), (), 0, 0, False, hand_count=13) for s in range(1, seats + 1)
+    )
+
+
+def _turns(variant: str, seed: int, every: int = 3) -> list[tuple[HandState, int]]:
+    state = new_hand(variant, seed, base=2)
+    rng = random.Random(seed)
+    out = []
+    while state.phase != "over":
+        seat = seats_to_act(state)[0]
+        if state.phase == "turn" and state.step % every == 0:
+            out.append((state, seat))
+        state, _ = apply(state, seat, decide("strong", state, seat, rng))
+    return out
+
+
+@pytest.mark.parametrize("variant", ["tianjin", "two_player", "cantonese"])
+def test_the_draws_are_the_tiles_the_seat_cannot_see(variant: str) -> None:
+    for state, seat in _turns(variant, 4)[:5]:
+        view = PlayerView.of(view_for(state, seat))
+        pool = Counter(unseen_tiles(view))
+        hidden: Counter[int] = Counter()
+        for s, p in enumerate(state.players):
+            if s != seat:
+                hidden.update(t for t in range(KINDS) for _ in range(p.concealed[t]))
+        hidden.update(t for t in state.wall[state.head : state.tail] if t < KINDS)
+        assert pool == hidden  # every hidden tile, and nothing this seat can see
+
+
+def test_a_wait_on_tiles_all_in_sight_is_worth_nothing_in_the_race() -> None:
+    """Throwing the 5z waits on the 6z (three unseen); throwing the 6z waits on the 5z, whose
+    other three copies the others threw: that one never wins."""
+    view = _view("tianjin", "1m2m3m7p8p9p9s9s9s4m5m6m5z6z", _quiet("5z1z"))
+    values = race_values(view, [tile("5z"), tile("6z"), tile("5z")], random.Random(1), FIXED, 0.0)
+    live, dead, again = values
+    assert sum(live) > 0 and sum(dead) == 0
+    assert live == again  # the same draws for every candidate: equal plays score alike
+
+
+def test_the_race_leaves_strong_only_for_one_of_its_alike_discards() -> None:
+    rng = random.Random(7)
+    departures = 0
+    for variant in ("tianjin", "two_player", "cantonese"):
+        for state, seat in _turns(variant, 8, every=2):
+            view = PlayerView.of(view_for(state, seat))
+            legal = legal_actions(state, seat)
+            base = strong(view, legal, rng)
+            if base.type != "discard" or base.tile is None:
+                continue
+            choice = race_discard(view, legal, base, random.Random(3), FIXED)
+            assert choice in legal
+            tiles = {a.tile for a in legal if a.type == "discard" and a.tile is not None}
+            assert choice.tile in candidates(view, tiles, base.tile)
+            departures += choice != base
+    assert departures  # the race does move off strong somewhere
+
+
+def test_with_no_samples_the_race_keeps_strongs_discard() -> None:
+    for state, seat in _turns("tianjin", 5)[:10]:
+        view = PlayerView.of(view_for(state, seat))
+        legal = legal_actions(state, seat)
+        base = strong(view, legal, random.Random(1))
+        if base.type == "discard":
+            none = RaceBudget(samples=8, time_ms=0.0)
+            assert race_discard(view, legal, base, random.Random(2), none) == base
+
+
+def test_an_expert_in_tianjin_is_not_strong_move_for_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    """It departs seldom (about one discard in 75 there), but it does."""
+    monkeypatch.setattr(search, "RACE_BUDGET", RaceBudget(samples=32, time_ms=None))
+    differ = 0
+    for seed in range(300, 330):
+        for state, seat in _turns("tianjin", seed, every=1):
+            view = PlayerView.of(view_for(state, seat))
+            legal = legal_actions(state, seat)
+            mine: Action = search.expert(view, legal, random.Random(1))
+            assert mine in legal
+            differ += mine != strong(view, legal, random.Random(1))
+        if differ:
+            break
+    assert differ
