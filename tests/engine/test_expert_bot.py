@@ -8,33 +8,24 @@ import random
 
 import pytest
 
-from games.engine.actions import Action, apply, legal_actions, new_hand, seats_to_act
-from games.engine.bots import PlayerView, decide, search
+from games.engine.actions import Action, legal_actions
+from games.engine.bots import PlayerView, search
 from games.engine.bots.arena import arena
 from games.engine.bots.policies import strong
-from games.engine.bots.search import Budget, ExpertEvaluator, sample_world, unseen_pool
-from games.engine.bots.seen import OtherSeat
+from games.engine.bots.search import Budget, ExpertEvaluator, sample_world
+from games.engine.bots.seen import OtherSeat, unseen_pool
 from games.engine.hand import shanten
 from games.engine.rulesets import VARIANT_IDS
 from games.engine.state import HandState, Meld
 from games.engine.tiles import KINDS, counts_of, parse, tile
 from games.engine.view import view_for
-from tests.engine.threats import quiet_seats, view_facing
+from tests.engine.threats import quiet_seats, strong_turns, view_facing
 
 FIXED = Budget(samples=8, time_ms=None)
 
 
 def _turns(variant: str, seed: int, every: int = 7) -> list[tuple[HandState, int]]:
-    """States of a strong-bot hand where a seat is to discard, every few steps."""
-    state = new_hand(variant, seed, base=2)
-    rng = random.Random(seed)
-    out = []
-    while state.phase != "over":
-        seat = seats_to_act(state)[0]
-        if state.phase == "turn" and state.step % every == 0:
-            out.append((state, seat))
-        state, _ = apply(state, seat, decide("strong", state, seat, rng))
-    return out
+    return strong_turns(variant, seed, every)
 
 
 @pytest.mark.parametrize("variant", VARIANT_IDS)

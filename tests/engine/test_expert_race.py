@@ -9,14 +9,15 @@ from collections import Counter
 
 import pytest
 
-from games.engine.actions import Action, apply, legal_actions, new_hand, seats_to_act
-from games.engine.bots import PlayerView, decide, search
+from games.engine.actions import Action, legal_actions
+from games.engine.bots import PlayerView, search
 from games.engine.bots.own_draws import RaceBudget, candidates, race_discard, race_values, unseen_tiles
 from games.engine.bots.policies import strong
 from games.engine.bots.seen import OtherSeat
 from games.engine.state import HandState
 from games.engine.tiles import KINDS, counts_of, parse, tile
 from games.engine.view import view_for
+from tests.engine.threats import strong_turns
 
 FIXED = RaceBudget(samples=24, time_ms=None)
 
@@ -54,15 +55,7 @@ def _quiet(discards: str, seats: int = 3) -> tuple[OtherSeat, ...]:
 
 
 def _turns(variant: str, seed: int, every: int = 3) -> list[tuple[HandState, int]]:
-    state = new_hand(variant, seed, base=2)
-    rng = random.Random(seed)
-    out = []
-    while state.phase != "over":
-        seat = seats_to_act(state)[0]
-        if state.phase == "turn" and state.step % every == 0:
-            out.append((state, seat))
-        state, _ = apply(state, seat, decide("strong", state, seat, rng))
-    return out
+    return strong_turns(variant, seed, every)
 
 
 @pytest.mark.parametrize("variant", ["tianjin", "two_player", "cantonese"])

@@ -3,8 +3,12 @@ position the expert's defence tests put it in."""
 
 from __future__ import annotations
 
-from games.engine.bots import PlayerView
+import random
+
+from games.engine.actions import apply, new_hand, seats_to_act
+from games.engine.bots import PlayerView, decide
 from games.engine.bots.seen import OtherSeat
+from games.engine.state import HandState
 from games.engine.tiles import counts_of, parse, tile
 
 
@@ -42,3 +46,16 @@ def view_facing(hand: str, threat: OtherSeat, quiet: tuple[OtherSeat, ...]) -> P
         unseen=bytes(max(0, 4 - c) for c in seen),
         last_discard=None,
     )
+
+
+def strong_turns(variant: str, seed: int, every: int) -> list[tuple[HandState, int]]:
+    """States of a hand of four strong bots where a seat is to discard, every `every` steps."""
+    state = new_hand(variant, seed, base=2)
+    rng = random.Random(seed)
+    out = []
+    while state.phase != "over":
+        seat = seats_to_act(state)[0]
+        if state.phase == "turn" and state.step % every == 0:
+            out.append((state, seat))
+        state, _ = apply(state, seat, decide("strong", state, seat, rng))
+    return out

@@ -32,11 +32,10 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 
 from games.engine.actions import Action
 from games.engine.bots.policies import Option, discard_options, strong_style
-from games.engine.bots.seen import PlayerView
+from games.engine.bots.seen import PlayerView, unseen_pool
 from games.engine.bots.value import wait_payoff
 from games.engine.hand import shanten
 from games.engine.rulesets import get_ruleset
@@ -125,20 +124,10 @@ def _clearly_better(a: list[float], b: list[float]) -> bool:
     return mean > CLEAR * math.sqrt(var / n)
 
 
-@cache
-def _set_counts(variant: str) -> bytes:
-    c = bytearray(KINDS)
-    for t in get_ruleset(variant).wall_tiles():
-        if t < KINDS:
-            c[t] += 1
-    return bytes(c)
-
-
 def unseen_tiles(view: PlayerView) -> list[Tile]:
-    """The tiles this seat cannot see, within the variant's set (two-player plays without two
-    suits: `view.unseen` counts 4 of every kind)."""
-    full = _set_counts(view.variant)
-    return [t for t in range(KINDS) for _ in range(max(0, full[t] - (4 - view.unseen[t])))]
+    """The tiles this seat cannot see, each copy once (`seen.unseen_pool`)."""
+    pool = unseen_pool(view)
+    return [t for t in range(KINDS) for _ in range(pool[t])]
 
 
 def race_values(

@@ -45,7 +45,6 @@ import statistics
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 from typing import Protocol
 
 from games.engine.actions import Action
@@ -53,7 +52,7 @@ from games.engine.bots.defence import seat_threat, threats
 from games.engine.bots.expectation import expected_discard
 from games.engine.bots.own_draws import RaceBudget, race_discard
 from games.engine.bots.policies import discard_options, should_fold, strong, strong_style
-from games.engine.bots.seen import OtherSeat, PlayerView
+from games.engine.bots.seen import OtherSeat, PlayerView, unseen_pool
 from games.engine.bots.value import settle_win
 from games.engine.hand import shanten
 from games.engine.rulesets import get_ruleset
@@ -251,22 +250,6 @@ class World:
     rivers: list[set[Tile]]  # kinds each seat has discarded
     wall: list[Tile]
     draws: int
-
-
-@cache
-def _set_counts(variant: str) -> bytes:
-    c = bytearray(KINDS)
-    for t in get_ruleset(variant).wall_tiles():
-        if t < KINDS:
-            c[t] += 1
-    return bytes(c)
-
-
-def unseen_pool(view: PlayerView) -> bytearray:
-    """Copies of each kind this seat cannot see, within the variant's set (two-player plays
-    without two suits: `view.unseen` counts 4 of every kind)."""
-    full = _set_counts(view.variant)
-    return bytearray(max(0, full[t] - (4 - view.unseen[t])) for t in range(KINDS))
 
 
 def _take_random(pool: bytearray, rng: random.Random) -> Tile | None:

@@ -7,9 +7,10 @@ player's browser receives, so a bot cannot see the wall or another hand even by 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
+from games.engine.rulesets import get_ruleset
 from games.engine.state import Meld
 from games.engine.tiles import ALL_KINDS, KINDS, Tile, name, parse
 
@@ -122,3 +123,19 @@ def _meld(m: dict[str, Any]) -> Meld:
         return Meld(m["kind"], ())
     claimed = tile(m["claimed"]) if m.get("claimed") else None
     return Meld(m["kind"], tiles(m["tiles"]), m.get("from"), claimed)
+
+
+@cache
+def _set_counts(variant: str) -> bytes:
+    c = bytearray(KINDS)
+    for t in get_ruleset(variant).wall_tiles():
+        if t < KINDS:
+            c[t] += 1
+    return bytes(c)
+
+
+def unseen_pool(view: PlayerView) -> bytearray:
+    """Copies of each kind this seat cannot see, within the variant's set (two-player plays
+    without two suits: `view.unseen` counts 4 of every kind)."""
+    full = _set_counts(view.variant)
+    return bytearray(max(0, full[t] - (4 - view.unseen[t])) for t in range(KINDS))
