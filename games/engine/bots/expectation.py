@@ -38,19 +38,16 @@ from games.engine.tiles import Tile
 # The alternatives: as close to ready, and at least this share of strong's worth
 KEEP_WORTH = 0.8
 # Depart from strong's discard only when it saves this much expected deal-in cost (points at
-# the arena's stakes — yihua's base is 2 — before 荒番 doubles it). Shanghai and yihua take the
-# smaller savings too: the alike discards keep the hand's speed (win rates stayed strong's), and
-# the tables under-predict what a swap saves (1.2×, above), so every swap above ~0.1 is worth
-# making where a deal-in costs a whole hand's flowers. Cantonese pays about a third of that per
-# deal-in, and a third of the bar there (0.07) dodged more and scored no better: it keeps 0.2
-# (docs/benchmarks.md).
-SAVE = {"shanghai": 0.1, "yihua": 0.1}
-SAVE_DEFAULT = 0.2
+# the arena's stakes — yihua's base is 2 — before 荒番 doubles it): a smaller saving is within
+# what the tables can tell. Cantonese pays about a third of Shanghai per deal-in, but a third
+# of the bar there (0.07) dodged more and scored no better; in Shanghai and yihua half of it
+# (0.1) dodged more too and scored no better on the same deals (docs/benchmarks.md).
+SAVE = 0.2
 
 
 def expected_discard(view: PlayerView, legal: Sequence[Action], base: Action) -> Action:
     """strong's discard `base`, or the alike discard with the least expected deal-in cost when
-    that saves at least the variant's SAVE."""
+    that saves at least SAVE."""
     tables = DEAL_IN_TABLES.get(view.variant)
     if tables is None or base.tile is None:
         return base
@@ -58,7 +55,7 @@ def expected_discard(view: PlayerView, legal: Sequence[Action], base: Action) ->
     if base.tile not in costs:
         return base
     best = min(costs, key=lambda t: (costs[t], t != base.tile))
-    if costs[base.tile] - costs[best] < SAVE.get(view.variant, SAVE_DEFAULT):
+    if costs[base.tile] - costs[best] < SAVE:
         return base
     same = [a for a in legal if a.type == "discard" and a.tile == best]
     return min(same, key=lambda a: a.ready != base.ready) if same else base
