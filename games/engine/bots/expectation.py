@@ -40,7 +40,8 @@ KEEP_WORTH = 0.8
 # Depart from strong's discard only when it saves this much expected deal-in cost (points at
 # the arena's stakes — yihua's base is 2 — before 荒番 doubles it): a smaller saving is within
 # what the tables can tell. Cantonese pays about a third of Shanghai per deal-in, but a third
-# of the bar there (0.07) dodged more and scored no better (docs/benchmarks.md).
+# of the bar there (0.07) dodged more and scored no better; in Shanghai and yihua half of it
+# (0.1) dodged more too and scored no better on the same deals (docs/benchmarks.md).
 SAVE = 0.2
 
 
