@@ -219,13 +219,20 @@ class RowSql(Generic[M]):
         return self._sql((using, "update", tuple(attnames)), build), [*params, obj.pk]
 
     def update_if_part(
-        self, obj: M, attnames: list[str], expected: dict[str, Any], using: str = "default"
+        self,
+        obj: M,
+        attnames: list[str],
+        expected: dict[str, Any],
+        returning: tuple[str, ...] = (),
+        using: str = "default",
     ) -> tuple[str, list[Any]]:
         """`UPDATE … SET` of these fields of `obj`'s row, only if its fields still hold the
-        `expected` values (attname -> value), `RETURNING` its key: a compare-and-set."""
+        `expected` values (attname -> value), `RETURNING` its key and the `returning` fields as
+        the row now holds them: a compare-and-set."""
         connection = connections[using]
         fields = [self.by_attname[name] for name in attnames]
         checked = [self.by_attname[name] for name in expected]
+        returned = [self.pk, *(self.by_attname[name] for name in returning)]
         params = [f.get_db_prep_save(getattr(obj, f.attname), connection) for f in fields]
         params += [obj.pk, *(f.get_db_prep_value(expected[f.attname], connection) for f in checked)]
 
@@ -233,9 +240,11 @@ class RowSql(Generic[M]):
             q = connection.ops.quote_name
             assignments = ", ".join(f"{q(f.column)} = %s" for f in fields)
             where = " AND ".join([f"{q(self.pk.column)} = %s", *(f"{q(f.column)} = %s" for f in checked)])
-            return f"UPDATE {q(self.table)} SET {assignments} WHERE {where} RETURNING {q(self.pk.column)}"
+            back = ", ".join(q(f.column) for f in returned)
+            return f"UPDATE {q(self.table)} SET {assignments} WHERE {where} RETURNING {back}"
 
-        return self._sql((using, "update_if", tuple(attnames), tuple(expected)), build), params
+        key = (using, "update_if", tuple(attnames), tuple(expected), returning)
+        return self._sql(key, build), params
 
     def upsert_part(self, obj: M, using: str = "default") -> tuple[str, list[Any]]:
         """`INSERT` of `obj` with its key, replacing every other field of a row with that key."""
@@ -317,24 +326,31 @@ def in_one_statement(parts: list[tuple[str, list[Any]]], using: str = "default")
         cursor.execute(f"WITH {ctes} {last}" if first else last, [*values, *params])
 
 
-def in_one_statement_if_first(parts: list[tuple[str, list[Any]]], using: str = "default") -> bool:
+def in_one_statement_if_first(
+    parts: list[tuple[str, list[Any]]], returned: tuple[str, ...] = (), using: str = "default"
+) -> tuple[Any, ...] | None:
     """`in_one_statement`, all or nothing on the first write: when it changes no row (a
     compare-and-set, `RowSql.update_if_part`, that found the row changed) the main query
-    divides by zero, the statement fails and, being one statement, writes nothing; returns
-    whether everything was written. (PostgreSQL runs the `WITH` the main query reads first, the
-    others after it: they never run then.) One round trip, and with autocommit one transaction."""
+    divides by zero, the statement fails and, being one statement, writes nothing: None. When
+    everything was written, the values of the `returned` columns the first write returned (its
+    `returning` fields). (PostgreSQL runs the `WITH` the main query reads first, the others
+    after it: they never run then.) One round trip, and with autocommit one transaction."""
     ctes = ", ".join(f"w{i} AS ({sql})" for i, (sql, _params) in enumerate(parts))
     values = [value for _sql, part in parts for value in part]
     connection = connections[using]
+    q = connection.ops.quote_name
+    # (an aggregate query has one row even when w0 has none; max of its one row is its value)
+    columns = "".join(f", max({q(column)})" for column in returned)
     prepared = getattr(connection, "prepared_cursor", None)  # (mahjong_site.postgres: parsed once)
     try:
         with prepared() if prepared is not None else connection.cursor() as cursor:
-            cursor.execute(f"WITH {ctes} SELECT 1 / count(*) FROM w0", values)
+            cursor.execute(f"WITH {ctes} SELECT 1 / count(*){columns} FROM w0", values)
+            row = cursor.fetchone()
     except DataError as error:
         if getattr(error.__cause__, "sqlstate", None) == DIVISION_BY_ZERO:
-            return False
+            return None
         raise
-    return True
+    return tuple(row[1:])
 
 
 DIVISION_BY_ZERO = "22012"  # PostgreSQL's SQLSTATE: the compare-and-set found the row changed

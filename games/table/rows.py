@@ -72,6 +72,10 @@ QUIET_FIELDS = frozenset({"deadline", "deadline_version"})
 # revision (every change bumps it), the row's birth (a rebuilt database reuses ids) and its status
 # (the clock closes a broken table without a new revision).
 GUARD_FIELDS = ("revision", "created", "status")
+# Written without a new revision (a spectator's socket, the clock's failures): a snapshot's may
+# be behind the row's, so the statement returns them and the new snapshot shows the row's.
+FRESH_FIELDS = ("spectators", "clock_failures")
+FRESH_COLUMNS = tuple(Table._meta.get_field(name).column for name in FRESH_FIELDS)
 
 LogEntry = tuple[HandAction, Hand, int, "HandState | None"]  # the action, its hand, count, checkpoint
 HeldBack = tuple[list[LogEntry], dict[tuple[int, int], HandState]]  # a change's log rows, its new states
@@ -82,11 +86,13 @@ def save_if_current(
 ) -> bool:
     """A change made on a snapshot, without the table's lock: its table fields, log rows and
     seat fields in one statement, written only if the table's row is still what the snapshot
-    held (`GUARD_FIELDS`, as in `before`). PostgreSQL only. Whether it was written."""
+    held (`GUARD_FIELDS`, as in `before`). PostgreSQL only. Whether it was written; if so,
+    `table` gets the row's fields kept outside the revision (`FRESH_FIELDS`) as they are now."""
     was = dict(zip(TABLE_FIELDS, before, strict=True))
     changed = set(changed_names(TABLE_FIELDS, before, TABLE_SHAPE.values(table))) | QUIET_FIELDS
     names = [name for name in TABLE_FIELDS if name in changed]
-    parts = [TABLE_ROWS.update_if_part(table, names, {name: was[name] for name in GUARD_FIELDS})]
+    guard = {name: was[name] for name in GUARD_FIELDS}
+    parts = [TABLE_ROWS.update_if_part(table, names, guard, returning=FRESH_FIELDS)]
     if logs:  # the hand's count and its newest checkpoint once (a row is written once a statement)
         _logged, hand, count, _state = logs[-1]
         parts.append(_count_part(hand, count))
@@ -95,7 +101,12 @@ def save_if_current(
             parts.append(_checkpoint_part(hand, *kept[-1]))
         parts += [ACTION_ROWS.insert_part(entry[0]) for entry in logs]
     parts += [SEAT_ROWS.update_part(seat, names) for seat, names in seats if names]
-    return in_one_statement_if_first(parts)
+    fresh = in_one_statement_if_first(parts, returned=FRESH_COLUMNS)
+    if fresh is None:
+        return False
+    for name, value in zip(FRESH_FIELDS, fresh, strict=True):
+        setattr(table, name, value)
+    return True
 
 
 def changed_names(names: tuple[str, ...], before: tuple[Any, ...], after: tuple[Any, ...]) -> list[str]:
