@@ -145,7 +145,7 @@ def test_expert_plays_whole_hands_in_the_arena(variant: str, monkeypatch: pytest
     assert ("expert", "strong") in detail.paired
 
 
-def test_where_no_discard_can_win_expert_plays_strongs_moves() -> None:
+def test_where_no_discard_can_win_the_rollout_search_stays_out() -> None:
     """Tianjin: nothing to defend, and what its hands are worth (kongs paid when made, the 龙)
     is what strong prices and a rollout does not see — the search stays out."""
     evaluator = ExpertEvaluator(FIXED)
