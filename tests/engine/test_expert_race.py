@@ -15,37 +15,15 @@ from games.engine.bots.own_draws import RaceBudget, candidates, race_discard, ra
 from games.engine.bots.policies import strong
 from games.engine.bots.seen import OtherSeat
 from games.engine.state import HandState
-from games.engine.tiles import KINDS, counts_of, parse, tile
+from games.engine.tiles import KINDS, parse, tile
 from games.engine.view import view_for
-from tests.engine.threats import strong_turns
+from tests.engine.threats import strong_turns, turn_view
 
 FIXED = RaceBudget(samples=24, time_ms=None)
 
 
 def _view(variant: str, hand: str, others: tuple[OtherSeat, ...], wall_left: int = 40) -> PlayerView:
-    counts = counts_of(parse(hand))
-    seen = bytearray(counts)
-    for o in others:
-        for t in o.discards:
-            seen[t] += 1
-    return PlayerView(
-        variant=variant,
-        phase="turn",
-        me=0,
-        players=len(others) + 1,
-        dealer=0,
-        round_wind=tile("1z"),
-        wall_left=wall_left,
-        hand=counts,
-        drawn=None,
-        melds=(),
-        flowers=(),
-        discarded_joker=False,
-        jokers=(),
-        others=others,
-        unseen=bytes(max(0, 4 - c) for c in seen),
-        last_discard=None,
-    )
+    return turn_view(variant, hand, others, wall_left)
 
 
 def _quiet(discards: str, seats: int = 3) -> tuple[OtherSeat, ...]:

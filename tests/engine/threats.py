@@ -18,31 +18,38 @@ def quiet_seats(discards: str = "1z2z3z") -> tuple[OtherSeat, ...]:
 
 
 def view_facing(hand: str, threat: OtherSeat, quiet: tuple[OtherSeat, ...]) -> PlayerView:
-    """Seat 0's view at its turn with 30 tiles left: `hand` concealed, the others' discards and
-    melds seen (the unseen counts follow from them)."""
+    """Seat 0's Shanghai view at its turn with 30 tiles left, facing `threat` and `quiet`."""
+    return turn_view("shanghai", hand, (threat, *quiet), wall_left=30, dealer=1)
+
+
+def turn_view(
+    variant: str, hand: str, others: tuple[OtherSeat, ...], wall_left: int, dealer: int = 0
+) -> PlayerView:
+    """Seat 0's view at its turn: `hand` concealed, the others' discards and melds seen (the
+    unseen counts follow from them)."""
     counts = counts_of(parse(hand))
     seen = bytearray(counts)
-    for o in (threat, *quiet):
+    for o in others:
         for t in o.discards:
             seen[t] += 1
         for m in o.melds:
             for t in m.tiles:
                 seen[t] += 1
     return PlayerView(
-        variant="shanghai",
+        variant=variant,
         phase="turn",
         me=0,
-        players=4,
-        dealer=1,
+        players=len(others) + 1,
+        dealer=dealer,
         round_wind=tile("1z"),
-        wall_left=30,
+        wall_left=wall_left,
         hand=counts,
         drawn=None,
         melds=(),
         flowers=(),
         discarded_joker=False,
         jokers=(),
-        others=(threat, *quiet),
+        others=others,
         unseen=bytes(max(0, 4 - c) for c in seen),
         last_discard=None,
     )
