@@ -451,6 +451,68 @@ def shanten(counts: bytes, jokers: int = 0, melds: int | None = None) -> int:
     return max(best - jokers, 0) - 1
 
 
+class _PartialStepTable(dict):
+    """Suit key → for each position, the partial-cost id of the suit with one tile more
+    (`step` 1) or one fewer (`step` -1) there; None where the suit has no copy to take away.
+    A hand's neighbours (one tile drawn, one thrown) then differ from it in one suit's id only."""
+
+    def __init__(self, partial: _PartialTable, step: int) -> None:
+        super().__init__()
+        self.partial = partial
+        self.step = step
+
+    def __missing__(self, key: bytes) -> tuple[int | None, ...]:
+        out: list[int | None] = []
+        c = bytearray(key)
+        for p in range(len(key)):
+            if c[p] + self.step < 0:
+                out.append(None)
+                continue
+            c[p] += self.step
+            out.append(self.partial[bytes(c)])
+            c[p] -= self.step
+        value = tuple(out)
+        self[key] = value
+        return value
+
+
+_SUITED_STEPS = {step: _PartialStepTable(_SUITED_PARTIAL, step) for step in (1, -1)}
+_HONOUR_STEPS = {step: _PartialStepTable(_HONOUR_PARTIAL, step) for step in (1, -1)}
+
+
+def shanten_each_step(counts: bytes, jokers: int, melds: int, step: int) -> tuple[int | None, ...]:
+    """For every kind t, `shanten` of the hand with one more copy of t (`step` 1) or one fewer
+    (`step` -1; None where the hand holds none), `melds` given. One pass over the kinds, each a
+    join of the changed suit's id with the others' (the bots ask this of every hand they weigh:
+    which draws lower the shanten, which discards keep it)."""
+    keys = (counts[0:9], counts[9:18], counts[18:27], counts[27:34])
+    ids = (
+        _SUITED_PARTIAL[keys[0]],
+        _SUITED_PARTIAL[keys[1]],
+        _SUITED_PARTIAL[keys[2]],
+        _HONOUR_PARTIAL[keys[3]],
+    )
+    x = _JOIN[ids[0] << _ID_BITS | ids[1]]
+    y = _JOIN[ids[2] << _ID_BITS | ids[3]]
+    out: list[int | None] = []
+    for s in range(4):
+        steps = (_HONOUR_STEPS if s == 3 else _SUITED_STEPS)[step][keys[s]]
+        for changed in steps:
+            if changed is None:
+                out.append(None)
+                continue
+            if s == 0:
+                key = _JOIN[changed << _ID_BITS | ids[1]] << _ID_BITS | y
+            elif s == 1:
+                key = _JOIN[ids[0] << _ID_BITS | changed] << _ID_BITS | y
+            elif s == 2:
+                key = x << _ID_BITS | _JOIN[changed << _ID_BITS | ids[3]]
+            else:
+                key = x << _ID_BITS | _JOIN[ids[2] << _ID_BITS | changed]
+            out.append(max(_FINAL[key][melds] - jokers, 0) - 1)
+    return tuple(out)
+
+
 def seven_pairs_shanten(counts: bytes, jokers: int = 0, distinct: bool = False) -> int:
     """Shanten toward seven pairs (as `is_seven_pairs`: four alike are two
     pairs unless `distinct`)."""
@@ -477,5 +539,7 @@ def reset_tables(combinations_only: bool = False) -> None:
         return
     for table in (_SUITED, _HONOURS, _SUITED_ADD, _HONOURS_ADD, _SUITED_PARTIAL, _HONOUR_PARTIAL):
         table.clear()
+    for steps in (*_SUITED_STEPS.values(), *_HONOUR_STEPS.values()):
+        steps.clear()  # they hold vector ids, which are renumbered from here
     _VECTORS.clear()
     _VECTOR_IDS.clear()

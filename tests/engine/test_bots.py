@@ -385,6 +385,31 @@ def test_strong_takes_the_win_where_a_self_draw_pays_only_three_shares() -> None
     assert strong(_offered_a_discard_win("shanghai", 60, melds_each=1), legal, random.Random(0)).type == "win"
 
 
+def _dealt_counts(rng: random.Random, size: int) -> bytes:
+    wall = [t for t in range(KINDS) for _ in range(4)]
+    rng.shuffle(wall)
+    return counts_of(wall[:size])
+
+
+def test_improving_is_every_unseen_draw_that_lowers_the_distance() -> None:
+    # improving keeps per hand what lowers it and applies `unseen` after: checked against
+    # asking `distance` of the hand with each kind drawn, with jokers and declared melds
+    rng = random.Random(11)
+    for i in range(1500):
+        melds = i % 4
+        hand = _dealt_counts(rng, 13 - 3 * melds)
+        jokers = ((), (rng.randrange(KINDS),), (tile("5p"), tile("6p")))[i % 3]
+        unseen = bytes(rng.randrange(5) for _ in range(KINDS))
+        now = distance(hand, melds, jokers)
+        expected = []
+        for t in range(KINDS):
+            c = bytearray(hand)
+            c[t] += 1
+            if unseen[t] and distance(bytes(c), melds, jokers) < now:
+                expected.append(t)
+        assert improving(hand, melds, jokers, unseen) == (sum(unseen[t] for t in expected), expected)
+
+
 def test_two_step_is_draws_times_the_count_after_the_best_next_discard() -> None:
     # one from ready: 234m 67m 123p 567s + 9s 1z; checked against a plain enumeration over
     # every draw and every discard after it
