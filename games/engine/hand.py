@@ -143,11 +143,14 @@ ORPHANS = tuple(t for t in range(KINDS) if is_terminal(t) or is_honour(t))
 def is_thirteen_orphans(counts: bytes, jokers: int = 0) -> bool:
     if sum(counts) + jokers != 14:
         return False
-    if any(counts[t] for t in range(KINDS) if t not in ORPHANS):
+    # 2–8 of any suit rules it out: three slices, not a test per kind (Cantonese asks this of
+    # every tile that might complete a hand)
+    if any(counts[1:8]) or any(counts[10:17]) or any(counts[19:26]):
         return False
-    missing = sum(1 for t in ORPHANS if not counts[t])
-    has_pair = any(counts[t] >= 2 for t in ORPHANS)
-    extra = sum(max(0, counts[t] - 1) for t in ORPHANS)
+    held = [counts[t] for t in ORPHANS]
+    missing = held.count(0)
+    has_pair = any(c >= 2 for c in held)
+    extra = sum(c - 1 for c in held if c > 1)
     if extra > 1:
         return False
     return missing + (0 if has_pair else 1) <= jokers

@@ -112,6 +112,22 @@ def test_a_bots_choice_ignores_hidden_tiles(variant: str) -> None:
     assert compared == 6 * 4 * len(LEVELS)
 
 
+@pytest.mark.parametrize("variant", VARIANT_IDS)
+def test_a_bot_reads_the_players_view_less_only_the_waits_help(variant: str) -> None:
+    # decide builds the view without the waits help (no bot reads it): everything else is the
+    # very dict the player's browser gets, and the help is really there to leave out
+    helped = 0
+    for seed in range(4):
+        for steps in (0, 5, 17, 31):
+            state = _mid_hand(variant, seed, steps)
+            seat = seats_to_act(state)[0]
+            full = view_for(state, seat)
+            help_keys = {"waits", "discard_waits"}
+            helped += bool(help_keys & full.keys())
+            assert view_for(state, seat, hints=False) == {k: v for k, v in full.items() if k not in help_keys}
+    assert helped
+
+
 def test_a_spectators_view_is_refused() -> None:
     state = new_hand("shanghai", 1)
     with pytest.raises(ValueError):
