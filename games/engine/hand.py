@@ -495,24 +495,21 @@ def shanten_each_step(counts: bytes, jokers: int, melds: int, step: int) -> tupl
         _SUITED_PARTIAL[keys[2]],
         _HONOUR_PARTIAL[keys[3]],
     )
-    x = _JOIN[ids[0] << _ID_BITS | ids[1]]
-    y = _JOIN[ids[2] << _ID_BITS | ids[3]]
+    join, final = _JOIN, _FINAL
+    x = join[ids[0] << _ID_BITS | ids[1]]
+    y = join[ids[2] << _ID_BITS | ids[3]]
     out: list[int | None] = []
     for s in range(4):
         steps = (_HONOUR_STEPS if s == 3 else _SUITED_STEPS)[step][keys[s]]
+        first = s % 2 == 0  # the changed suit is the first of its join's two ids
+        partner = ids[s + 1] if first else ids[s - 1]
         for changed in steps:
             if changed is None:
                 out.append(None)
                 continue
-            if s == 0:
-                key = _JOIN[changed << _ID_BITS | ids[1]] << _ID_BITS | y
-            elif s == 1:
-                key = _JOIN[ids[0] << _ID_BITS | changed] << _ID_BITS | y
-            elif s == 2:
-                key = x << _ID_BITS | _JOIN[changed << _ID_BITS | ids[3]]
-            else:
-                key = x << _ID_BITS | _JOIN[ids[2] << _ID_BITS | changed]
-            out.append(max(_FINAL[key][melds] - jokers, 0) - 1)
+            joined = join[changed << _ID_BITS | partner] if first else join[partner << _ID_BITS | changed]
+            left = (final[joined << _ID_BITS | y] if s < 2 else final[x << _ID_BITS | joined])[melds] - jokers
+            out.append(left - 1 if left > 0 else -1)  # as `shanten`: max(left, 0) - 1
     return tuple(out)
 
 

@@ -28,8 +28,13 @@ def distance(counts: bytes, melds: int, jokers: tuple[Tile, ...]) -> int:
 
 def improving(counts: bytes, melds: int, jokers: tuple[Tile, ...], unseen: bytes) -> tuple[int, list[Tile]]:
     """(unseen copies of the kinds that lower the shanten of a 13-tile hand, those kinds)."""
-    kinds = [t for t in _lowering(counts, melds, jokers)[1] if unseen[t]]
-    return sum(unseen[t] for t in kinds), kinds
+    kinds = []
+    total = 0
+    for t in _lowering(counts, melds, jokers)[1]:
+        if unseen[t]:
+            kinds.append(t)
+            total += unseen[t]
+    return total, kinds
 
 
 # The bots weigh the same hands again and again (every discard's 13 tiles, every draw after it,
@@ -48,9 +53,8 @@ def _lowering(counts: bytes, melds: int, jokers: tuple[Tile, ...]) -> tuple[int,
     for t, after in enumerate(added):
         if t in jokers:
             after = with_joker  # a joker drawn is one more joker, whatever its kind
-        elif not _near(counts, t):
-            continue
-        if after is not None and after < now:
+        # the cheap comparison first: few kinds lower the shanten, so `_near` is rarely asked
+        if after is not None and after < now and (t in jokers or _near(counts, t)):
             lowering.append(t)
     return now, tuple(lowering)
 
@@ -100,6 +104,7 @@ def isolation(counts: bytes, t: Tile) -> int:
     return 4 - min(near, 3) + (1 if r in (0, 8) else 0)
 
 
+@lru_cache(maxsize=4096)  # expert asks it again of strong's very options
 def two_step(counts: bytes, melds: int, jokers: tuple[Tile, ...], unseen: bytes) -> int:
     """Look two draws ahead (the `strong` bot's tile efficiency): Σ over the unseen kinds that
     lower the shanten of a 13-tile hand of (unseen copies × the most tiles that lower it again
