@@ -15,7 +15,7 @@ from games.engine.actions import legal_actions, seats_to_act
 from games.engine.rulesets import get_ruleset
 from games.engine.scoring.shanghai import huangfan_cause
 from games.engine.state import HandResult, HandState, Meld, PlayerState
-from games.engine.tiles import format_tiles, name, seat_wind, tiles_of
+from games.engine.tiles import format_tiles, name, names, seat_wind, tiles_of
 from games.engine.waits import waits_json
 
 
@@ -34,7 +34,7 @@ def _hand_tiles(p: PlayerState) -> list[str]:
     if p.drawn is not None:
         tiles.remove(p.drawn)
         tiles.append(p.drawn)
-    return [name(t) for t in tiles]
+    return names(tiles)
 
 
 def _blind(state: HandState) -> bool:
@@ -53,7 +53,7 @@ def _seat_view(state: HandState, seat: int, viewer: int | None) -> dict[str, Any
         "hand_count": p.hand_size,
         "melds": [_meld_view(m, mine or opened) for m in p.melds],
         "flowers": format_tiles(p.flowers),
-        "discards": [name(t) for t in p.discards],
+        "discards": names(p.discards),
         "claimed_discards": sorted(p.claimed_discards),
         "ready": p.ready,
         "discarded_joker": p.discarded_joker,
