@@ -143,11 +143,14 @@ ORPHANS = tuple(t for t in range(KINDS) if is_terminal(t) or is_honour(t))
 def is_thirteen_orphans(counts: bytes, jokers: int = 0) -> bool:
     if sum(counts) + jokers != 14:
         return False
-    if any(counts[t] for t in range(KINDS) if t not in ORPHANS):
+    # 2–8 of any suit rules it out: three slices, not a test per kind (Cantonese asks this of
+    # every tile that might complete a hand)
+    if any(counts[1:8]) or any(counts[10:17]) or any(counts[19:26]):
         return False
-    missing = sum(1 for t in ORPHANS if not counts[t])
-    has_pair = any(counts[t] >= 2 for t in ORPHANS)
-    extra = sum(max(0, counts[t] - 1) for t in ORPHANS)
+    held = [counts[t] for t in ORPHANS]
+    missing = held.count(0)
+    has_pair = any(c >= 2 for c in held)
+    extra = sum(c - 1 for c in held if c > 1)
     if extra > 1:
         return False
     return missing + (0 if has_pair else 1) <= jokers
@@ -451,6 +454,65 @@ def shanten(counts: bytes, jokers: int = 0, melds: int | None = None) -> int:
     return max(best - jokers, 0) - 1
 
 
+class _PartialStepTable(dict):
+    """Suit key → for each position, the partial-cost id of the suit with one tile more
+    (`step` 1) or one fewer (`step` -1) there; None where the suit has no copy to take away.
+    A hand's neighbours (one tile drawn, one thrown) then differ from it in one suit's id only."""
+
+    def __init__(self, partial: _PartialTable, step: int) -> None:
+        super().__init__()
+        self.partial = partial
+        self.step = step
+
+    def __missing__(self, key: bytes) -> tuple[int | None, ...]:
+        out: list[int | None] = []
+        c = bytearray(key)
+        for p in range(len(key)):
+            if c[p] + self.step < 0:
+                out.append(None)
+                continue
+            c[p] += self.step
+            out.append(self.partial[bytes(c)])
+            c[p] -= self.step
+        value = tuple(out)
+        self[key] = value
+        return value
+
+
+_SUITED_STEPS = {step: _PartialStepTable(_SUITED_PARTIAL, step) for step in (1, -1)}
+_HONOUR_STEPS = {step: _PartialStepTable(_HONOUR_PARTIAL, step) for step in (1, -1)}
+
+
+def shanten_each_step(counts: bytes, jokers: int, melds: int, step: int) -> tuple[int | None, ...]:
+    """For every kind t, `shanten` of the hand with one more copy of t (`step` 1) or one fewer
+    (`step` -1; None where the hand holds none), `melds` given. One pass over the kinds, each a
+    join of the changed suit's id with the others' (the bots ask this of every hand they weigh:
+    which draws lower the shanten, which discards keep it)."""
+    keys = (counts[0:9], counts[9:18], counts[18:27], counts[27:34])
+    ids = (
+        _SUITED_PARTIAL[keys[0]],
+        _SUITED_PARTIAL[keys[1]],
+        _SUITED_PARTIAL[keys[2]],
+        _HONOUR_PARTIAL[keys[3]],
+    )
+    join, final = _JOIN, _FINAL
+    x = join[ids[0] << _ID_BITS | ids[1]]
+    y = join[ids[2] << _ID_BITS | ids[3]]
+    out: list[int | None] = []
+    for s in range(4):
+        steps = (_HONOUR_STEPS if s == 3 else _SUITED_STEPS)[step][keys[s]]
+        first = s % 2 == 0  # the changed suit is the first of its join's two ids
+        partner = ids[s + 1] if first else ids[s - 1]
+        for changed in steps:
+            if changed is None:
+                out.append(None)
+                continue
+            joined = join[changed << _ID_BITS | partner] if first else join[partner << _ID_BITS | changed]
+            left = (final[joined << _ID_BITS | y] if s < 2 else final[x << _ID_BITS | joined])[melds] - jokers
+            out.append(left - 1 if left > 0 else -1)  # as `shanten`: max(left, 0) - 1
+    return tuple(out)
+
+
 def seven_pairs_shanten(counts: bytes, jokers: int = 0, distinct: bool = False) -> int:
     """Shanten toward seven pairs (as `is_seven_pairs`: four alike are two
     pairs unless `distinct`)."""
@@ -477,5 +539,7 @@ def reset_tables(combinations_only: bool = False) -> None:
         return
     for table in (_SUITED, _HONOURS, _SUITED_ADD, _HONOURS_ADD, _SUITED_PARTIAL, _HONOUR_PARTIAL):
         table.clear()
+    for steps in (*_SUITED_STEPS.values(), *_HONOUR_STEPS.values()):
+        steps.clear()  # they hold vector ids, which are renumbered from here
     _VECTORS.clear()
     _VECTOR_IDS.clear()

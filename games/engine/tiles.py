@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 from games.engine.errors import EngineError
 
@@ -106,8 +107,24 @@ def name(t: Tile) -> str:
     return _NAMES[t] if 0 <= t < ALL_KINDS else _name(t)
 
 
+def names(tiles: Iterable[Tile]) -> list[str]:
+    """`name` of each tile (a view names every river's tiles at every action)."""
+    return [_NAMES[t] if 0 <= t < ALL_KINDS else _name(t) for t in tiles]
+
+
 def format_tiles(tiles: Iterable[Tile]) -> str:
     """Inverse of parse: consecutive tiles of one suit share the suit letter."""
+    if type(tiles) is tuple:
+        return _format_tuple(tiles)
+    return _format(tiles)
+
+
+@lru_cache(maxsize=4096)  # melds and flowers: every view names the same ones again
+def _format_tuple(tiles: tuple[Tile, ...]) -> str:
+    return _format(tiles)
+
+
+def _format(tiles: Iterable[Tile]) -> str:
     out: list[str] = []
     run_suit = ""
     for t in tiles:

@@ -15,7 +15,7 @@ from games.engine.actions import legal_actions, seats_to_act
 from games.engine.rulesets import get_ruleset
 from games.engine.scoring.shanghai import huangfan_cause
 from games.engine.state import HandResult, HandState, Meld, PlayerState
-from games.engine.tiles import format_tiles, name, seat_wind, tiles_of
+from games.engine.tiles import format_tiles, name, names, seat_wind, tiles_of
 from games.engine.waits import waits_json
 
 
@@ -34,7 +34,7 @@ def _hand_tiles(p: PlayerState) -> list[str]:
     if p.drawn is not None:
         tiles.remove(p.drawn)
         tiles.append(p.drawn)
-    return [name(t) for t in tiles]
+    return names(tiles)
 
 
 def _blind(state: HandState) -> bool:
@@ -53,7 +53,7 @@ def _seat_view(state: HandState, seat: int, viewer: int | None) -> dict[str, Any
         "hand_count": p.hand_size,
         "melds": [_meld_view(m, mine or opened) for m in p.melds],
         "flowers": format_tiles(p.flowers),
-        "discards": [name(t) for t in p.discards],
+        "discards": names(p.discards),
         "claimed_discards": sorted(p.claimed_discards),
         "ready": p.ready,
         "discarded_joker": p.discarded_joker,
@@ -83,12 +83,16 @@ def _result_view(result: HandResult) -> dict[str, Any]:
 result_view = _result_view  # the result as every view shows it; records carry the same (record.py)
 
 
-def view_for(state: HandState, seat: int | None, public: dict[str, Any] | None = None) -> dict[str, Any]:
+def view_for(
+    state: HandState, seat: int | None, public: dict[str, Any] | None = None, hints: bool = True
+) -> dict[str, Any]:
     """The hand as `seat` sees it (None: a spectator's public view).
 
     A player's view is the public view with their own seat opened: pass `public` (this state's
     `view_for(state, None)`, read only) to build it from that instead of from scratch — a
     server renders each version for every viewer, and the public part is the same for all.
+    `hints=False` leaves out the waits help (the `waits` and `discard_waits` keys): a bot reads
+    none of it, and finding every discard's waits was a fifth of a Cantonese bot's decision.
     """
     viewer = seat if seat is not None and 0 <= seat < state.num_players else None
     if public is None:
@@ -102,7 +106,7 @@ def view_for(state: HandState, seat: int | None, public: dict[str, Any] | None =
     out["me"] = viewer
     # whether the viewer is being waited for; never who else is (claim privacy)
     out["my_move"] = viewer in seats_to_act(state)
-    if state.phase != "over" and not _blind(state):  # the waits help, from what this seat sees
+    if hints and state.phase != "over" and not _blind(state):  # the waits help, from what this seat sees
         out.update(waits_json(state, viewer))
     return out
 

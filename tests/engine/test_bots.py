@@ -112,6 +112,22 @@ def test_a_bots_choice_ignores_hidden_tiles(variant: str) -> None:
     assert compared == 6 * 4 * len(LEVELS)
 
 
+@pytest.mark.parametrize("variant", VARIANT_IDS)
+def test_a_bot_reads_the_players_view_less_only_the_waits_help(variant: str) -> None:
+    # decide builds the view without the waits help (no bot reads it): everything else is the
+    # very dict the player's browser gets, and the help is really there to leave out
+    helped = 0
+    for seed in range(4):
+        for steps in (0, 5, 17, 31):
+            state = _mid_hand(variant, seed, steps)
+            seat = seats_to_act(state)[0]
+            full = view_for(state, seat)
+            help_keys = {"waits", "discard_waits"}
+            helped += bool(help_keys & full.keys())
+            assert view_for(state, seat, hints=False) == {k: v for k, v in full.items() if k not in help_keys}
+    assert helped
+
+
 def test_a_spectators_view_is_refused() -> None:
     state = new_hand("shanghai", 1)
     with pytest.raises(ValueError):
@@ -383,6 +399,31 @@ def test_strong_takes_the_win_where_a_self_draw_pays_only_three_shares() -> None
     legal = [Action("win"), Action("pass")]
     assert strong(_offered_a_discard_win("yihua", 60), legal, random.Random(0)).type == "win"
     assert strong(_offered_a_discard_win("shanghai", 60, melds_each=1), legal, random.Random(0)).type == "win"
+
+
+def _dealt_counts(rng: random.Random, size: int) -> bytes:
+    wall = [t for t in range(KINDS) for _ in range(4)]
+    rng.shuffle(wall)
+    return counts_of(wall[:size])
+
+
+def test_improving_is_every_unseen_draw_that_lowers_the_distance() -> None:
+    # improving keeps per hand what lowers it and applies `unseen` after: checked against
+    # asking `distance` of the hand with each kind drawn, with jokers and declared melds
+    rng = random.Random(11)
+    for i in range(1500):
+        melds = i % 4
+        hand = _dealt_counts(rng, 13 - 3 * melds)
+        jokers = ((), (rng.randrange(KINDS),), (tile("5p"), tile("6p")))[i % 3]
+        unseen = bytes(rng.randrange(5) for _ in range(KINDS))
+        now = distance(hand, melds, jokers)
+        expected = []
+        for t in range(KINDS):
+            c = bytearray(hand)
+            c[t] += 1
+            if unseen[t] and distance(bytes(c), melds, jokers) < now:
+                expected.append(t)
+        assert improving(hand, melds, jokers, unseen) == (sum(unseen[t] for t in expected), expected)
 
 
 def test_two_step_is_draws_times_the_count_after_the_best_next_discard() -> None:

@@ -40,6 +40,7 @@ from games.engine.hand import (
     joker_cost,
     seven_pairs_shanten,
     shanten,
+    shanten_each_step,
     waits,
 )
 from games.engine.tiles import counts_of, parse
@@ -517,11 +518,29 @@ def test_shanten_examples() -> None:
     assert waits(c_of("111234m3333s666z")) == []
 
 
+@pytest.mark.parametrize(("size", "step"), [(13, 1), (14, -1)])
+def test_each_step_is_the_shanten_of_the_hand_one_tile_changed(size: int, step: int) -> None:
+    # the bots' one pass over a hand's neighbours (a tile drawn, a tile thrown) must agree with
+    # asking `shanten` of each neighbour, jokers and declared melds included
+    for i, c in enumerate(_regular_hands(2600 + size, 300, size)):
+        jokers, melds = i % 3, 4 - i % 2
+        each = shanten_each_step(c, jokers, melds, step)
+        for t in range(KINDS):
+            if c[t] + step < 0:
+                assert each[t] is None
+                continue
+            changed = bytearray(c)
+            changed[t] += step
+            assert each[t] == shanten(bytes(changed), jokers, melds), (c, t)
+
+
 def test_tables_rebuild_to_the_same_answers() -> None:
     hands = list(_regular_hands(1200, 200, 13))
     before = [(shanten(c), waits(c), joker_cost(c)) for c in hands]
+    drawn = [shanten_each_step(c, 0, 4, 1) for c in hands[:100]]
     hand.reset_tables()
     assert [(shanten(c), waits(c), joker_cost(c)) for c in hands] == before
+    assert [shanten_each_step(c, 0, 4, 1) for c in hands[:100]] == drawn
     hand.reset_tables(combinations_only=True)
     assert [shanten(c) for c in hands] == [b[0] for b in before]
 

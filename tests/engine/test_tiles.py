@@ -25,6 +25,7 @@ from games.engine.tiles import (
     is_terminal,
     is_wind,
     name,
+    names,
     next_in_cycle,
     parse,
     rank_of,
@@ -92,6 +93,13 @@ def test_ninth_flower_is_rejected() -> None:
 @given(st.lists(any_tile, max_size=20))
 def test_format_then_parse_is_the_identity(tiles: list[int]) -> None:
     assert parse(format_tiles(tiles)) == tiles
+
+
+@given(st.lists(any_tile, max_size=20))
+def test_a_tuple_is_named_as_the_same_tiles_in_a_list(tiles: list[int]) -> None:
+    # tuples (melds, flowers) take the kept path, any other iterable is named afresh
+    assert format_tiles(tuple(tiles)) == format_tiles(tiles) == format_tiles(iter(tiles))
+    assert names(tuple(tiles)) == names(tiles) == [name(t) for t in tiles]
 
 
 @given(st.lists(any_tile, max_size=20))

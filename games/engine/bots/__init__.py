@@ -44,7 +44,7 @@ def decide(level: str, state: HandState, seat: int, rng: random.Random) -> Actio
     """The action the bot of `level` in `seat` takes now, from that seat's view only."""
     bot = BOTS[ALIASES.get(level, level)]
     legal = legal_actions(state, seat)
-    return bot(PlayerView.of(view_for(state, seat)), legal, rng)
+    return bot(PlayerView.of(view_for(state, seat, hints=False)), legal, rng)
 
 
 __all__ = ["BOTS", "DEFAULT_LEVEL", "LEVELS", "Bot", "PlayerView", "check_level", "decide"]

@@ -67,32 +67,36 @@ class PlayerView:
             raise ValueError("a bot needs a player's view, not a spectator's")
         seats = view["seats"]
         mine = seats[me]
+        # every decision reads the whole table back: the loops below are the cheap forms
         hand = bytearray(KINDS)
-        for text in mine.get("hand") or ():  # none while blind choices are open (tianjin)
-            hand[tile(text)] += 1
+        own = mine.get("hand") or ()  # none while blind choices are open (tianjin)
+        for t in map(_BY_NAME.__getitem__, own):
+            hand[t] += 1
         seen = bytearray(hand)
         others = []
         for s in seats:
-            melds = tuple(_meld(m) for m in s["melds"])
+            melds = tuple(_meld(m["kind"], m["tiles"], m.get("from"), m.get("claimed")) for m in s["melds"])
             for m in melds:
                 for t in m.tiles:
                     seen[t] += 1
-            claimed = set(s["claimed_discards"])
-            discards = tuple(tile(n) for n in s["discards"])
-            for i, t in enumerate(discards):
-                if i not in claimed:  # a claimed tile is counted in the claimer's meld
-                    seen[t] += 1
+            discards = tuple(map(_BY_NAME.__getitem__, s["discards"]))
+            for t in discards:
+                seen[t] += 1
+            for i in s["claimed_discards"]:  # a claimed tile is counted in the claimer's meld
+                if i < len(discards):
+                    seen[discards[i]] -= 1
             if s["seat"] != me:
+                flower_tiles = tiles(s["flowers"])
                 others.append(
                     OtherSeat(
                         seat=s["seat"],
                         discards=discards,
                         melds=tuple(m for m in melds if m.tiles),
                         hidden_kongs=sum(1 for m in melds if not m.tiles),
-                        flowers=len(tiles(s["flowers"])),
+                        flowers=len(flower_tiles),
                         ready=bool(s["ready"]),
                         hand_count=int(s["hand_count"]),
-                        flower_tiles=tiles(s["flowers"]),
+                        flower_tiles=flower_tiles,
                     )
                 )
         if view.get("indicator"):
@@ -108,21 +112,26 @@ class PlayerView:
             wall_left=view["wall_left"],
             hand=bytes(hand),
             drawn=tile(mine["drawn"]) if mine.get("drawn") else None,
-            melds=tuple(_meld(m) for m in mine["melds"]),
+            melds=tuple(_meld(m["kind"], m["tiles"], m.get("from"), m.get("claimed")) for m in mine["melds"]),
             flowers=tiles(mine["flowers"]),
             discarded_joker=bool(mine["discarded_joker"]),
             jokers=tuple(tile(n) for n in view["jokers"]),
             others=tuple(others),
-            unseen=bytes(max(0, 4 - c) for c in seen),
+            unseen=bytes(seen).translate(_UNSEEN),
             last_discard=(last["seat"], tile(last["tile"]), last["kind"]) if last else None,
         )
 
 
-def _meld(m: dict[str, Any]) -> Meld:
-    if m["tiles"] is None:  # another player's concealed kong (yihua hides it)
-        return Meld(m["kind"], ())
-    claimed = tile(m["claimed"]) if m.get("claimed") else None
-    return Meld(m["kind"], tiles(m["tiles"]), m.get("from"), claimed)
+# copies seen → copies unseen (4 − seen, at least 0), for bytes.translate
+_UNSEEN = bytes(max(0, 4 - c) for c in range(256))
+
+
+@lru_cache(maxsize=4096)  # the same melds are read back at every decision of the hand
+def _meld(kind: str, text: str | None, frm: int | None, claimed: str | None) -> Meld:
+    """A meld of the view (its kind, tiles, discarder and claimed tile as the view names them)."""
+    if text is None:  # another player's concealed kong (yihua hides it)
+        return Meld(kind, ())
+    return Meld(kind, tiles(text), frm, tile(claimed) if claimed else None)
 
 
 @cache

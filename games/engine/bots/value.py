@@ -46,6 +46,9 @@ DRAGON_VALUE = 4.0
 _DRAGON_FEASIBLE = (1.0, 0.55, 0.25, 0.1, 0.03)
 
 
+# a pure function of the hand, asked again for the same hands (every discard of a decision, the
+# claims before it, expert's second look at strong's options): kept per hand
+@lru_cache(maxsize=1 << 15)
 def plan_multiplier(
     variant: str, counts: bytes, melds: tuple[Meld, ...], plans: str = "normal", jokers: tuple[Tile, ...] = ()
 ) -> float:

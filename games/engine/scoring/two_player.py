@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from MahjongGB import MahjongFanCalculator, MahjongShanten
@@ -272,9 +273,16 @@ def waits(counts: Sequence[int], melds: Sequence[Meld] = ()) -> tuple[Tile, ...]
     wait: it can never come.
     """
     _check_size(counts, melds, 13)
+    return _waits(bytes(counts[:KINDS]), tuple(melds))
+
+
+# Every turn asks it of each discard's 13 tiles (may it declare 报听?), twice (the legal list, then
+# the action's check against it), and the bots again: kept per hand, a pure function of it.
+@lru_cache(maxsize=1 << 14)
+def _waits(counts: bytes, melds: tuple[Meld, ...]) -> tuple[Tile, ...]:
     if MahjongShanten(pack=_packs(melds), hand=_hand(counts)) != 0:  # cheap filter first
         return ()
-    own = bytearray(counts[:KINDS])
+    own = bytearray(counts)
     for m in melds:
         for t in m.tiles:
             own[t] += 1
