@@ -36,15 +36,27 @@ def available(user: AbstractBaseUser, table_id: int | None) -> int:
     return max(0, (balance_or_none(user) or 0) - held_elsewhere(user, table_id))
 
 
-def lock_accounts(users: list[AbstractBaseUser]) -> None:
+def lock_accounts(users: list[AbstractBaseUser]) -> dict[int, int]:
     """Serialise two tables starting a hand on the same player's points at once (each would see
     the other not running yet): lock their profile rows, in one order, inside the change's
-    transaction. The later start then reads the earlier one's hold."""
+    transaction. The later start then reads the earlier one's hold. Returns their balances as
+    the lock read them (user id -> balance; no profile, no entry)."""
     ids = sorted({u.pk for u in users})
-    if ids:
-        list(
-            Profile.objects.select_for_update().filter(user_id__in=ids).order_by("user_id").values_list("pk")
-        )
+    if not ids:
+        return {}
+    locked = Profile.objects.select_for_update().filter(user_id__in=ids).order_by("user_id")
+    return dict(locked.values_list("user_id", "balance"))
+
+
+def available_after_lock(users: list[AbstractBaseUser], table_id: int) -> dict[int, int]:
+    """`available` of each of `users` (user id -> points) with their accounts locked first
+    (`lock_accounts`): two statements for a table's people, not two per person."""
+    balances = lock_accounts(users)
+    held: dict[int, int] = {}
+    seats = Seat.objects.filter(user_id__in=[u.pk for u in users], table__hand__status=Hand.Status.PLAYING)
+    for user_id, base in seats.exclude(table_id=table_id).values_list("user_id", "table__base"):
+        held[user_id] = held.get(user_id, 0) + Table.minimum_for(base or 1)
+    return {u.pk: max(0, balances.get(u.pk, 0) - held.get(u.pk, 0)) for u in users}
 
 
 def most_a_hand_costs(table: Table) -> int:
