@@ -250,8 +250,10 @@ def ranks_of(user: AbstractBaseUser, viewer: AbstractBaseUser | None = None) -> 
 def tiers_for(variant: str, user_ids: Sequence[int]) -> dict[int, Standing]:
     """The players' standings as the public sees them (the leaderboard's): without the changes
     of hands still behind their table's spectator delay."""
-    unseen = _unseen_changes(user_ids, variant)
-    rows = Rank.objects.filter(variant=variant, user_id__in=list(user_ids))
+    rows = list(Rank.objects.filter(variant=variant, user_id__in=list(user_ids)))
+    if not rows:  # nobody ranked yet (every new player's sit-down): no changes to hold back either
+        return {}
+    unseen = _unseen_changes([row.user_id for row in rows], variant)
     return {row.user_id: _as_shown(row, unseen.get((row.user_id, variant), []))[0] for row in rows}
 
 

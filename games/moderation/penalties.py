@@ -22,6 +22,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import Count
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -252,6 +253,25 @@ def escapes_in_window(user: AbstractBaseUser | int, now: datetime) -> int:
 def ban_if_escaping(user: AbstractBaseUser | int, now: datetime) -> timedelta:
     """The ban an escape now would bring (what the board states beside the leave button)."""
     return ban_length(escapes_in_window(user, now) + 1)
+
+
+def bans_if_escaping(user_ids: list[int], now: datetime) -> dict[int, timedelta]:
+    """`ban_if_escaping` of several users in one statement (a hand's start states it for every
+    seat)."""
+    escapes = dict(
+        Ban.objects.filter(
+            user_id__in=user_ids,
+            manual=False,
+            penalty__isnull=False,
+            starts__gt=now - ESCAPE_WINDOW,
+            starts__lte=now,
+        )
+        .exclude(penalty__reversal__isnull=False)
+        .values("user_id")
+        .annotate(escapes=Count("pk"))
+        .values_list("user_id", "escapes")
+    )
+    return {user_id: ban_length(escapes.get(user_id, 0) + 1) for user_id in user_ids}
 
 
 def escalate_ban(user: AbstractBaseUser, penalty: Penalty, now: datetime) -> Ban:

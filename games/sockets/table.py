@@ -21,7 +21,7 @@ from django.db.utils import InterfaceError, OperationalError
 from accounts import sockets
 from accounts.services import still_signed_in, token_digest, user_for_token
 from common import broadcaster
-from common.db_threads import db, db_arrivals
+from common.db_threads import db, db_arrivals, on_play_thread
 from games.rendering.fragments import language_from_scope, render_error_html, render_table_html
 from games.rendering.presenters import json_view, snapshot_context, table_context
 from games.rendering.spectator_delay import DelayedSpectatorSocket
@@ -244,7 +244,8 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Lean
         reply_to = reply_id(message.get("id")) if self.json_mode else None
         sits = isinstance(action, dict) and action.get("type") == "sit" and self.counted_seated is False
         try:
-            table = await db(commands.perform)(
+            table = await on_play_thread(
+                commands.perform,
                 self.table_id,
                 self._actor(),
                 self._version_meant(message.get("version")),

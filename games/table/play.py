@@ -19,7 +19,7 @@ from games.engine.state import HandState
 from games.engine.wall import new_salt
 from games.models import EAST, Hand, HandAction, Match, Seat, Table
 from games.moderation.models import Penalty
-from games.moderation.penalties import ban_if_escaping, record_escape
+from games.moderation.penalties import bans_if_escaping, record_escape
 from games.table import hand_log, settlement, timing
 from games.table.errors import ServiceError
 from games.table.loaded import Loaded
@@ -207,7 +207,7 @@ def start_hand(t: Change, user: AbstractBaseUser | None) -> None:
         raise ServiceError(problem, START_ERRORS[problem])
     if short_of_points(t):
         raise ServiceError("insufficient_points", SHORT_OF_POINTS % t.table.minimum_balance)
-    begin_hand(t)
+    begin_hand(t, points_checked=True)
 
 
 def continue_play(t: Change, user: AbstractBaseUser) -> None:
@@ -233,8 +233,10 @@ def _stand_up_short(t: Change) -> bool:
     return bool(short)
 
 
-def begin_hand(t: Change) -> None:
-    if _stand_up_short(t):  # a next hand after Continue: nobody plays below the floor
+def begin_hand(t: Change, points_checked: bool = False) -> None:
+    """`points_checked`: nobody is short of points (`short_of_points`, with the accounts locked
+    in this transaction: read again, it would say the same)."""
+    if not points_checked and _stand_up_short(t):  # a next hand after Continue: nobody plays below the floor
         return
     table = t.table
     if tournament_hooks.held(table):  # paused by the organiser, or the round is over here
@@ -290,13 +292,12 @@ def begin_hand(t: Change) -> None:
     table.pause_until = None
     t.hand, t.state = hand, state
     t.new_decision()
+    # the ban an escape from this hand would bring, stated on the board (renders never query)
+    bans = bans_if_escaping([s.user_id for s in t.seats if s.user_id], t.now)
     for s in t.seats:
         s.continue_choice = True if s.is_bot else None
         s.pending = s.pending_until = None
-        # the ban an escape from this hand would bring, stated on the board (renders never query)
-        s.ban_if_escaping = (
-            int(ban_if_escaping(s.user_id, t.now).total_seconds() // 60) if s.user_id else None
-        )
+        s.ban_if_escaping = int(bans[s.user_id].total_seconds() // 60) if s.user_id else None
     if state.phase == "over":  # a hand can end at the deal (eight flowers)
         settlement.finish_hand(t)
 

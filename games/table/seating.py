@@ -11,7 +11,6 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.utils.translation import gettext as _
 
 from accounts.models import Profile
-from accounts.services import balance_or_none
 from games.engine.bots import DEFAULT_LEVEL, check_level
 from games.engine.errors import EngineError
 from games.history.ranks import seat_rank
@@ -86,11 +85,10 @@ def sit(t: Change, user: AbstractBaseUser, index: Any, socket_id: int | None = N
     seat = seat_at(t, index)
     if not seat.empty:
         raise ServiceError("seat_taken", "that seat is taken")
-    refuse_too_many_seats(user)
+    balance = refuse_too_many_seats(user)
     table = t.table
-    balance = balance_or_none(user)
     # 50 × base (or 50 while no stake is set) of points no running hand elsewhere holds
-    if holds.available(user, table.pk) < table.minimum_balance:
+    if max(0, (balance or 0) - holds.held_elsewhere(user, table.pk)) < table.minimum_balance:
         raise ServiceError("insufficient_points", INSUFFICIENT_POINTS)
     # A light copy with the balance just read: the snapshot of this change needs no query for
     # it, and the caller's user object (a socket's, long-lived) gets no profile cached.
@@ -108,16 +106,19 @@ def sit(t: Change, user: AbstractBaseUser, index: Any, socket_id: int | None = N
         move_socket(t, socket_id, seat)
 
 
-def refuse_too_many_seats(user: AbstractBaseUser) -> None:
+def refuse_too_many_seats(user: AbstractBaseUser) -> int | None:
     """One account sits at `SEATS_PER_USER` open tables at most (its profile row locked after the
-    table's, as a settlement locks them: two sit-downs at once are counted one after the other)."""
-    Profile.objects.select_for_update().filter(user_id=user.pk).values_list("pk", flat=True).first()
+    table's, as a settlement locks them: two sit-downs at once are counted one after the other).
+    Returns the balance the lock read (None: no profile), as `balance_or_none` would now."""
+    locked = Profile.objects.select_for_update().filter(user_id=user.pk)
+    balance = locked.values_list("balance", flat=True).first()
     seats = Seat.objects.filter(user_id=user.pk).exclude(table__status=Table.Status.CLOSED).count()
     if seats >= settings.SEATS_PER_USER:
         message = _("You may sit at %(n)d tables at most; leave one of them first.") % {
             "n": settings.SEATS_PER_USER
         }
         raise ServiceError("too_many_seats", message)
+    return balance
 
 
 def stand(t: Change, user: AbstractBaseUser) -> None:

@@ -83,5 +83,5 @@ def short_of_points(t: Loaded) -> list[Seat]:
     if virtual_stake(t.table):
         return []  # a tournament's virtual stake has no floor
     people = humans(t)
-    holds.lock_accounts([s.user for s in people])
-    return [s for s in people if holds.available(s.user, t.table.pk) < t.table.minimum_balance]
+    available = holds.available_after_lock([s.user for s in people], t.table.pk)
+    return [s for s in people if available[s.user_id] < t.table.minimum_balance]

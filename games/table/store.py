@@ -248,13 +248,13 @@ class Change(Loaded):
 
     def _announcer(self) -> Callable[[], None]:
         """What to do once the change is committed: keep its snapshot, announce its revision."""
-        table = self.table
+        table, states = self.table, self.states_to_keep()
         version, table_id = table.revision, table.pk
-        states = self.states_to_keep()
         blob = snapshots.pack(table, self.seats, self.hand, states, self._balances)
+        made = (table, self.seats, self.hand) if self._unlocked is not None else None  # (a snapshot's copy)
 
         def announce() -> None:
-            snapshots.keep(blob, states)
+            snapshots.keep(blob, states, made)
             broadcast(table_id, version, blob)
 
         return announce

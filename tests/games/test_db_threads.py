@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import threading
 
 import pytest
 from django.test import override_settings
 
-from common.db_threads import db, db_arrivals
+from common.db_threads import db, db_arrivals, on_play_thread
 
 # Each call tidies its thread's database connection (channels' DatabaseSyncToAsync), and these
 # threads outlive a test: one that held a connection in an earlier test touches it here.
@@ -43,3 +44,27 @@ async def test_a_storm_of_arrivals_does_not_hold_up_play() -> None:
 async def test_without_a_lane_of_their_own_arrivals_share_the_play_threads(play: int, arrivals: int) -> None:
     with override_settings(DB_THREADS=play, ARRIVAL_DB_THREADS=arrivals):
         assert not (await db_arrivals(thread_name)()).startswith("db_arrivals")
+
+
+NAMED: contextvars.ContextVar[str] = contextvars.ContextVar("named", default="")
+
+
+def rename(name: str) -> str:
+    seen = NAMED.get()
+    NAMED.set(name)
+    return seen
+
+
+def refuse(message: str) -> None:
+    raise ValueError(message)
+
+
+@override_settings(DB_THREADS=4, ARRIVAL_DB_THREADS=2)
+async def test_a_hand_actions_call_runs_on_a_play_thread_in_a_copy_of_the_callers_context() -> None:
+    assert (await on_play_thread(thread_name)).startswith("db_")
+    NAMED.set("caller")
+    assert await on_play_thread(rename, "thread") == "caller"  # it sees the caller's values …
+    assert NAMED.get() == "caller"  # … and what it sets stays in its copy
+    assert await on_play_thread(rename, "again") == "caller"  # (not left on the thread either)
+    with pytest.raises(ValueError, match="no"):
+        await on_play_thread(refuse, "no")

@@ -173,6 +173,23 @@ def test_repeated_escapes_double_the_ban_and_reversal_lifts_it(alice: User, bob:
     assert second.ends <= timezone.now()
 
 
+def test_the_bans_of_several_players_are_each_ones_own(alice: User, bob: User) -> None:
+    """A hand's start reads every seat's ban-if-escaping in one statement: each counts only
+    that player's unreversed escapes in the window, as the one-player reading does."""
+    carol = User.objects.create_user(username="carol")
+    now = timezone.now()
+    for when in (now - timedelta(hours=2), now - timedelta(hours=1)):
+        penalties.escalate_ban(alice, penalties.manual_penalty(alice, 1, None), when)
+    an_hour_ago = now - timedelta(hours=1)
+    reversed_one = penalties.escalate_ban(bob, penalties.manual_penalty(bob, 1, None), an_hour_ago)
+    penalties.escalate_ban(bob, penalties.manual_penalty(bob, 1, None), now - timedelta(hours=30))  # outside
+    penalties.reverse_penalty(reversed_one.penalty, alice)
+    ids = [alice.pk, bob.pk, carol.pk]
+    together = penalties.bans_if_escaping(ids, now)
+    assert together == {pk: penalties.ban_if_escaping(pk, now) for pk in ids}
+    assert together[alice.pk] == timedelta(minutes=40) and together[bob.pk] == together[carol.pk]
+
+
 def test_an_escape_ban_reads_in_the_readers_language_whoever_wrote_it(alice: User) -> None:
     """The clock writes escape bans with no reader; the English board must not show 逃跑."""
     from django.utils import translation

@@ -136,3 +136,31 @@ def test_an_action_inside_a_transaction_takes_the_lock(alice: User) -> None:
         commands.perform(table.pk, dealer, table.version, discard)
     statements = [sql for sql in sent if '"games_table"' in sql]
     assert "FOR UPDATE" in statements[0] and not any(sql.endswith("count(*) FROM w0") for sql in statements)
+
+
+def _fields(row: Any) -> dict[str, Any]:
+    return {f.attname: getattr(row, f.attname) for f in type(row)._meta.concrete_fields}
+
+
+def test_the_snapshot_kept_from_its_own_rows_is_what_its_blob_holds(alice: User) -> None:
+    """Kept from the change's rows, not unpacked from the bytes it announced: the same fields and
+    light users as unpacking gives, and nothing the caller does to the table it got back reaches it."""
+    table, dealer = _started(alice)
+    discard = _discards(table)[0]
+    with _statements() as statements:
+        done = commands.perform(table.pk, dealer, table.version, discard)
+    assert len(statements) == 1  # made on the snapshot
+    kept = snapshots.at(table.pk, done.revision)
+    assert kept is not None and kept.table is not done
+    unpacked, seats, hand = snapshots.unpack_rows(kept.blob)
+    assert _fields(kept.table) == _fields(unpacked)
+    assert [_fields(s) for s in kept.seats] == [_fields(s) for s in seats]
+    assert kept.hand is not None and hand is not None and _fields(kept.hand) == _fields(hand)
+    for mine, theirs in zip(kept.seats, seats, strict=True):
+        assert (mine.user.pk, mine.user.username) == (theirs.user.pk, theirs.user.username)
+        assert mine.user.password == ""
+        assert mine.user.profile.balance == theirs.user.profile.balance
+    assert kept.table.owner.password == "" and kept.table.owner.pk == alice.pk
+    done.revision += 7
+    done.spectators = 99
+    assert kept.table.revision == unpacked.revision and kept.table.spectators == unpacked.spectators

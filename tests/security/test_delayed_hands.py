@@ -229,3 +229,20 @@ def test_the_rank_beside_a_name_at_another_table_leaves_out_hands_still_behind_t
     commands.leave(table.pk, east)
     table = bot_table(east, "two_player", base=1)
     assert Seat.objects.get(table=table, index=0).rank["points"] == change.points_after
+
+
+@pytest.mark.django_db
+def test_a_seats_rank_behind_the_delay_is_shown_as_before_it_and_nobody_unranked_is_read() -> None:
+    """The rank a sit-down shows beside a name (`tiers_for`): before the change of a hand still
+    behind the delay; a player with no rank yet has no standing to hold back."""
+    from games.history.models import RankChange
+    from games.history.ranks import Standing, tiers_for
+
+    hand = finished_ranked_hand(ended_ago=5)
+    change = RankChange.objects.get(hand=hand, user__username="east")
+    east, nobody = User.objects.get(username="east"), make_user("nobody")
+    shown = tiers_for("two_player", [east.pk, nobody.pk])
+    assert shown == {east.pk: Standing(change.tier_before, change.points_before)}
+    assert tiers_for("two_player", [nobody.pk]) == {}
+    Hand.objects.filter(pk=hand.pk).update(ended=timezone.now() - timedelta(seconds=181))
+    assert tiers_for("two_player", [east.pk])[east.pk] == Standing(change.tier_after, change.points_after)
