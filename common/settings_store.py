@@ -77,13 +77,14 @@ def _multiplier(site: Current, variant: str) -> int:
 
 RENDER_CACHE_SECONDS = 30.0
 _render_cache: tuple[float, Current] | None = None
+_render_defaults: Current | None = None  # what a render on the loop uses before any read
 
 
 @caches.on_clear
 def forget_for_render() -> None:
     """Read the settings afresh at the next render (tests: the admin changed them)."""
-    global _render_cache
-    _render_cache = None
+    global _render_cache, _render_defaults
+    _render_cache = _render_defaults = None
 
 
 def _on_event_loop() -> bool:
@@ -103,7 +104,7 @@ def current_for_render() -> Current:
     if _render_cache is not None and now - _render_cache[0] < RENDER_CACHE_SECONDS:
         return _render_cache[1]
     if _on_event_loop():
-        return _render_cache[1] if _render_cache is not None else defaults()
+        return _render_cache[1] if _render_cache is not None else _defaults_for_render()
     _render_cache = (now, current())
     return _render_cache[1]
 
@@ -117,3 +118,12 @@ def escape_multiplier_for_render(table: Any) -> int:
     """`Table.escape_multiplier_at` the site's multiplier, safe on the event loop (shown to a
     joiner on the lobby row, the table page and in the JSON `options`)."""
     return table.escape_multiplier_at(_multiplier(current_for_render(), table.variant))
+
+
+def _defaults_for_render() -> Current:
+    """`defaults()`, made once: a socket process may render on its loop for its whole life without
+    a read off it, and each frame asked Django's settings for every field again."""
+    global _render_defaults
+    if _render_defaults is None:
+        _render_defaults = defaults()
+    return _render_defaults

@@ -40,6 +40,13 @@ def memo(state: Any) -> dict:
     return cache
 
 
+def without_memo(fields: dict[str, Any]) -> dict[str, Any]:
+    """A state's fields as pickled: its memoised answers stay in the process that computed them
+    (a player's is its rendered views: a snapshot carries the newest state, whose unchanged
+    seats are the ones the last version's frames were rendered from)."""
+    return {k: v for k, v in fields.items() if k != MEMO} if MEMO in fields else fields
+
+
 MELD_KINDS = ("chi", "pong", "kong", "added_kong", "concealed_kong")
 
 
@@ -106,6 +113,9 @@ class PlayerState:
     @property
     def hand_size(self) -> int:
         return sum(self.concealed)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return without_memo(self.__dict__)
 
 
 @dataclass(frozen=True)
@@ -181,6 +191,9 @@ class HandState:
     result: HandResult | None = None
     step: int = 0  # actions applied so far
     commitment: str = ""  # sha256(salt:wall) of a salted deal (docs/fairness.md); "" for older hands
+
+    def __getstate__(self) -> dict[str, Any]:
+        return without_memo(self.__dict__)
 
     def option(self, name: str, default: Any = None) -> Any:
         for k, v in self.options:

@@ -14,7 +14,7 @@ from typing import Any
 from games.engine.actions import legal_actions, seats_to_act
 from games.engine.rulesets import get_ruleset
 from games.engine.scoring.shanghai import huangfan_cause
-from games.engine.state import HandResult, HandState, Meld, PlayerState
+from games.engine.state import HandResult, HandState, Meld, PlayerState, memo
 from games.engine.tiles import format_tiles, name, names, seat_wind, tiles_of
 from games.engine.waits import waits_json
 
@@ -43,25 +43,41 @@ def _blind(state: HandState) -> bool:
 
 
 def _seat_view(state: HandState, seat: int, viewer: int | None) -> dict[str, Any]:
+    """`seat` as `viewer` sees it. Made once per player state and what else it shows: a seat's
+    view changes only when its own state does (the engine keeps an unchanged seat's
+    PlayerState from one state to the next), and every version is rendered for every viewer,
+    so the three seats that did not move are not built again. Shared: read, never changed."""
     p = state.players[seat]
     opened = state.phase == "over"
     mine = viewer == seat and not _blind(state)
+    forbidden = mine and bool(p.forbidden) and state.phase == "turn" and state.turn == seat
+    key = ("seat_view", seat, mine, opened, forbidden, state.dealer, state.num_players)
+    cache = memo(p)  # (dropped with every change to the seat: `evolve`)
+    view = cache.get(key)
+    if view is None:
+        view = cache[key] = _seat_view_of(state, p, seat, mine or opened, opened, forbidden)
+    return view
+
+
+def _seat_view_of(
+    state: HandState, p: PlayerState, seat: int, shown: bool, opened: bool, forbidden: bool
+) -> dict[str, Any]:
     out: dict[str, Any] = {
         "seat": seat,
         "wind": name(seat_wind(seat, state.dealer, state.num_players)),
         "dealer": seat == state.dealer,
         "hand_count": p.hand_size,
-        "melds": [_meld_view(m, mine or opened) for m in p.melds],
+        "melds": [_meld_view(m, shown) for m in p.melds],
         "flowers": format_tiles(p.flowers),
         "discards": names(p.discards),
         "claimed_discards": sorted(p.claimed_discards),
         "ready": p.ready,
         "discarded_joker": p.discarded_joker,
     }
-    if mine or opened:
+    if shown:
         out["hand"] = _hand_tiles(p)
         out["drawn"] = name(p.drawn) if p.drawn is not None and not opened else None
-    if mine and p.forbidden and state.phase == "turn" and state.turn == seat:
+    if forbidden:
         out["forbidden"] = [name(t) for t in sorted(p.forbidden)]
     return out
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from games.engine.actions import win_context
 from games.engine.rulesets import get_ruleset
-from games.engine.state import HandState, evolve
+from games.engine.state import HandState, evolve, memo
 from games.engine.tiles import KINDS, Tile, name
 
 
@@ -44,37 +44,67 @@ class Wait:
 def blind(state: HandState, seat: int) -> HandState:
     """The state as `seat` knows it: the wall (its length kept: the count is public) and every
     other seat's concealed tiles erased."""
-    hidden = bytes(KINDS)
-    players = tuple(
-        p if s == seat else evolve(p, concealed=hidden, drawn=None) for s, p in enumerate(state.players)
-    )
-    return evolve(state, wall=(0,) * len(state.wall), players=players)
+    erased = _erased(state)
+    players = tuple(p if s == seat else erased[s] for s, p in enumerate(state.players))
+    return evolve(state, wall=erased[-1], players=players)
+
+
+def _erased(state: HandState) -> tuple[Any, ...]:
+    """Each seat with its concealed tiles erased, then the wall erased: the same pieces for every
+    seat's `blind`, so made once per state (a server blinds each state for every seat)."""
+    cache = memo(state)
+    known = cache.get("erased")
+    if known is None:
+        hidden = bytes(KINDS)
+        players = tuple(evolve(p, concealed=hidden, drawn=None) for p in state.players)
+        cache["erased"] = known = (*players, (0,) * len(state.wall))
+    return known
 
 
 def seen_by(state: HandState, seat: int) -> list[int]:
     """Copies of each kind face up to `seat`: its own hand and concealed kongs, every river tile
     not taken into a meld, every exposed meld, and the joker indicator."""
+    seen = list(_face_up(state))
+    p = state.players[seat]
+    for m in p.melds:
+        if m.kind == "concealed_kong":
+            for t in m.tiles:
+                if t < KINDS:
+                    seen[t] += 1
+    for t, n in enumerate(p.concealed[:KINDS]):
+        seen[t] += n
+    return seen
+
+
+def _face_up(state: HandState) -> tuple[int, ...]:
+    """Copies of each kind face up to everybody: the rivers' tiles not taken into a meld, the
+    exposed melds and the joker indicator. The same for every seat, so counted once per state
+    (a server asks for each seat's waits help at every version)."""
+    cache = memo(state)
+    known = cache.get("face_up")
+    if known is not None:
+        return known
     seen = [0] * KINDS
-    for s, p in enumerate(state.players):
+    for p in state.players:
+        claimed = p.claimed_discards
         for i, t in enumerate(p.discards):
-            if i not in p.claimed_discards and t < KINDS:
+            if t < KINDS and i not in claimed:
                 seen[t] += 1
         for m in p.melds:
-            if m.kind != "concealed_kong" or s == seat:
+            if m.kind != "concealed_kong":
                 for t in m.tiles:
                     if t < KINDS:
                         seen[t] += 1
-    for t, n in enumerate(state.players[seat].concealed[:KINDS]):
-        seen[t] += n
     if state.indicator is not None and state.indicator < KINDS:
         seen[state.indicator] += 1
-    return seen
+    cache["face_up"] = counted = tuple(seen)
+    return counted
 
 
 def waits_for(state: HandState, seat: int) -> list[Wait]:
     """The waits of `seat`'s concealed part as it is (13, 10, 7… tiles: between turns)."""
-    known = blind(state, seat)
-    return _waits(known, seat, known.players[seat].concealed, seen_by(known, seat))
+    known = blind(state, seat)  # (seen_by reads only what the seat sees: counted on `state`, once)
+    return _waits(known, seat, known.players[seat].concealed, seen_by(state, seat))
 
 
 def discard_waits(state: HandState, seat: int) -> dict[Tile, list[Wait]]:
@@ -82,7 +112,7 @@ def discard_waits(state: HandState, seat: int) -> dict[Tile, list[Wait]]:
     discards that leave it ready are listed; without refusal reasons — they show once it waits)."""
     known = blind(state, seat)
     concealed = known.players[seat].concealed
-    seen = seen_by(known, seat)
+    seen = seen_by(state, seat)
     out: dict[Tile, list[Wait]] = {}
     for t in range(KINDS):
         if concealed[t]:

@@ -168,6 +168,13 @@ HAND_ACTION = Command(
     "act", lambda t, u, a, _s: play.act(t, u, a), Who.SEATED, lambda *_: [], same_decision=True
 )
 NAMES = tuple(COMMANDS)  # the table commands' names (the fuzzer's and the board's list)
+# The commands each `Who.allowed` set may be offered, in `COMMANDS`' order: looked up once per
+# viewer's frame (an Enum hashes in Python: testing each command's `who` against the set was a
+# tenth of building `legal`).
+OFFERED_TO = {
+    allowed: tuple(c for c in COMMANDS.values() if c.who in allowed)
+    for allowed in (_EVERYONE, _OWNER, _LOGGED_IN)
+}
 
 
 def perform(
@@ -227,7 +234,7 @@ def legal_for(t: Loaded, user: AbstractBaseUser | None) -> list[dict[str, Any]]:
     if awaiting and t.state is not None and not timing.veiled(t, seat.index):
         hand = legal_json(t.state, seat.index)
     allowed = Who.allowed(t, user, seat)
-    offered = [entry for c in COMMANDS.values() if c.who in allowed for entry in c.offer(t, user, seat)]
+    offered = [entry for c in OFFERED_TO[allowed] for entry in c.offer(t, user, seat)]
     return hand + offered
 
 

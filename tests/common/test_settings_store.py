@@ -37,3 +37,21 @@ def test_the_escape_penalty_house_rule_is_charged_and_shown_alike(db: None) -> N
     assert settings_store.escape_penalty_for_render(table) == 40
     plain = Table(variant="shanghai", base=2)
     assert plain.escape_penalty == settings_store.escape_penalty_for_render(plain) == 100
+
+
+def test_on_the_event_loop_the_defaults_are_made_once_until_forgotten() -> None:
+    """Before any read a socket process renders with the deploy's defaults: made once, not for
+    every frame; forgetting (the caches cleared) makes them again from Django's settings."""
+    from django.test import override_settings
+
+    async def on_the_loop() -> settings_store.Current:
+        return settings_store.current_for_render()
+
+    settings_store.forget_for_render()
+    first = asyncio.run(on_the_loop())
+    assert asyncio.run(on_the_loop()) is first
+    with override_settings(ESCAPE_MULTIPLIER=40):
+        assert asyncio.run(on_the_loop()).escape_multiplier == first.escape_multiplier  # still kept
+        settings_store.forget_for_render()
+        assert asyncio.run(on_the_loop()).escape_multiplier == 40
+    settings_store.forget_for_render()

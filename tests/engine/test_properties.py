@@ -133,3 +133,29 @@ def test_a_players_view_built_on_the_shared_public_view_is_the_same_view(variant
             assert view_for(state, seat, public) == view_for(state, seat)
         assert json.dumps(public, sort_keys=True) == before
         assert public == view_for(state, None)
+
+
+@pytest.mark.parametrize("variant", VARIANT_IDS)
+def test_seat_views_kept_on_unchanged_player_states_are_the_views_built_afresh(variant):
+    """A seat's view is kept on its PlayerState, which the engine carries unchanged from one
+    state to the next: rendered for every viewer at every step of a played hand, each view must
+    equal the one built from a copy holding nothing kept (a pickled copy: kept answers are not
+    pickled), and no viewer sees another seat's hand while it is live."""
+    import pickle
+
+    rng = random.Random(5)
+    state = new_hand(variant, 21, dealer=0, base=2)
+    steps = 0
+    while True:
+        fresh = pickle.loads(pickle.dumps(state))
+        assert all("_memo" not in p.__dict__ for p in fresh.players)
+        for viewer in [None, *range(state.num_players)]:
+            assert view_for(state, viewer) == view_for(fresh, viewer)
+            if viewer is not None:
+                assert _leaks(state, viewer) == []
+        if state.phase == "over":
+            break
+        seat = seats_to_act(state)[0]
+        state, _ = apply(state, seat, decide("easy", state, seat, rng))
+        steps += 1
+    assert steps > 5  # (a played hand: claims, kongs and wins on the way)

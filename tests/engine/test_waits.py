@@ -185,3 +185,54 @@ def test_wait_candidates_cover_special_shapes_flowers_and_jokers(variant: str) -
     for counts in near_complete_hands(rng, 1500, kinds):
         for s in states:
             assert_candidates_cover(s.with_player(0, concealed=counts, drawn=None), 0, counts)
+
+
+def _seen_counted_afresh(state: HandState, seat: int) -> list[int]:
+    """The counts `seen_by` gives, counted without the per-state sharing (the rule as stated)."""
+    seen = [0] * KINDS
+    for s, p in enumerate(state.players):
+        for i, t in enumerate(p.discards):
+            if i not in p.claimed_discards and t < KINDS:
+                seen[t] += 1
+        for m in p.melds:
+            if m.kind != "concealed_kong" or s == seat:
+                for t in m.tiles:
+                    if t < KINDS:
+                        seen[t] += 1
+    for t, n in enumerate(state.players[seat].concealed[:KINDS]):
+        seen[t] += n
+    if state.indicator is not None and state.indicator < KINDS:
+        seen[state.indicator] += 1
+    return seen
+
+
+@pytest.mark.parametrize("variant", ["shanghai", "cantonese", "yihua"])
+def test_seen_counts_and_blinding_shared_by_the_seats_are_each_seats_own(variant: str) -> None:
+    """The face-up counts and the erased seats are made once per state and shared by every
+    seat's help: each seat still gets exactly its own (its hand and concealed kongs counted, its
+    hand kept, everybody else's erased), asked in any order."""
+    from games.engine.waits import seen_by
+
+    for state in _states_of_play(variant, seed=3, hands=2):
+        seats = list(range(state.num_players))
+        for seat in seats[::-1] + seats:  # (the second pass reads what the first shared)
+            assert seen_by(state, seat) == _seen_counted_afresh(state, seat)
+            known = blind(state, seat)
+            assert known.players[seat] is state.players[seat]
+            assert set(known.wall) <= {0} and len(known.wall) == len(state.wall)
+            for other, p in enumerate(known.players):
+                if other != seat:
+                    assert not any(p.concealed) and p.drawn is None
+                    assert p.melds == state.players[other].melds
+
+
+def _states_of_play(variant: str, seed: int, hands: int) -> Iterator[HandState]:
+    """Every state of `hands` hands the easy bots play (melds, claimed river tiles, kongs)."""
+    rng = random.Random(seed)
+    n = get_ruleset(variant).players
+    for i in range(hands):
+        state = new_hand(variant, seed + i, dealer=i % n, base=2 if variant == "yihua" else 1)
+        while state.phase != "over":
+            yield state
+            seat = seats_to_act(state)[0]
+            state, _ = apply(state, seat, decide("easy", state, seat, rng))

@@ -506,3 +506,19 @@ def test_create_table_refuses_a_self_draw_multiplier_out_of_range(alice: User, b
         opening.create_table(alice, "two_player", options={"self_draw_multiplier": bad})
     assert e.value.code == "bad_option" and "self_draw_multiplier" in e.value.message
     assert not Table.objects.exists()
+
+
+def test_the_commands_offered_to_each_kind_of_viewer_are_those_its_who_allows_in_order() -> None:
+    """`legal` lists the table commands from a table made once per `Who.allowed` set: the same
+    commands, in the same order, as testing each command's `who` would give, for every set
+    `Who.allowed` answers (seated; the owner, not seated; anybody else signed in)."""
+    from games.table.commands import COMMANDS, OFFERED_TO, Who
+
+    seated = frozenset(Who)
+    owner = frozenset({Who.ANYONE, Who.MANAGER})
+    signed_in = frozenset({Who.ANYONE})
+    assert set(OFFERED_TO) == {seated, owner, signed_in}
+    for allowed in (seated, owner, signed_in):
+        expected = [c.name for c in COMMANDS.values() if c.who in allowed]
+        assert [c.name for c in OFFERED_TO[allowed]] == expected
+    assert len(OFFERED_TO[signed_in]) < len(OFFERED_TO[owner]) < len(OFFERED_TO[seated])

@@ -15,8 +15,10 @@ from mahjong_site import loop_tuning
 @pytest.fixture
 def restored() -> object:
     interval, pformat, timings_str = sys.getswitchinterval(), protocol.pformat, protocol.Timings.__str__
+    hltype, hlval = protocol.hltype, protocol.hlval
     yield None
     sys.setswitchinterval(interval)
+    protocol.hltype, protocol.hlval = hltype, hlval
     protocol.pformat = pformat
     protocol.Timings.__str__ = timings_str  # type: ignore[method-assign]
 
@@ -44,3 +46,19 @@ def test_autobahn_formats_its_configuration_only_when_the_line_is_written(restor
     timings = protocol.Timings()
     timings.track("onOpen")
     assert isinstance(str(timings), str) and "onOpen" in str(timings)
+
+
+def test_autobahn_colours_the_names_in_its_debug_lines_only_when_written(restored: object) -> None:
+    """A debug line is given for every frame sent (`sendData`): its coloured method name and
+    values are made when the line is written, and the text is what autobahn would have written."""
+    from autobahn import util
+
+    loop_tuning.install()
+    loop_tuning.install()  # (installed once: not wrapped twice)
+    assert protocol.hltype.made_lazy is util.hltype
+    func, value = protocol.hltype(protocol.WebSocketProtocol.sendData), protocol.hlval(2653)
+    assert isinstance(func, loop_tuning.LazyText) and isinstance(value, loop_tuning.LazyText)
+    written = string.Formatter().vformat("{func} sent {n} bytes", (), {"func": func, "n": value})
+    expected = f"{util.hltype(protocol.WebSocketProtocol.sendData)} sent {util.hlval(2653)} bytes"
+    assert written == expected and "sendData" in written
+    assert str(protocol.hlval("x", color="red")) == util.hlval("x", color="red")

@@ -1,0 +1,104 @@
+"""CPU of a player's JSON frame, per viewer, as a table socket builds it (docs/benchmarks.md).
+
+    .venv/bin/python scripts/frame_bench.py [--tree PATH] [--versions 300] [--passes 15]
+
+Plays one shanghai table with service_bench's four players until it has `--versions` of its
+versions kept as snapshots, then builds every player's frame of each version in order (the
+render context, `news.seen`, the JSON view and its encoding), `--passes` times, with every
+kept answer dropped before each pass (the per-process caches and what the engine keeps on its
+states), and prints the best pass's CPU time per frame. `--tree`: the checkout whose code is
+measured (default: this one), so two versions of the code can be compared with one script.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+
+def measured_tree(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--tree", default=str(Path(__file__).resolve().parents[1]))
+    parser.add_argument("--versions", type=int, default=300)
+    parser.add_argument("--passes", type=int, default=15)
+    parser.add_argument("--database", default="")
+    args = parser.parse_args(argv)
+    tree = Path(args.tree).resolve()
+    sys.path[:0] = [str(tree), str(tree / "scripts")]  # that checkout's code, not this one's
+    os.chdir(tree)
+    args.database = args.database or f"mahjong_frame_bench_{tree.name}"
+    return args
+
+
+def versions_played(bench: Any, count: int) -> list[Any]:
+    """Snapshots of `count` consecutive versions, one action apart."""
+    from games.models import Table
+    from games.table import snapshots
+
+    bench.run(20)  # past the deal
+    kept: list[Any] = []
+    while len(kept) < count:
+        bench.run(bench.actions + 1)
+        revision = Table.objects.values_list("revision", flat=True).get(pk=bench.table_id)
+        snapshot = snapshots.at(bench.table_id, revision)
+        if snapshot is not None:
+            kept.append(snapshot)
+    return kept
+
+
+def forget(kept: list[Any]) -> None:
+    """Every kept answer dropped: the per-process caches, and what states keep on themselves."""
+    from common import caches
+
+    caches.clear_all()
+    for snapshot in kept:
+        for state in snapshot.states.values():
+            state.__dict__.pop("_memo", None)
+            for player in state.players:
+                player.__dict__.pop("_memo", None)
+
+
+def frames_pass(kept: list[Any], users: list[Any]) -> float:
+    """CPU seconds to build every player's frame of every version, in order."""
+    from games.rendering.presenters import json_view, snapshot_context
+    from games.sockets import news
+    from games.sockets.lean import json_text
+
+    started = time.process_time()
+    for snapshot in kept:
+        for user in users:
+            context = snapshot_context(snapshot, user)
+            assert context is not None
+            news.seen(context)
+            view, legal = json_view(context), context["legal"]
+            json_text({"type": "state", "version": context["table"]["version"], "view": view, "legal": legal})
+    return time.process_time() - started
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = measured_tree(argv)
+    import service_bench
+
+    service_bench.setup(args.database)
+    bench = service_bench.Bench(args.database)
+    kept = versions_played(bench, args.versions)
+    best = float("inf")
+    for _ in range(args.passes):
+        forget(kept)
+        best = min(best, frames_pass(kept, bench.users))
+    per_frame = 1e6 * best / (len(kept) * len(bench.users))
+    print(
+        f"{Path(args.tree).resolve().name}: {per_frame:.1f} µs CPU per player's JSON frame "
+        f"(best of {args.passes} passes over {len(kept)} versions × {len(bench.users)} players)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
