@@ -485,8 +485,12 @@ def test_every_four_groups_and_a_pair_wins_and_pays_zero_sum(data: dict[str, Any
     # one suit + honours / one suit / honours only: never below 6 in this set (连七对, 九莲宝灯 and
     # 一色双龙会 imply 清一色, which the Chinese Official table then does not count again)
     one_suit = {
-        "mixed_one_suit", "pure_one_suit", "all_honours",
-        "seven_shifted_pairs", "nine_gates", "pure_terminal_chows",
+        "mixed_one_suit",
+        "pure_one_suit",
+        "all_honours",
+        "seven_shifted_pairs",
+        "nine_gates",
+        "pure_terminal_chows",
     }
     assert one_suit & set(got["patterns"])
     assert total >= 6
