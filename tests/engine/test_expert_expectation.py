@@ -9,9 +9,9 @@ import pytest
 
 from games.engine.actions import Action, apply, legal_actions, new_hand, seats_to_act
 from games.engine.bots import PlayerView, decide
-from games.engine.bots.deal_in import let_go_lately, passed, ready_key, recent_middle, tile_key
+from games.engine.bots.deal_in import passed, tile_key
 from games.engine.bots.deal_in_tables import DEAL_IN_TABLES
-from games.engine.bots.expectation import KEEP_WORTH, SAVE, Opponent, alike_costs, expected_discard
+from games.engine.bots.expectation import KEEP_WORTH, SAVE, alike_costs, expected_discard
 from games.engine.bots.policies import discard_options, strong, strong_style
 from games.engine.bots.search import expert
 from games.engine.bots.seen import OtherSeat
@@ -112,54 +112,3 @@ def test_expert_departs_only_for_a_saving_above_the_bar(variant: str) -> None:
     assert all(s >= SAVE for s in savings)
     if variant == "shanghai":
         assert savings
-
-
-def _one_meld_seat(discards: str) -> OtherSeat:
-    return OtherSeat(
-        1,
-        discards=tuple(parse(discards)),
-        melds=(Meld("pong", tuple(parse("555s")), 2, tile("5s")),),
-        hidden_kongs=0,
-        flowers=0,
-        ready=False,
-        hand_count=10,
-    )
-
-
-def test_an_opponent_throwing_middle_tiles_reads_as_closer_to_ready() -> None:
-    """The same melds and as many tiles thrown: the opponent whose last three throws were middle
-    tiles (a hand that has run out of useless ones) is read as likelier ready than one still
-    throwing honours and terminals, so the same tile costs more against them."""
-    far = _one_meld_seat("1z2z3z4z9m1p")
-    near = _one_meld_seat("1z2z3z5m4p6s")
-    assert recent_middle(far) == 0 and recent_middle(near) == 2
-    assert ready_key(far)[:2] == ready_key(near)[:2]
-    ready = DEAL_IN_TABLES["shanghai"]["ready"]
-    assert ready[ready_key(near)] > 1.5 * ready[ready_key(far)]
-    hand = "1m2m3m5p6p7p2s3s4s8s8s3m6m9m"
-    tables = DEAL_IN_TABLES["shanghai"]
-    cost = {
-        name: Opponent(_view(hand, seat), _view(hand, seat).others[0], tables).cost_of(tile("6m"))
-        for name, seat in (("far", far), ("near", near))
-    }
-    assert cost["near"] > cost["far"]
-
-
-def test_a_tile_another_seat_threw_lately_reads_as_safer_than_a_fresh_one() -> None:
-    """The likely-ready threat passed on the 6m seat 2 threw two turns ago; a 6m thrown longer
-    ago (as many copies seen) tells less, so the same tile costs more there."""
-    hand = "1m2m3m5p6p7p2s3s4s8s8s3m6m9m"
-
-    def seat(s: int, discards: str) -> OtherSeat:
-        return OtherSeat(s, tuple(parse(discards)), (), 0, 0, False, hand_count=13)
-
-    lately = view_facing(hand, THREAT, (seat(2, "5z6m1z2z"), seat(3, "1z2z3z")))
-    long_ago = view_facing(hand, THREAT, (seat(2, "6m5z1z2z"), seat(3, "1z2z3z")))
-    assert lately.unseen == long_ago.unseen
-    assert tile("6m") in let_go_lately(lately, lately.others[0])
-    assert tile("6m") not in let_go_lately(long_ago, long_ago.others[0])
-    assert tile("6m") not in passed(lately, lately.others[0])  # not the last throw of a seat
-    tables = DEAL_IN_TABLES["shanghai"]
-    near = Opponent(lately, lately.others[0], tables).cost_of(tile("6m"))
-    far = Opponent(long_ago, long_ago.others[0], tables).cost_of(tile("6m"))
-    assert near < far

@@ -1,10 +1,9 @@
 """How likely a discard wins for an opponent, and what that costs: read from the table only.
 
-The features are what a player sees — per opponent, melds laid, tiles thrown and how many of
-their last three throws were middle tiles (how likely they are ready); per tile, whether they
-threw it, let it pass since their last turn or saw another seat throw it lately, whether the
-tiles three ranks away are in their river (a two-sided wait on it would include them), its
-rank, how many copies are still unseen, and whether their melds point at one suit. The
+The features are what a player sees — per opponent, melds laid and tiles thrown (how likely
+they are ready); per tile, whether they threw it or let it pass since their last turn, whether
+the tiles three ranks away are in their river (a two-sided wait on it would include them),
+its rank, how many copies are still unseen, and whether their melds point at one suit. The
 probabilities behind them (`DEAL_IN_TABLES`) were counted on four strong bots playing each
 other (scripts/deal_in_tables.py), where every hidden hand is known afterwards.
 """
@@ -14,27 +13,14 @@ from __future__ import annotations
 from games.engine.bots.seen import OtherSeat, PlayerView
 from games.engine.tiles import HONOR, Tile
 
-# how many of each other seat's latest throws `let_go_lately` reads (about the last three go-rounds)
-LATELY = 3
-
 
 def opened(o: OtherSeat) -> int:
     return min(len(o.melds) + o.hidden_kongs, 3)
 
 
-def ready_key(o: OtherSeat) -> tuple[int, int, int]:
-    """(melds laid, capped at 3; tiles thrown in fours, capped at 3; middle tiles among their
-    last three throws, capped at 2)."""
-    return opened(o), min(len(o.discards) // 4, 3), recent_middle(o)
-
-
-def recent_middle(o: OtherSeat) -> int:
-    """How many of their last three throws were suited 3–7, capped at 2. A hand lets its lone
-    honours and terminals go first; once it throws middle tiles it has run out of useless ones
-    and is tightening: among four strong bots in Shanghai with one meld and 4–7 tiles thrown,
-    8 % of those with no middle tile among the last three were ready, 18 % of those with two
-    (`DEAL_IN_TABLES`)."""
-    return min(sum(1 for t in o.discards[-3:] if t < HONOR and 2 <= t % 9 <= 6), 2)
+def ready_key(o: OtherSeat) -> tuple[int, int]:
+    """(melds laid, capped at 3; tiles thrown in fours, capped at 3)."""
+    return opened(o), min(len(o.discards) // 4, 3)
 
 
 def passed(view: PlayerView, o: OtherSeat) -> frozenset[Tile]:
@@ -54,34 +40,17 @@ def passed(view: PlayerView, o: OtherSeat) -> frozenset[Tile]:
     return frozenset(out)
 
 
-def let_go_lately(view: PlayerView, o: OtherSeat) -> frozenset[Tile]:
-    """Tiles the other seats threw in their last `LATELY` throws: `o` passed on most of them
-    too, so a wait they have held for a few turns is seldom among them (how seldom is counted,
-    not assumed: the calls in between blur the order, and a wait may have moved)."""
-    out: set[Tile] = set()
-    for s in view.others:
-        if s.seat != o.seat:
-            out.update(s.discards[-LATELY:])
-    return frozenset(out)
-
-
 def one_suit(o: OtherSeat) -> int | None:
     suits = {t // 9 for m in o.melds for t in m.tiles if t < HONOR}
     return next(iter(suits)) if len(o.melds) >= 2 and len(suits) == 1 else None
 
 
 def tile_key(
-    view: PlayerView,
-    o: OtherSeat,
-    t: Tile,
-    let_go: frozenset[Tile],
-    suit: int | None,
-    lately: frozenset[Tile] = frozenset(),
+    view: PlayerView, o: OtherSeat, t: Tile, let_go: frozenset[Tile], suit: int | None
 ) -> tuple[int, int, int, int]:
-    """(thrown: 0 let go since their turn, 1 in their river, 3 thrown by another seat in its
-    last `LATELY` throws (`let_go_lately`), 2 none of these; rank class; unseen
+    """(thrown: 0 let go since their turn, 1 in their river, 2 neither; rank class; unseen
     copies capped at 3; one-suit: 0 no signal, 1 in their suit or an honour, 2 another suit)."""
-    thrown = 0 if t in let_go else 1 if t in o.discards else 3 if t in lately else 2
+    thrown = 0 if t in let_go else 1 if t in o.discards else 2
     if t >= HONOR:
         rank = 0
     else:

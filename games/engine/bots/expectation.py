@@ -4,13 +4,11 @@ The expected deal-in cost of throwing a tile is, over the opponents,
 
     Σ P(they are ready) × P(it is one of their waits | ready) × what their win costs
 
-- P(ready): by the melds they laid, the tiles they threw and whether their last throws were
-  middle tiles;
-- P(a wait | ready): by what the table shows of the tile for them — whether they threw it, let
-  it pass since their turn or saw another seat throw it in its last few throws, its rank,
-  whether the tiles three ranks away are in their river (a two-sided wait on it would include
-  one), how many copies are still unseen, whether their melds point at one suit
-  (`deal_in.tile_key`);
+- P(ready): by the melds they laid and the tiles they threw;
+- P(a wait | ready): by what the table shows of the tile for them — whether they threw it or let
+  it pass since their turn, its rank, whether the tiles three ranks away are in their river (a
+  two-sided wait on it would include one), how many copies are still unseen, whether their melds
+  point at one suit (`deal_in.tile_key`);
 - their win's cost: their visible base (flowers, honour pungs and kongs laid) × a measured ratio.
 
 The probabilities are counts on four strong bots playing each other, where every hidden hand
@@ -31,7 +29,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.engine.actions import Action
-from games.engine.bots.deal_in import let_go_lately, one_suit, passed, ready_key, tile_key, visible_base
+from games.engine.bots.deal_in import one_suit, passed, ready_key, tile_key, visible_base
 from games.engine.bots.deal_in_tables import DEAL_IN_TABLES
 from games.engine.bots.policies import discard_options, strong_style
 from games.engine.bots.seen import OtherSeat, PlayerView
@@ -89,12 +87,11 @@ class Opponent:
         self.tables = tables
         self.ready = 0.95 if o.ready else tables["ready"].get(ready_key(o), 0.5)
         self.let_go = passed(view, o)
-        self.lately = let_go_lately(view, o)
         self.suit = one_suit(o)
         self.value = tables["value"].get(0 if self.suit is None else 1, 1.0) * visible_base(o)
 
     def wins_on(self, t: Tile) -> float:
-        key = tile_key(self.view, self.o, t, self.let_go, self.suit, self.lately)
+        key = tile_key(self.view, self.o, t, self.let_go, self.suit)
         return self.ready * self.tables["wait"].get(key, self.tables["wait_default"])
 
     def cost_of(self, t: Tile) -> float:
