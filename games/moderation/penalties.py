@@ -22,7 +22,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Count
+from django.db.models import Count, QuerySet
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -237,17 +237,17 @@ def ban_length(escapes_in_window: int) -> timedelta:
 def escapes_in_window(user: AbstractBaseUser | int, now: datetime) -> int:
     """The unreversed escapes `user` (or a user id) made in the ESCAPE_WINDOW before `now`."""
     user_id = user if isinstance(user, int) else user.pk
-    return (
-        Ban.objects.filter(
-            user_id=user_id,
-            manual=False,
-            penalty__isnull=False,
-            starts__gt=now - ESCAPE_WINDOW,
-            starts__lte=now,
-        )
-        .exclude(penalty__reversal__isnull=False)
-        .count()
-    )
+    return _escape_bans(now).filter(user_id=user_id).count()
+
+
+def _escape_bans(now: datetime) -> QuerySet[Ban]:
+    """The bans escapes brought in the ESCAPE_WINDOW before `now`, less those reversed."""
+    return Ban.objects.filter(
+        manual=False,
+        penalty__isnull=False,
+        starts__gt=now - ESCAPE_WINDOW,
+        starts__lte=now,
+    ).exclude(penalty__reversal__isnull=False)
 
 
 def ban_if_escaping(user: AbstractBaseUser | int, now: datetime) -> timedelta:
@@ -259,14 +259,8 @@ def bans_if_escaping(user_ids: list[int], now: datetime) -> dict[int, timedelta]
     """`ban_if_escaping` of several users in one statement (a hand's start states it for every
     seat)."""
     escapes = dict(
-        Ban.objects.filter(
-            user_id__in=user_ids,
-            manual=False,
-            penalty__isnull=False,
-            starts__gt=now - ESCAPE_WINDOW,
-            starts__lte=now,
-        )
-        .exclude(penalty__reversal__isnull=False)
+        _escape_bans(now)
+        .filter(user_id__in=user_ids)
         .values("user_id")
         .annotate(escapes=Count("pk"))
         .values_list("user_id", "escapes")

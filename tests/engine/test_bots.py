@@ -6,6 +6,7 @@ import inspect
 import json
 import os
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -94,21 +95,28 @@ def reshuffle_hidden(state: HandState, viewer: int, seed: int) -> HandState:
     return evolve(state, players=tuple(players), wall=wall)
 
 
+def _seats_to_act_mid_hand(
+    variant: str, seeds: range, steps_into: tuple[int, ...]
+) -> Iterator[tuple[int, int, HandState, int]]:
+    """(seed, steps, state, the first seat to act) for hands `steps` actions in."""
+    for seed in seeds:
+        for steps in steps_into:
+            state = _mid_hand(variant, seed, steps)
+            yield seed, steps, state, seats_to_act(state)[0]
+
+
 @pytest.mark.parametrize("variant", VARIANT_IDS)
 def test_a_bots_choice_ignores_hidden_tiles(variant: str) -> None:
     compared = 0
-    for seed in range(6):
-        for steps in (5, 17, 31, 45):
-            state = _mid_hand(variant, seed, steps)
-            seat = seats_to_act(state)[0]
-            other = reshuffle_hidden(state, seat, seed + steps)
-            assert other.wall != state.wall or other.players != state.players  # really different
-            assert view_for(other, seat) == view_for(state, seat)
-            for level in LEVELS:
-                a = decide(level, state, seat, random.Random(1))
-                b = decide(level, other, seat, random.Random(1))
-                assert a == b, (variant, seed, steps, level)
-                compared += 1
+    for seed, steps, state, seat in _seats_to_act_mid_hand(variant, range(6), (5, 17, 31, 45)):
+        other = reshuffle_hidden(state, seat, seed + steps)
+        assert other.wall != state.wall or other.players != state.players  # really different
+        assert view_for(other, seat) == view_for(state, seat)
+        for level in LEVELS:
+            a = decide(level, state, seat, random.Random(1))
+            b = decide(level, other, seat, random.Random(1))
+            assert a == b, (variant, seed, steps, level)
+            compared += 1
     assert compared == 6 * 4 * len(LEVELS)
 
 
@@ -117,14 +125,11 @@ def test_a_bot_reads_the_players_view_less_only_the_waits_help(variant: str) -> 
     # decide builds the view without the waits help (no bot reads it): everything else is the
     # very dict the player's browser gets, and the help is really there to leave out
     helped = 0
-    for seed in range(4):
-        for steps in (0, 5, 17, 31):
-            state = _mid_hand(variant, seed, steps)
-            seat = seats_to_act(state)[0]
-            full = view_for(state, seat)
-            help_keys = {"waits", "discard_waits"}
-            helped += bool(help_keys & full.keys())
-            assert view_for(state, seat, hints=False) == {k: v for k, v in full.items() if k not in help_keys}
+    help_keys = {"waits", "discard_waits"}
+    for _seed, _steps, state, seat in _seats_to_act_mid_hand(variant, range(4), (0, 5, 17, 31)):
+        full = view_for(state, seat)
+        helped += bool(help_keys & full.keys())
+        assert view_for(state, seat, hints=False) == {k: v for k, v in full.items() if k not in help_keys}
     assert helped
 
 
