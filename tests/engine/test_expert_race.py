@@ -95,12 +95,14 @@ def test_with_no_samples_the_race_keeps_strongs_discard() -> None:
             assert race_discard(view, legal, base, random.Random(2), none) == base
 
 
-def test_an_expert_in_tianjin_is_not_strong_move_for_move(monkeypatch: pytest.MonkeyPatch) -> None:
-    """It departs seldom (about one discard in 75 there), but it does."""
+@pytest.mark.parametrize("variant", ["tianjin", "two_player"])
+def test_an_expert_is_not_strong_move_for_move(variant: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """It departs seldom (about one discard in 75 in both), but it does — two-player too, since
+    the race counts that variant's own ending curve."""
     monkeypatch.setattr(search, "RACE_BUDGET", RaceBudget(samples=32, time_ms=None))
     differ = 0
     for seed in range(300, 330):
-        for state, seat in _turns("tianjin", seed, every=1):
+        for state, seat in _turns(variant, seed, every=1):
             view = PlayerView.of(view_for(state, seat))
             legal = legal_actions(state, seat)
             mine: Action = search.expert(view, legal, random.Random(1))
