@@ -15,7 +15,8 @@ it plays the seat's remaining turns in sampled orders and scores the wins by the
   a thrown tile of a kind it did not throw itself); keep a draw only when it lowers the shanten
   (then throw the most isolated tile that keeps the gain; never a joker), else throw it;
 - **value**: (the win's payment + `STAKE`, what an opponent's win would have cost) × the chance
-  no other seat has finished by that round (`ENDS`: how often hands end, by the tiles left);
+  no other seat has finished by that round (`ENDS`: how often hands end, by the tiles left;
+  two-player counts its own, `ENDS_BY_VARIANT`);
 - **candidates**: strong's choice and its alike discards — as close to ready, at least
   `KEEP_WORTH` of its worth and no poorer in plan (strong's 龙, one-suit and pung plans stand),
   from at most `MAX_SHANTEN` away;
