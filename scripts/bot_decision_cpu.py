@@ -28,9 +28,10 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("levels", nargs="+")
     p.add_argument("--hands", type=int, default=6, help="hands per variant")
+    p.add_argument("--variant", action="append", choices=VARIANT_IDS, help="only these (default: all)")
     args = p.parse_args()
     took: dict[str, list[float]] = {level: [] for level in args.levels}
-    for variant in VARIANT_IDS:
+    for variant in args.variant or VARIANT_IDS:
         for seed in range(args.hands):
             state = new_hand(variant, 500 + seed, base=2)
             rng = random.Random(seed)

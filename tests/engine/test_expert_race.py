@@ -11,7 +11,15 @@ import pytest
 
 from games.engine.actions import Action, legal_actions
 from games.engine.bots import PlayerView, search
-from games.engine.bots.own_draws import RaceBudget, candidates, race_discard, race_values, unseen_tiles
+from games.engine.bots.own_draws import (
+    STAKE,
+    RaceBudget,
+    candidates,
+    race_discard,
+    race_values,
+    still_open,
+    unseen_tiles,
+)
 from games.engine.bots.policies import strong
 from games.engine.bots.seen import OtherSeat
 from games.engine.state import HandState
@@ -87,12 +95,15 @@ def test_with_no_samples_the_race_keeps_strongs_discard() -> None:
             assert race_discard(view, legal, base, random.Random(2), none) == base
 
 
-def test_an_expert_in_tianjin_is_not_strong_move_for_move(monkeypatch: pytest.MonkeyPatch) -> None:
-    """It departs seldom (about one discard in 75 there), but it does."""
+@pytest.mark.parametrize("variant", ["tianjin", "two_player"])
+def test_an_expert_racing_is_not_strong_move_for_move(variant: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """It departs seldom (about one discard in 75 in both), but it does — in two-player too when
+    raced there (off by default: level with strong over four seeds)."""
     monkeypatch.setattr(search, "RACE_BUDGET", RaceBudget(samples=32, time_ms=None))
+    monkeypatch.setattr(search, "RACED", frozenset({variant}))
     differ = 0
     for seed in range(300, 330):
-        for state, seat in _turns("tianjin", seed, every=1):
+        for state, seat in _turns(variant, seed, every=1):
             view = PlayerView.of(view_for(state, seat))
             legal = legal_actions(state, seat)
             mine: Action = search.expert(view, legal, random.Random(1))
@@ -101,3 +112,24 @@ def test_an_expert_in_tianjin_is_not_strong_move_for_move(monkeypatch: pytest.Mo
         if differ:
             break
     assert differ
+
+
+def test_two_player_hands_run_on_their_own_ending_curve() -> None:
+    """Just after the deal (41 tiles left) two-player's one opponent has seldom finished within
+    three rounds of the table; the four-player table read at the same wall would have the hand
+    over more often than not."""
+    duo = still_open("two_player", 2, 41)
+    assert duo[2] > 0.9
+    assert duo == sorted(duo, reverse=True) and duo[-1] > 0
+    assert still_open("tianjin", 2, 41)[2] < 0.7
+
+
+def test_a_two_player_win_is_worth_the_opponents_win_it_prevents() -> None:
+    """Ready on a lone honour either way (the opponent threw a 7z and a 4z): every order that
+    completes scores the win's payment plus what the opponent's win would have cost, so a win
+    early in the race is worth more than the stake alone."""
+    others = (OtherSeat(1, tuple(parse("7z4z")), (), 0, 0, False, hand_count=13),)
+    view = _view("two_player", "1m2m3m4m5m6m7m8m9m1z1z1z5z6z", others, wall_left=30)
+    values = race_values(view, [tile("5z"), tile("6z")], random.Random(1), FIXED, 0.0)
+    won = [v for vs in values for v in vs if v > 0]
+    assert won and max(won) > STAKE["two_player"] + 13

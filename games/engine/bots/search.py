@@ -100,7 +100,8 @@ def budget_from_environment() -> Budget:
 BUDGET = budget_from_environment()
 SEARCH_ROLLOUTS = os.environ.get("EXPERT_SEARCH") == "rollouts"
 # The variants where expert races its own draws among strong's alike discards (own_draws.py).
-# Not two-player: there the race lost on the same deals (docs/bots.md)
+# Not two-player: there it lost on the same deals with four players' ending curve, and with
+# its own curve and stake was level over four seeds (docs/bots.md); not Shanghai or yihua either
 RACED = frozenset(os.environ.get("EXPERT_RACED", "tianjin,cantonese").split(","))
 RACE_BUDGET = (
     RaceBudget(samples=int(os.environ["EXPERT_WORLDS"]), time_ms=None)
