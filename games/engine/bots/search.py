@@ -48,6 +48,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from games.engine.actions import Action
+from games.engine.bots.claims import race_claim
 from games.engine.bots.defence import seat_threat, threats
 from games.engine.bots.expectation import expected_discard
 from games.engine.bots.own_draws import RaceBudget, race_discard
@@ -102,6 +103,8 @@ SEARCH_ROLLOUTS = os.environ.get("EXPERT_SEARCH") == "rollouts"
 # The variants where expert races its own draws among strong's alike discards (own_draws.py).
 # Not two-player: there the race lost on the same deals (docs/bots.md)
 RACED = frozenset(os.environ.get("EXPERT_RACED", "tianjin,cantonese").split(","))
+# The variants where expert races its answers to a discard (claims.py); none by default
+CLAIMS_RACED = frozenset(os.environ.get("EXPERT_CLAIMS_RACED", "").split(",")) - {""}
 RACE_BUDGET = (
     RaceBudget(samples=int(os.environ["EXPERT_WORLDS"]), time_ms=None)
     if os.environ.get("EXPERT_WORLDS", "").isdigit()
@@ -150,7 +153,20 @@ def expert(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Act
     compare and for the review's evaluator; it did not beat strong, docs/bots.md)."""
     if SEARCH_ROLLOUTS:
         return search_candidates(view, legal, rng, BUDGET)[0]
+    return _kept_expert(view, legal, rng, view.variant in CLAIMS_RACED)
+
+
+def expert_racing_claims(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+    """expert, its answers to a discard (chi, pong or pass) also raced (claims.py) — in every
+    variant but two-player, where expert is strong move for move. Screened beside the kept
+    expert as the level `expert_trial` (EXPERT_TRIAL=claims, bots/__init__.py)."""
+    return _kept_expert(view, legal, rng, view.variant != "two_player")
+
+
+def _kept_expert(view: PlayerView, legal: Sequence[Action], rng: random.Random, claims: bool) -> Action:
     base = strong(view, legal, rng)
+    if claims and view.phase == "claim":
+        return race_claim(view, legal, base, rng, RACE_BUDGET)
     if view.phase != "turn" or base.type != "discard":
         return base
     if view.variant in RACED:
