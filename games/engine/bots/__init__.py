@@ -38,10 +38,19 @@ ALIASES = {"baseline": "easy"}  # the single bot of earlier versions
 # same deals (`--seats expert_trial,strong,expert,strong --duplicate`; paired trial − kept per
 # deal). Read once, at import; never set on a site.
 TRIALS: dict[str, Bot] = {"claims": expert_racing_claims}
-TRIAL = os.environ.get("EXPERT_TRIAL", "")
-if TRIAL in TRIALS:
-    LEVELS = (*LEVELS, "expert_trial")
-    BOTS["expert_trial"] = TRIALS[TRIAL]
+
+
+def with_trial(
+    trial: str, levels: tuple[str, ...], bots: dict[str, Bot]
+) -> tuple[tuple[str, ...], dict[str, Bot]]:
+    """The levels and bots with `expert_trial` added when `trial` names a change (else as
+    they are). The trial comes last: the arena pairs the later level first (trial − kept)."""
+    if trial not in TRIALS:
+        return levels, bots
+    return (*levels, "expert_trial"), {**bots, "expert_trial": TRIALS[trial]}
+
+
+LEVELS, BOTS = with_trial(os.environ.get("EXPERT_TRIAL", ""), LEVELS, BOTS)
 
 
 def check_level(level: object) -> str:

@@ -65,7 +65,7 @@ def race_claim(
     starts: list[Start] = []
     kept: list[Action] = []
     for a in options:
-        start = _start(view, a)
+        start = start_after(view, a)
         if start is not None:
             starts.append(start)
             kept.append(a)
@@ -85,7 +85,7 @@ def _folding(view: PlayerView) -> bool:
     return should_fold(view, [Option(None, now, 0.0, 1.0)], threats(view), strong_style(view.variant))
 
 
-def _start(view: PlayerView, a: Action) -> Start | None:
+def start_after(view: PlayerView, a: Action) -> Start | None:
     """Where the race begins after answering the discard with `a`; None when too far to race."""
     assert view.last_discard is not None
     discarder = view.last_discard[0]
