@@ -148,7 +148,8 @@ class ExpertEvaluator:
 
 def expert(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
     """strong's move; its discard raced over its own draws among strong's alike discards where
-    RACED lists the variant (own_draws.py), then weighed by the deal-in tables (expectation.py) — or, with
+    RACED lists the variant (own_draws.py), then weighed by the deal-in tables (expectation.py);
+    its answer to a discard raced (claims.py) where CLAIMS_RACED lists the variant — or, with
     EXPERT_SEARCH=rollouts in the environment, the earlier push-or-fold search below (kept to
     compare and for the review's evaluator; it did not beat strong, docs/bots.md)."""
     if SEARCH_ROLLOUTS:
