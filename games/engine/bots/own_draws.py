@@ -113,15 +113,7 @@ def _alike(o: Option, chosen: Option) -> bool:
 
 
 def _clearly_better(a: list[float], b: list[float]) -> bool:
-    d = [x - y for x, y in zip(a, b, strict=True)]
-    n = len(d)
-    if n < 2:
-        return False
-    mean = sum(d) / n
-    if mean <= 0:
-        return False
-    var = sum((x - mean) ** 2 for x in d) / (n - 1)
-    return mean > CLEAR * math.sqrt(var / n)
+    return clearly_better(a, b, CLEAR)
 
 
 def unseen_tiles(view: PlayerView) -> list[Tile]:
@@ -189,9 +181,17 @@ def race_starts(
     return values
 
 
-def clearly_better(a: list[float], b: list[float]) -> bool:
-    """Whether `a`'s paired lead over `b` is `CLEAR` standard errors above zero."""
-    return _clearly_better(a, b)
+def clearly_better(a: list[float], b: list[float], clear: float) -> bool:
+    """Whether `a`'s paired lead over `b` is `clear` standard errors above zero."""
+    d = [x - y for x, y in zip(a, b, strict=True)]
+    n = len(d)
+    if n < 2:
+        return False
+    mean = sum(d) / n
+    if mean <= 0:
+        return False
+    var = sum((x - mean) ** 2 for x in d) / (n - 1)
+    return mean > clear * math.sqrt(var / n)
 
 
 def _contested(values: list[list[float]]) -> bool:
