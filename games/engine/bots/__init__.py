@@ -8,12 +8,13 @@ turns a state into that view; servers, the simulator and the arena all go throug
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Callable, Sequence
 
 from games.engine.actions import Action, legal_actions
 from games.engine.bots.policies import easy, normal, random_level, strong
-from games.engine.bots.search import expert
+from games.engine.bots.search import expert, expert_racing_claims
 from games.engine.bots.seen import PlayerView
 from games.engine.errors import EngineError
 from games.engine.state import HandState
@@ -31,6 +32,25 @@ BOTS: dict[str, Bot] = {
     "random": random_level,
 }
 ALIASES = {"baseline": "easy"}  # the single bot of earlier versions
+
+# Screening a change to expert: EXPERT_TRIAL=<name> in the environment adds the level
+# `expert_trial`, expert with that change, so the arena seats it beside the kept expert on the
+# same deals (`--seats expert_trial,strong,expert,strong --duplicate`; paired trial − kept per
+# deal). Read once, at import; never set on a site.
+TRIALS: dict[str, Bot] = {"claims": expert_racing_claims}
+
+
+def with_trial(
+    trial: str, levels: tuple[str, ...], bots: dict[str, Bot]
+) -> tuple[tuple[str, ...], dict[str, Bot]]:
+    """The levels and bots with `expert_trial` added when `trial` names a change (else as
+    they are). The trial comes last: the arena pairs the later level first (trial − kept)."""
+    if trial not in TRIALS:
+        return levels, bots
+    return (*levels, "expert_trial"), {**bots, "expert_trial": TRIALS[trial]}
+
+
+LEVELS, BOTS = with_trial(os.environ.get("EXPERT_TRIAL", ""), LEVELS, BOTS)
 
 
 def check_level(level: object) -> str:

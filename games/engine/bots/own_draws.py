@@ -125,15 +125,7 @@ def _alike(o: Option, chosen: Option) -> bool:
 
 
 def _clearly_better(a: list[float], b: list[float]) -> bool:
-    d = [x - y for x, y in zip(a, b, strict=True)]
-    n = len(d)
-    if n < 2:
-        return False
-    mean = sum(d) / n
-    if mean <= 0:
-        return False
-    var = sum((x - mean) ** 2 for x in d) / (n - 1)
-    return mean > CLEAR * math.sqrt(var / n)
+    return clearly_better(a, b, CLEAR)
 
 
 def unseen_tiles(view: PlayerView) -> list[Tile]:
@@ -180,6 +172,54 @@ def still_open(variant: str, players: int, wall_left: int) -> list[float]:
     return curve
 
 
+@dataclass(frozen=True)
+class Start:
+    """One hand to race from: the seat's view as it would be (melds laid), its 13 concealed
+    tiles, the kinds it threw (no discard win on them), and whether it draws before anybody
+    throws."""
+
+    view: PlayerView
+    hand: bytes
+    river: frozenset[Tile]
+    draw_first: bool = False
+
+
+def race_starts(
+    view: PlayerView, starts: list[Start], rng: random.Random, budget: RaceBudget, started: float
+) -> list[list[float]]:
+    """Per start, the value of each sampled order (the same orders for all, dealt from what
+    `view`'s seat cannot see), as `race_values` does for discards."""
+    pool = unseen_tiles(view)
+    per_round = view.players if get_ruleset(view.variant).win_on_discard else 1
+    rounds = min(HORIZON, view.wall_left // view.players, len(pool) // per_round)
+    values: list[list[float]] = [[] for _ in starts]
+    if rounds <= 0:
+        return values
+    races = [_Race(s.view, per_round) for s in starts]
+    for i in range(budget.samples):
+        if budget.time_ms is not None and (time.perf_counter() - started) * 1000 > budget.time_ms:
+            break
+        if i and i % LOOK == 0 and not _contested(values):
+            break
+        order = rng.sample(pool, rounds * per_round)
+        for k, (s, race) in enumerate(zip(starts, races, strict=True)):
+            values[k].append(race.play_from(bytearray(s.hand), set(s.river), order, s.draw_first))
+    return values
+
+
+def clearly_better(a: list[float], b: list[float], clear: float) -> bool:
+    """Whether `a`'s paired lead over `b` is `clear` standard errors above zero."""
+    d = [x - y for x, y in zip(a, b, strict=True)]
+    n = len(d)
+    if n < 2:
+        return False
+    mean = sum(d) / n
+    if mean <= 0:
+        return False
+    var = sum((x - mean) ** 2 for x in d) / (n - 1)
+    return mean > clear * math.sqrt(var / n)
+
+
 def _contested(values: list[list[float]]) -> bool:
     """Whether some alternative is still ahead of strong's choice (the first) on the orders so
     far: if none is, more orders will hardly carry one 2 standard errors clear."""
@@ -222,12 +262,16 @@ class _Race:
     def play(self, discard: Tile, order: list[Tile]) -> float:
         h = bytearray(self.view.hand)
         h[discard] -= 1
+        return self.play_from(h, {discard}, order)
+
+    def play_from(self, h: bytearray, river: set[Tile], order: list[Tile], draw_first: bool = False) -> float:
+        """The race from the 13-tile hand `h` (changed in place); `draw_first`: this seat draws
+        before anybody else throws (it passed a discard of the seat just before it)."""
         sh = self.dist(h)
-        river = {discard}
         per = self.per_round
         for r in range(0, len(order), per):
             weight = self.alive[r // per]
-            if not sh:
+            if not sh and not (draw_first and r == 0):
                 # ready: the others' throws before its next draw (a kind it threw itself is no
                 # win — most variants lock it, and it would have kept it)
                 for j, seat in enumerate(self.throwers, 1):

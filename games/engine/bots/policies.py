@@ -127,7 +127,7 @@ def _easy_claim(view: PlayerView, legal: Sequence[Action]) -> Action:
     for a in legal:
         if a.type not in ("chi", "pong", "kong") or a.tile is None:
             continue
-        c = _after_claim(view.hand, a)
+        c = after_claim(view.hand, a)
         if a.type == "kong":
             after = distance(c, melds + 1, view.jokers)
         else:
@@ -137,7 +137,7 @@ def _easy_claim(view: PlayerView, legal: Sequence[Action]) -> Action:
     return best[1] if best else PASS
 
 
-def _after_claim(hand: bytes, a: Action) -> bytes:
+def after_claim(hand: bytes, a: Action) -> bytes:
     """The concealed counts once the claim's own tiles went into the meld."""
     assert a.tile is not None
     if a.type == "chi":
@@ -442,8 +442,8 @@ def _claim(view: PlayerView, legal: Sequence[Action], ts: list[Threat], style: S
     for a in legal:
         if a.type not in ("chi", "pong", "kong") or a.tile is None:
             continue
-        c = _after_claim(view.hand, a)
-        new_melds = (*melds, _claimed_meld(view, a))
+        c = after_claim(view.hand, a)
+        new_melds = (*melds, claimed_meld(view, a))
         if a.type == "kong":
             after = _evaluate(view, c, new_melds, None, style)
         else:
@@ -464,7 +464,7 @@ def _claim(view: PlayerView, legal: Sequence[Action], ts: list[Threat], style: S
     return best[1] if best else PASS
 
 
-def _claimed_meld(view: PlayerView, a: Action) -> Meld:
+def claimed_meld(view: PlayerView, a: Action) -> Meld:
     """The meld a claim would lay down (for valuing the hand after it)."""
     assert a.tile is not None
     tiles = a.tiles if a.type == "chi" else (a.tile,) * (4 if a.type == "kong" else 3)

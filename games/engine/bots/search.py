@@ -48,6 +48,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from games.engine.actions import Action
+from games.engine.bots.claims import race_claim
 from games.engine.bots.defence import seat_threat, threats
 from games.engine.bots.expectation import expected_discard
 from games.engine.bots.own_draws import RaceBudget, race_discard
@@ -103,6 +104,8 @@ SEARCH_ROLLOUTS = os.environ.get("EXPERT_SEARCH") == "rollouts"
 # Not two-player: there it lost on the same deals with four players' ending curve, and with
 # its own curve and stake was level over four seeds (docs/bots.md); not Shanghai or yihua either
 RACED = frozenset(os.environ.get("EXPERT_RACED", "tianjin,cantonese").split(","))
+# The variants where expert races its answers to a discard (claims.py); none by default
+CLAIMS_RACED = frozenset(os.environ.get("EXPERT_CLAIMS_RACED", "").split(",")) - {""}
 RACE_BUDGET = (
     RaceBudget(samples=int(os.environ["EXPERT_WORLDS"]), time_ms=None)
     if os.environ.get("EXPERT_WORLDS", "").isdigit()
@@ -146,12 +149,26 @@ class ExpertEvaluator:
 
 def expert(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
     """strong's move; its discard raced over its own draws among strong's alike discards where
-    RACED lists the variant (own_draws.py), then weighed by the deal-in tables (expectation.py) — or, with
+    RACED lists the variant (own_draws.py), then weighed by the deal-in tables (expectation.py);
+    its answer to a discard raced (claims.py) where CLAIMS_RACED lists the variant — or, with
     EXPERT_SEARCH=rollouts in the environment, the earlier push-or-fold search below (kept to
     compare and for the review's evaluator; it did not beat strong, docs/bots.md)."""
     if SEARCH_ROLLOUTS:
         return search_candidates(view, legal, rng, BUDGET)[0]
+    return _kept_expert(view, legal, rng, view.variant in CLAIMS_RACED)
+
+
+def expert_racing_claims(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+    """expert, its answers to a discard (chi, pong or pass) also raced (claims.py) — in every
+    variant but two-player, where expert is strong move for move. Screened beside the kept
+    expert as the level `expert_trial` (EXPERT_TRIAL=claims, bots/__init__.py)."""
+    return _kept_expert(view, legal, rng, view.variant != "two_player")
+
+
+def _kept_expert(view: PlayerView, legal: Sequence[Action], rng: random.Random, claims: bool) -> Action:
     base = strong(view, legal, rng)
+    if claims and view.phase == "claim":
+        return race_claim(view, legal, base, rng, RACE_BUDGET)
     if view.phase != "turn" or base.type != "discard":
         return base
     if view.variant in RACED:
