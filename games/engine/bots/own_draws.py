@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from games.engine.actions import Action
@@ -140,21 +140,39 @@ def race_values(
     """Per candidate, the value of each sampled order (the same orders for all). An order is,
     per round of the table, this seat's draw and then — where a discard can win — one tile
     thrown by each other seat."""
+
+    def players(per_round: int) -> Callable[[int, list[Tile]], float]:
+        race = _Race(view, per_round)
+        return lambda k, order: race.play(cands[k], order)
+
+    return _sampled_races(view, len(cands), players, rng, budget, started)
+
+
+def _sampled_races(
+    view: PlayerView,
+    count: int,
+    players: Callable[[int], Callable[[int, list[Tile]], float]],
+    rng: random.Random,
+    budget: RaceBudget,
+    started: float,
+) -> list[list[float]]:
+    """`count` candidates' values over the same sampled orders, dealt from what `view`'s seat
+    cannot see; `players(per_round)` gives the function that plays candidate k on an order."""
     pool = unseen_tiles(view)
     per_round = view.players if get_ruleset(view.variant).win_on_discard else 1
     rounds = min(HORIZON, view.wall_left // view.players, len(pool) // per_round)
-    values: list[list[float]] = [[] for _ in cands]
+    values: list[list[float]] = [[] for _ in range(count)]
     if rounds <= 0:
         return values
-    race = _Race(view, per_round)
+    play = players(per_round)
     for i in range(budget.samples):
         if budget.time_ms is not None and (time.perf_counter() - started) * 1000 > budget.time_ms:
             break
         if i and i % LOOK == 0 and not _contested(values):
             break
         order = rng.sample(pool, rounds * per_round)
-        for k, t in enumerate(cands):
-            values[k].append(race.play(t, order))
+        for k in range(count):
+            values[k].append(play(k, order))
     return values
 
 
@@ -189,22 +207,14 @@ def race_starts(
 ) -> list[list[float]]:
     """Per start, the value of each sampled order (the same orders for all, dealt from what
     `view`'s seat cannot see), as `race_values` does for discards."""
-    pool = unseen_tiles(view)
-    per_round = view.players if get_ruleset(view.variant).win_on_discard else 1
-    rounds = min(HORIZON, view.wall_left // view.players, len(pool) // per_round)
-    values: list[list[float]] = [[] for _ in starts]
-    if rounds <= 0:
-        return values
-    races = [_Race(s.view, per_round) for s in starts]
-    for i in range(budget.samples):
-        if budget.time_ms is not None and (time.perf_counter() - started) * 1000 > budget.time_ms:
-            break
-        if i and i % LOOK == 0 and not _contested(values):
-            break
-        order = rng.sample(pool, rounds * per_round)
-        for k, (s, race) in enumerate(zip(starts, races, strict=True)):
-            values[k].append(race.play_from(bytearray(s.hand), set(s.river), order, s.draw_first))
-    return values
+
+    def players(per_round: int) -> Callable[[int, list[Tile]], float]:
+        races = [_Race(s.view, per_round) for s in starts]
+        return lambda k, order: races[k].play_from(
+            bytearray(starts[k].hand), set(starts[k].river), order, starts[k].draw_first
+        )
+
+    return _sampled_races(view, len(starts), players, rng, budget, started)
 
 
 def clearly_better(a: list[float], b: list[float], clear: float) -> bool:
