@@ -101,6 +101,31 @@ def _lock_balance_sql() -> str:
     return f"SELECT {c[profile, 'balance']} FROM {q(profile)} WHERE {c[profile, 'user']} = %s FOR UPDATE"
 
 
+@functools.cache
+def _lock_balances_sql() -> str:
+    """Lock some users' profile rows in one order (by user id) and read their balances."""
+    q = connection.ops.quote_name
+    profile = Profile._meta.db_table
+    c = _columns()
+    user, balance = c[profile, "user"], c[profile, "balance"]
+    return f"SELECT {user}, {balance} FROM {q(profile)} WHERE {user} = ANY(%s) ORDER BY {user} FOR UPDATE"
+
+
+@functools.cache
+def _held_by_each_sql() -> str:
+    """`_held_sql` for several users at once: (user, base) of each seat in a running hand."""
+    q = connection.ops.quote_name
+    seat, table, hand = Seat._meta.db_table, Table._meta.db_table, Hand._meta.db_table
+    c = _columns()
+    return (
+        f"SELECT s.{c[seat, 'user']}, t.{c[table, 'base']} FROM {q(seat)} s"
+        f" JOIN {q(table)} t ON t.{c[table, 'id']} = s.{c[seat, 'table']}"
+        f" JOIN {q(hand)} h ON h.{c[hand, 'id']} = t.{c[table, 'hand']}"
+        f" WHERE s.{c[seat, 'user']} = ANY(%s) AND h.{c[hand, 'status']} = %s"
+        f" AND s.{c[seat, 'table']} <> %s"
+    )
+
+
 def available(user: AbstractBaseUser, table_id: int | None) -> int:
     """The part of the balance that play at `table_id` may use or lose: all but what running hands
     elsewhere hold (never below 0). One statement (asked at every stake accepted)."""
@@ -136,17 +161,20 @@ def lock_accounts(users: list[AbstractBaseUser]) -> dict[int, int]:
     ids = sorted({u.pk for u in users})
     if not ids:
         return {}
-    locked = Profile.objects.select_for_update().filter(user_id__in=ids).order_by("user_id")
-    return dict(locked.values_list("user_id", "balance"))
+    with connection.cursor() as cursor:
+        cursor.execute(_lock_balances_sql(), [ids])
+        return dict(cursor.fetchall())
 
 
 def available_after_lock(users: list[AbstractBaseUser], table_id: int) -> dict[int, int]:
     """`available` of each of `users` (user id -> points) with their accounts locked first
-    (`lock_accounts`): two statements for a table's people, not two per person."""
+    (`lock_accounts`): two precompiled statements for a table's people, not two per person."""
     balances = lock_accounts(users)
     held: dict[int, int] = {}
-    seats = Seat.objects.filter(user_id__in=[u.pk for u in users], table__hand__status=Hand.Status.PLAYING)
-    for user_id, base in seats.exclude(table_id=table_id).values_list("user_id", "table__base"):
+    with connection.cursor() as cursor:
+        cursor.execute(_held_by_each_sql(), [[u.pk for u in users], Hand.Status.PLAYING, table_id])
+        rows = cursor.fetchall()
+    for user_id, base in rows:
         held[user_id] = held.get(user_id, 0) + Table.minimum_for(base or 1)
     return {u.pk: max(0, balances.get(u.pk, 0) - held.get(u.pk, 0)) for u in users}
 
