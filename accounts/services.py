@@ -101,7 +101,8 @@ def token_for_key(key: str) -> ApiToken | None:
         return None
     now = timezone.now()
     if token.last_used is None or now - token.last_used > LAST_USED_GRAIN:  # not a write per socket
-        ApiToken.objects.filter(pk=token.pk).update(last_used=now)
+        token.last_used = now
+        _TOKEN_ROWS.update(token, ["last_used"])
     token.user = user
     return token
 
@@ -176,7 +177,7 @@ def still_signed_in(user_id: int, session_hash: str | None) -> bool:
     """Whether a socket signed in as this account may stay so: the account is active and, for a
     session, its password is the one the session was made with (read after the socket joined
     the account's group, so a change committed meanwhile is seen here or closes it there)."""
-    user = get_user_model().objects.filter(pk=user_id, is_active=True).first()
-    if user is None:
+    user = _USER_ROWS.find("id", user_id)  # at every signed-in socket's arrival: precompiled
+    if user is None or not user.is_active:
         return False
     return session_hash is None or constant_time_compare(session_hash, user.get_session_auth_hash())

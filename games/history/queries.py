@@ -7,6 +7,7 @@ history. A user's profile lists the matches the viewer may see.
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -15,7 +16,8 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Q, QuerySet
+from django.db import connection
+from django.db.models import Model, Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import LedgerEntry
@@ -54,10 +56,22 @@ def may_see_hand(hand: Hand, viewer: AbstractBaseUser | None) -> bool:
 
 def spectator_delay_of(table_id: int) -> int:
     """Seconds a quick-match table's spectators are kept behind (0: live; games.rendering.spectator_delay)."""
-    quick = QuickMatch.objects.filter(table_id=table_id).exists()
-    if not quick and not TournamentTable.objects.filter(table_id=table_id).exists():
-        return 0
-    return settings_store.current().spectator_delay_seconds
+    with connection.cursor() as cursor:  # at every socket's arrival: one precompiled statement
+        cursor.execute(_queued_or_tournament_sql(), [table_id, table_id])
+        (delayed,) = cursor.fetchone()
+    return settings_store.current().spectator_delay_seconds if delayed else 0
+
+
+@functools.cache
+def _queued_or_tournament_sql() -> str:
+    """Whether a table is a quick match's or a tournament's (their spectators see it behind)."""
+    q = connection.ops.quote_name
+
+    def one(model: type[Model]) -> str:
+        column = q(model._meta.get_field("table").column)
+        return f"EXISTS (SELECT 1 FROM {q(model._meta.db_table)} WHERE {column} = %s)"
+
+    return f"SELECT {one(QuickMatch)} OR {one(TournamentTable)}"
 
 
 def behind_the_delay(hand: Hand, viewer: AbstractBaseUser | None, now: datetime | None = None) -> bool:

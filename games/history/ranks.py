@@ -28,6 +28,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop as _  # English msgids, translated when shown
 
 from accounts.models import Profile
+from common.rows import RowSql
 from games.engine.rulesets import VARIANT_IDS
 from games.history.models import Rank, RankChange, Rating
 from games.history.ratings import Skill, hands_behind_the_delay, public_skills
@@ -261,4 +262,12 @@ def seat_rank(user_id: int, variant: str) -> dict[str, Any]:
     """A seat's `rank` as the board shows it beside the name: as the public sees it (the
     table's players and spectators are other viewers), without the changes of hands still behind
     their table's spectator delay. It is read at sit-down and moved by ranked hands played here."""
-    return _shown(tiers_for(variant, [user_id]).get(user_id, Standing()))
+    # At every sit-down: one precompiled read (the ORM's compiling cost more than the read).
+    row = _RANK_ROWS.first([("user_id", "=", user_id), ("variant", "=", variant)])
+    if row is None:  # a new player: nothing ranked, nothing held back
+        return _shown(Standing())
+    unseen = _unseen_changes([user_id], variant)
+    return _shown(_as_shown(row, unseen.get((user_id, variant), []))[0])
+
+
+_RANK_ROWS = RowSql(Rank)

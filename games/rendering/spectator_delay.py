@@ -37,7 +37,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
 from common import caches
-from common.db_threads import db, db_arrivals
+from common.db_threads import db
 from games.engine.actions import Action, apply, new_hand
 from games.history.queries import spectator_delay_of
 from games.matchmaking.models import QuickMatch
@@ -232,15 +232,12 @@ class DelayedSpectatorSocket:
 
     table_id: int
     closed: bool
-    spectator_delay = 0
+    spectator_delay = 0  # set by the arrival (games.sockets.arrival)
     _delay_timer: asyncio.TimerHandle | None = None
     _actor: Callable[[], Any]  # the consumer's own
     send_state: Callable[..., Awaitable[bool]]
 
     shown_behind = False  # the last frame was a delayed one (this viewer is a spectator)
-
-    async def load_spectator_delay(self) -> None:
-        self.spectator_delay = await db_arrivals(delay_for)(self.table_id)
 
     def chat_hold(self, frame: dict[str, Any]) -> float:
         """Seconds to hold a chat line for this viewer: a delayed spectator gets it when the

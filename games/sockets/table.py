@@ -14,12 +14,11 @@ import logging
 from typing import Any
 from urllib.parse import parse_qs
 
-from django.contrib.auth import HASH_SESSION_KEY
 from django.contrib.auth.models import AnonymousUser
 from django.db.utils import InterfaceError, OperationalError
 
 from accounts import sockets
-from accounts.services import still_signed_in, token_digest, user_for_token
+from accounts.services import token_digest, user_for_token
 from common import broadcaster
 from common.db_threads import db, db_arrivals, on_play_thread
 from games.rendering.fragments import language_from_scope, render_error_html, render_table_html
@@ -30,6 +29,7 @@ from games.social.chat import ChatSocket
 from games.sockets import news as frame_news
 from games.sockets import presence, shared
 from games.sockets.admission import ADMISSION
+from games.sockets.arrival import arrive
 from games.sockets.frames import (
     BUSY,
     CLOSE_BAD_TOKEN,
@@ -120,8 +120,7 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Lean
             session_key = getattr(self.scope.get("session"), "session_key", None)
             if self.user.is_authenticated and session_key:
                 await self._join_auth_group(sockets.session_group(session_key))
-        if not await self._follow_account(None if token else self.scope.get("session")):
-            return
+        await self._follow_account()
         invite = (query.get("invite") or [""])[0]
         # Joined first so that no version committed after the connect is missed; frames for it
         # wait until the connect has admitted this socket (`table_changed`).
@@ -130,20 +129,28 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Lean
         if presence.registered() is None:
             await db_arrivals(presence.heartbeat)()
         HEARTBEAT.ensure()
-        try:  # one locked read of the table decides who may watch and counts the socket
-            version, self.socket_id = await db_arrivals(table_presence.connect)(
-                self.table_id, self._actor(), presence.registered(), self.scope.get("session"), invite
+        try:  # one call: the account checked again, then one locked read decides who may watch
+            arrived = await db_arrivals(arrive)(
+                self.table_id,
+                self._actor(),
+                presence.registered(),
+                self.scope.get("session"),
+                invite,
+                not token,
             )
         except ServiceError as e:
             await self.send_error(e.code, e.message)
             await self.close(code=CLOSE_NO_TABLE)
             return
+        if arrived is None:  # its account changed before it joined the account's group
+            await self.auth_revoked({"code": "account_changed"})
+            return
+        version, self.socket_id, self.spectator_delay = arrived
         self.counted = True
         snapshot = snapshots.at(self.table_id, version)  # the connect's own change, when it made one
         context = self._context_of(snapshot) if snapshot is not None else None
         if context is None:
             context = await db_arrivals(table_context)(self.table_id, self._actor(), True)
-        await self.load_spectator_delay()  # games.rendering.spectator_delay
         await self.send_state(force=True, context=context)
         if self.missed > self.sent_version:  # a newer version came during the handshake
             await self.send_state()
@@ -161,18 +168,14 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Lean
         await self.close(code=CLOSE_TRY_AGAIN)
         return False
 
-    async def _follow_account(self, session: Any) -> bool:
+    async def _follow_account(self) -> None:
         """A signed-in socket joins its account's group (a password change, deactivation or
-        deletion closes it: accounts.sockets), then checks the account once more, so that a
-        change committed before the join is not missed. False: it was closed."""
+        deletion closes it: accounts.sockets); the arrival's call (games.sockets.arrival) then
+        checks the account once more, so that a change committed before the join is not missed."""
         if self._actor() is None:
-            return True
+            return
         self.account_group = sockets.user_group(self.user.pk)
         await self.channel_layer.group_add(self.account_group, self.channel_name)
-        if await db_arrivals(_still_signed_in)(self.user.pk, session):
-            return True
-        await self.auth_revoked({"code": "account_changed"})
-        return False
 
     async def _join_auth_group(self, group: str) -> None:
         """Revoking the token or logging the session out closes this socket (accounts.sockets)."""
@@ -389,8 +392,3 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Lean
             await self.send_json(frame)
         else:
             await self.send(text_data=render_error_html(code, message, self.language, retry_after))
-
-
-def _still_signed_in(user_id: int, session: Any) -> bool:
-    """(A database thread: reading the session may load it.)"""
-    return still_signed_in(user_id, session.get(HASH_SESSION_KEY) if session is not None else None)

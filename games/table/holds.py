@@ -14,12 +14,12 @@ is settled (or an admin closes its table) and can never be left behind by a cras
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection
 
 from accounts.models import Profile
-from accounts.services import balance_or_none
 from games.engine.errors import EngineError
 from games.engine.scoring.two_player import cap_of, self_draw_multiplier_of
 from games.models import Hand, Seat, Table
@@ -27,37 +27,130 @@ from games.models import Hand, Seat, Table
 
 def held_elsewhere(user: AbstractBaseUser, table_id: int | None) -> int:
     """What `user`'s running hands at tables other than `table_id` hold (None: at every table).
-    Asked at every sit-down and stake accepted: one statement written out once, not built by
-    the ORM each time (building it cost more CPU than PostgreSQL spent running it)."""
+    One statement written out once, not built by the ORM each time (building it cost more CPU
+    than PostgreSQL spent running it)."""
     with connection.cursor() as cursor:
-        cursor.execute(_held_sql(), [user.pk, Hand.Status.PLAYING, -1 if table_id is None else table_id])
+        cursor.execute(_held_sql(), _held_params(user, table_id))
         return sum(Table.minimum_for(base or 1) for (base,) in cursor.fetchall())
+
+
+def _held_params(user: AbstractBaseUser, table_id: int | None) -> list[Any]:
+    return [user.pk, Hand.Status.PLAYING, -1 if table_id is None else table_id]
+
+
+def _held_of(bases: list[int | None]) -> int:
+    return sum(Table.minimum_for(base or 1) for base in bases)
+
+
+@functools.cache
+def _columns() -> dict[tuple[str, str], str]:
+    """The quoted column names of the statements below: (model's table, field) -> name."""
+    q = connection.ops.quote_name
+    metas = (Seat._meta, Table._meta, Hand._meta, Profile._meta)
+    return {
+        (meta.db_table, field.name): q(field.column)
+        for meta in metas
+        for field in meta.get_fields()
+        if field.concrete
+    }
 
 
 @functools.cache
 def _held_sql() -> str:
     """The bases of the tables, other than one (-1: none), where a user's seat is in a running hand."""
     q = connection.ops.quote_name
-    seat, table, hand = Seat._meta, Table._meta, Hand._meta
-    column = {
-        (model, name): q(model.get_field(name).column)
-        for model in (seat, table, hand)
-        for name in ("user", "table", "base", "hand", "status", "id")
-        if any(f.name == name for f in model.get_fields() if f.concrete)
-    }
+    seat, table, hand = Seat._meta.db_table, Table._meta.db_table, Hand._meta.db_table
+    c = _columns()
     return (
-        f"SELECT t.{column[table, 'base']} FROM {q(seat.db_table)} s"
-        f" JOIN {q(table.db_table)} t ON t.{column[table, 'id']} = s.{column[seat, 'table']}"
-        f" JOIN {q(hand.db_table)} h ON h.{column[hand, 'id']} = t.{column[table, 'hand']}"
-        f" WHERE s.{column[seat, 'user']} = %s AND h.{column[hand, 'status']} = %s"
-        f" AND s.{column[seat, 'table']} <> %s"
+        f"SELECT t.{c[table, 'base']} FROM {q(seat)} s"
+        f" JOIN {q(table)} t ON t.{c[table, 'id']} = s.{c[seat, 'table']}"
+        f" JOIN {q(hand)} h ON h.{c[hand, 'id']} = t.{c[table, 'hand']}"
+        f" WHERE s.{c[seat, 'user']} = %s AND h.{c[hand, 'status']} = %s"
+        f" AND s.{c[seat, 'table']} <> %s"
+    )
+
+
+@functools.cache
+def _available_sql() -> str:
+    """A user's balance (NULL: no profile) and the bases their running hands elsewhere hold."""
+    q = connection.ops.quote_name
+    profile = Profile._meta.db_table
+    c = _columns()
+    balance = f"SELECT {c[profile, 'balance']} FROM {q(profile)} WHERE {c[profile, 'user']} = %s"
+    return f"SELECT ({balance}), ARRAY({_held_sql()})"
+
+
+@functools.cache
+def _seats_and_held_sql() -> str:
+    """A user's seats at tables not closed, and the bases their running hands elsewhere hold."""
+    q = connection.ops.quote_name
+    seat, table = Seat._meta.db_table, Table._meta.db_table
+    c = _columns()
+    seats = (
+        f"SELECT count(*) FROM {q(seat)} s JOIN {q(table)} t ON t.{c[table, 'id']} = s.{c[seat, 'table']}"
+        f" WHERE s.{c[seat, 'user']} = %s AND t.{c[table, 'status']} <> %s"
+    )
+    return f"SELECT ({seats}), ARRAY({_held_sql()})"
+
+
+@functools.cache
+def _lock_balance_sql() -> str:
+    q = connection.ops.quote_name
+    profile = Profile._meta.db_table
+    c = _columns()
+    return f"SELECT {c[profile, 'balance']} FROM {q(profile)} WHERE {c[profile, 'user']} = %s FOR UPDATE"
+
+
+@functools.cache
+def _lock_balances_sql() -> str:
+    """Lock some users' profile rows in one order (by user id) and read their balances."""
+    q = connection.ops.quote_name
+    profile = Profile._meta.db_table
+    c = _columns()
+    user, balance = c[profile, "user"], c[profile, "balance"]
+    return f"SELECT {user}, {balance} FROM {q(profile)} WHERE {user} = ANY(%s) ORDER BY {user} FOR UPDATE"
+
+
+@functools.cache
+def _held_by_each_sql() -> str:
+    """`_held_sql` for several users at once: (user, base) of each seat in a running hand."""
+    q = connection.ops.quote_name
+    seat, table, hand = Seat._meta.db_table, Table._meta.db_table, Hand._meta.db_table
+    c = _columns()
+    return (
+        f"SELECT s.{c[seat, 'user']}, t.{c[table, 'base']} FROM {q(seat)} s"
+        f" JOIN {q(table)} t ON t.{c[table, 'id']} = s.{c[seat, 'table']}"
+        f" JOIN {q(hand)} h ON h.{c[hand, 'id']} = t.{c[table, 'hand']}"
+        f" WHERE s.{c[seat, 'user']} = ANY(%s) AND h.{c[hand, 'status']} = %s"
+        f" AND s.{c[seat, 'table']} <> %s"
     )
 
 
 def available(user: AbstractBaseUser, table_id: int | None) -> int:
     """The part of the balance that play at `table_id` may use or lose: all but what running hands
-    elsewhere hold (never below 0)."""
-    return max(0, (balance_or_none(user) or 0) - held_elsewhere(user, table_id))
+    elsewhere hold (never below 0). One statement (asked at every stake accepted)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_available_sql(), [user.pk, *_held_params(user, table_id)])
+        balance, bases = cursor.fetchone()
+    return max(0, (balance or 0) - _held_of(bases))
+
+
+def lock_balance(user: AbstractBaseUser) -> int | None:
+    """Lock the user's profile row (in the caller's transaction) and return its balance (None:
+    no profile). Precompiled: asked at every sit-down."""
+    with connection.cursor() as cursor:
+        cursor.execute(_lock_balance_sql(), [user.pk])
+        row = cursor.fetchone()
+    return row[0] if row is not None else None
+
+
+def seats_and_held(user: AbstractBaseUser, table_id: int) -> tuple[int, int]:
+    """How many seats `user` has at tables not closed, and what their running hands at tables
+    other than `table_id` hold (`held_elsewhere`): one statement, at every sit-down."""
+    with connection.cursor() as cursor:
+        cursor.execute(_seats_and_held_sql(), [user.pk, Table.Status.CLOSED, *_held_params(user, table_id)])
+        seats, bases = cursor.fetchone()
+    return seats, _held_of(bases)
 
 
 def lock_accounts(users: list[AbstractBaseUser]) -> dict[int, int]:
@@ -68,17 +161,20 @@ def lock_accounts(users: list[AbstractBaseUser]) -> dict[int, int]:
     ids = sorted({u.pk for u in users})
     if not ids:
         return {}
-    locked = Profile.objects.select_for_update().filter(user_id__in=ids).order_by("user_id")
-    return dict(locked.values_list("user_id", "balance"))
+    with connection.cursor() as cursor:
+        cursor.execute(_lock_balances_sql(), [ids])
+        return dict(cursor.fetchall())
 
 
 def available_after_lock(users: list[AbstractBaseUser], table_id: int) -> dict[int, int]:
     """`available` of each of `users` (user id -> points) with their accounts locked first
-    (`lock_accounts`): two statements for a table's people, not two per person."""
+    (`lock_accounts`): two precompiled statements for a table's people, not two per person."""
     balances = lock_accounts(users)
     held: dict[int, int] = {}
-    seats = Seat.objects.filter(user_id__in=[u.pk for u in users], table__hand__status=Hand.Status.PLAYING)
-    for user_id, base in seats.exclude(table_id=table_id).values_list("user_id", "table__base"):
+    with connection.cursor() as cursor:
+        cursor.execute(_held_by_each_sql(), [[u.pk for u in users], Hand.Status.PLAYING, table_id])
+        rows = cursor.fetchall()
+    for user_id, base in rows:
         held[user_id] = held.get(user_id, 0) + Table.minimum_for(base or 1)
     return {u.pk: max(0, balances.get(u.pk, 0) - held.get(u.pk, 0)) for u in users}
 

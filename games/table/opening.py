@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+import functools
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.models import Profile
 from common import settings_store
 from games.engine.errors import EngineError
 from games.engine.rulesets import VARIANT_IDS, get_ruleset
 from games.models import Seat, Table
-from games.table import store
+from games.table import holds, store
 from games.table.errors import ServiceError
 
 
@@ -75,16 +75,40 @@ def refuse_too_many_tables(owner: AbstractBaseUser) -> None:
     table everybody left is no longer open) and make `TABLES_PER_USER_PER_HOUR` an hour, so it
     cannot fill the lobby. The owner's profile row is locked: two creations at once are counted
     one after the other."""
-    Profile.objects.select_for_update().filter(user_id=owner.pk).values_list("pk", flat=True).first()
-    mine = Table.objects.filter(owner_id=owner.pk)
-    made = mine.filter(created__gt=timezone.now() - timedelta(hours=1)).count()
+    holds.lock_balance(owner)
+    made, open_tables = _tables_made_and_open(owner.pk, timezone.now() - timedelta(hours=1))
     if made >= settings.TABLES_PER_USER_PER_HOUR:
         limit = settings.TABLES_PER_USER_PER_HOUR
         message = _("You may create at most %(n)d tables an hour; try again later.") % {"n": limit}
         raise ServiceError("too_many_tables", message)
-    seated = Seat.objects.filter(user__isnull=False).values("table_id")
-    open_tables = mine.exclude(status=Table.Status.CLOSED).filter(pk__in=seated).count()
     if open_tables >= settings.OPEN_TABLES_PER_USER:
         limit = settings.OPEN_TABLES_PER_USER
         message = _("You may have at most %(n)d open tables; leave one of them first.") % {"n": limit}
         raise ServiceError("too_many_tables", message)
+
+
+def _tables_made_and_open(owner_id: int, since: datetime) -> tuple[int, int]:
+    """How many tables the account made since `since`, and how many of its tables are open (not
+    closed, a person seated): one statement, at every table made (compiling the ORM's two
+    counts cost more CPU than PostgreSQL spent running them)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_tables_made_and_open_sql(), [since, Table.Status.CLOSED, owner_id])
+        made, open_tables = cursor.fetchone()
+    return made, open_tables
+
+
+@functools.cache
+def _tables_made_and_open_sql() -> str:
+    q = connection.ops.quote_name
+    table, seat = Table._meta, Seat._meta
+
+    def column(meta: Any, name: str) -> str:
+        return q(meta.get_field(name).column)
+
+    seated = f"s.{column(seat, 'table')} = t.{column(table, 'id')} AND s.{column(seat, 'user')} IS NOT NULL"
+    someone_seated = f"EXISTS (SELECT 1 FROM {q(seat.db_table)} s WHERE {seated})"
+    return (
+        f"SELECT count(*) FILTER (WHERE t.{column(table, 'created')} > %s),"
+        f" count(*) FILTER (WHERE t.{column(table, 'status')} <> %s AND {someone_seated})"
+        f" FROM {q(table.db_table)} t WHERE t.{column(table, 'owner')} = %s"
+    )

@@ -10,7 +10,6 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils.translation import gettext as _
 
-from accounts.models import Profile
 from games.engine.bots import DEFAULT_LEVEL, check_level
 from games.engine.errors import EngineError
 from games.history.ranks import seat_rank
@@ -85,10 +84,10 @@ def sit(t: Change, user: AbstractBaseUser, index: Any, socket_id: int | None = N
     seat = seat_at(t, index)
     if not seat.empty:
         raise ServiceError("seat_taken", "that seat is taken")
-    balance = refuse_too_many_seats(user)
     table = t.table
+    balance, held = refuse_too_many_seats(user, table.pk)
     # 50 × base (or 50 while no stake is set) of points no running hand elsewhere holds
-    if max(0, (balance or 0) - holds.held_elsewhere(user, table.pk)) < table.minimum_balance:
+    if max(0, (balance or 0) - held) < table.minimum_balance:
         raise ServiceError("insufficient_points", INSUFFICIENT_POINTS)
     # A light copy with the balance just read: the snapshot of this change needs no query for
     # it, and the caller's user object (a socket's, long-lived) gets no profile cached.
@@ -106,19 +105,20 @@ def sit(t: Change, user: AbstractBaseUser, index: Any, socket_id: int | None = N
         move_socket(t, socket_id, seat)
 
 
-def refuse_too_many_seats(user: AbstractBaseUser) -> int | None:
+def refuse_too_many_seats(user: AbstractBaseUser, table_id: int) -> tuple[int | None, int]:
     """One account sits at `SEATS_PER_USER` open tables at most (its profile row locked after the
     table's, as a settlement locks them: two sit-downs at once are counted one after the other).
-    Returns the balance the lock read (None: no profile), as `balance_or_none` would now."""
-    locked = Profile.objects.select_for_update().filter(user_id=user.pk)
-    balance = locked.values_list("balance", flat=True).first()
-    seats = Seat.objects.filter(user_id=user.pk).exclude(table__status=Table.Status.CLOSED).count()
+    Returns the balance the lock read (None: no profile), as `balance_or_none` would now, and
+    what the account's running hands at other tables hold (`holds.held_elsewhere`), read with
+    the count after the lock: two precompiled statements at every sit-down."""
+    balance = holds.lock_balance(user)  # first, alone: the count is read after the lock is held
+    seats, held = holds.seats_and_held(user, table_id)
     if seats >= settings.SEATS_PER_USER:
         message = _("You may sit at %(n)d tables at most; leave one of them first.") % {
             "n": settings.SEATS_PER_USER
         }
         raise ServiceError("too_many_seats", message)
-    return balance
+    return balance, held
 
 
 def stand(t: Change, user: AbstractBaseUser) -> None:
