@@ -49,7 +49,7 @@ def context_for(ctx: Loaded, user: AbstractBaseUser | None) -> dict[str, Any]:
     index = seat.index if seat is not None else None
     played = index if index is not None else played_seat(ctx, user)
     return {
-        "table": table_info(ctx, user, seat),
+        "table": _table_info(ctx, user, seat),
         "view": hand_view(ctx, played),
         "legal": legal_for_seat(ctx, user, seat),
         "viewer": {"user": user.get_username() if _authenticated(user) else None, "seat": index},
@@ -144,10 +144,14 @@ def phase_of(ctx: Loaded) -> str:
     return "waiting"
 
 
-def table_info(ctx: Loaded, user: AbstractBaseUser | None, me: Seat | None) -> dict[str, Any]:
+def table_info(ctx: Loaded, user: AbstractBaseUser | None) -> dict[str, Any]:
     """The table part of a frame: what every viewer sees at this version (built once per
-    version, `_public_info`), the countdowns at this instant, and this viewer's own bits (in
-    seat `me`, None: not seated)."""
+    version, `_public_info`), the countdowns at this instant, and this viewer's own bits."""
+    return _table_info(ctx, user, ctx.seat_of(user))
+
+
+def _table_info(ctx: Loaded, user: AbstractBaseUser | None, me: Seat | None) -> dict[str, Any]:
+    """`table_info` for the viewer in seat `me` (None: not seated)."""
     table = ctx.table
     may_invite = me is not None or (_authenticated(user) and table.owner_id == user.pk)
     mine = me.index if me is not None else None
