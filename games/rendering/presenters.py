@@ -20,7 +20,7 @@ from games.engine.wall import commitment, deal_wall, wall_text
 from games.models import Hand, Seat, Table
 from games.moderation.penalties import ban_length, escape_share
 from games.table import snapshots
-from games.table.commands import legal_for_seat
+from games.table.commands import legal_for
 from games.table.hand_log import hand_state
 from games.table.holds import most_a_hand_costs
 from games.table.loaded import Loaded
@@ -45,13 +45,13 @@ def snapshot_context(snapshot: snapshots.Snapshot, user: AbstractBaseUser | None
 
 
 def context_for(ctx: Loaded, user: AbstractBaseUser | None) -> dict[str, Any]:
-    seat = ctx.seat_of(user)  # (once per frame: the table part and `legal` take it too)
+    seat = ctx.seat_of(user)
     index = seat.index if seat is not None else None
     played = index if index is not None else played_seat(ctx, user)
     return {
-        "table": _table_info(ctx, user, seat),
+        "table": table_info(ctx, user),
         "view": hand_view(ctx, played),
-        "legal": legal_for_seat(ctx, user, seat),
+        "legal": legal_for(ctx, user),
         "viewer": {"user": user.get_username() if _authenticated(user) else None, "seat": index},
         "played": played,  # the seat whose hand this viewer sees as their own (also once it is freed)
         "revision": ctx.table.revision,  # the server's own ordering of renders; never sent
@@ -147,12 +147,8 @@ def phase_of(ctx: Loaded) -> str:
 def table_info(ctx: Loaded, user: AbstractBaseUser | None) -> dict[str, Any]:
     """The table part of a frame: what every viewer sees at this version (built once per
     version, `_public_info`), the countdowns at this instant, and this viewer's own bits."""
-    return _table_info(ctx, user, ctx.seat_of(user))
-
-
-def _table_info(ctx: Loaded, user: AbstractBaseUser | None, me: Seat | None) -> dict[str, Any]:
-    """`table_info` for the viewer in seat `me` (None: not seated)."""
     table = ctx.table
+    me = ctx.seat_of(user)
     may_invite = me is not None or (_authenticated(user) and table.owner_id == user.pk)
     mine = me.index if me is not None else None
     pause_ms = pause_left_ms(table, ctx.now)

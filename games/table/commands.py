@@ -226,13 +226,9 @@ def run(
 
 def legal_for(t: Loaded, user: AbstractBaseUser | None) -> list[dict[str, Any]]:
     """Every action this viewer may send now: the hand's actions, then the table commands."""
-    return legal_for_seat(t, user, t.seat_of(user))
-
-
-def legal_for_seat(t: Loaded, user: AbstractBaseUser | None, seat: Seat | None) -> list[dict[str, Any]]:
-    """`legal_for` with the viewer's seat already looked up (None: not seated)."""
     if user is None or not user.is_authenticated or t.table.status == Table.Status.CLOSED:
         return []
+    seat = t.seat_of(user)
     hand: list[dict[str, Any]] = []
     awaiting = seat is not None and t.hand_running and not seat.left and seat.pending is None
     if awaiting and t.state is not None and not timing.veiled(t, seat.index):
