@@ -168,9 +168,7 @@ class Ruleset:
         because asking the shape test of all 34 kinds, for every seat at every version, was most of
         a live table's CPU (docs/benchmarks.md). Here the normal shape, jokers standing for any
         tile: the table-driven `hand.waits`, and the joker kinds themselves. A variant with special
-        shapes adds the kinds those could take (tests/engine/test_waits.py checks the superset).
-        Like `is_winning_shape` it reads only `counts`, the jokers and the seat's own
-        PlayerState: the waits help keeps its answers on that PlayerState (games.engine.waits)."""
+        shapes adds the kinds those could take (tests/engine/test_waits.py checks the superset)."""
         jokers = sum(counts[t] for t in state.jokers)
         if not jokers:
             return set(waits(counts)) | set(state.jokers)
@@ -183,8 +181,7 @@ class Ruleset:
         """Shape test for the concealed part `counts` (winning tile included).
 
         Override to add a variant's special shapes (七对, 十三幺, 八花 …); the
-        machine asks this before it scores a possible win. It reads only `counts`, the jokers
-        and the seat's own PlayerState (its melds, its flowers), never the rest of the state."""
+        machine asks this before it scores a possible win."""
         jokers = sum(counts[t] for t in state.jokers)
         if jokers:
             plain = bytearray(counts)
