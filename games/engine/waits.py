@@ -9,8 +9,6 @@ changing hidden tiles).
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -106,42 +104,32 @@ def _face_up(state: HandState) -> tuple[int, ...]:
 def waits_for(state: HandState, seat: int) -> list[Wait]:
     """The waits of `seat`'s concealed part as it is (13, 10, 7… tiles: between turns)."""
     concealed = state.players[seat].concealed
-    blinded = _blinded(state, seat)
-    if not _completing(state, seat, concealed, blinded):
-        return []  # (most seats most of the time: no count needed, nor, when kept, the blinding)
-    # (seen_by reads only what the seat sees: counted on `state`, once)
-    return _waits(blinded(), seat, concealed, seen_by(state, seat))
+    if not _completing(state, seat, concealed):
+        return []  # (most seats most of the time: nothing blinded, nothing counted)
+    known = blind(state, seat)  # (seen_by reads only what the seat sees: counted on `state`, once)
+    return _waits(known, seat, concealed, seen_by(state, seat))
 
 
 def discard_waits(state: HandState, seat: int) -> dict[Tile, list[Wait]]:
     """On `seat`'s turn: for each tile it could discard, the waits it would then have (only
     discards that leave it ready are listed; without refusal reasons — they show once it waits)."""
     concealed = state.players[seat].concealed
-    blinded = _blinded(state, seat)
     out: dict[Tile, list[Wait]] = {}
     seen: list[int] | None = None
     for t in range(KINDS):
         if concealed[t]:
             after = bytearray(concealed)
             after[t] -= 1
-            kinds = _completing(state, seat, bytes(after), blinded)
+            kinds = _completing(state, seat, bytes(after))
             if kinds:
                 seen = seen_by(state, seat) if seen is None else seen
                 out[t] = [Wait(w, max(0, 4 - seen[w])) for w in kinds]
     return out
 
 
-def _blinded(state: HandState, seat: int) -> Callable[[], HandState]:
-    """`blind(state, seat)`, made the first time it is asked for (never, when every shape the
-    seat's help needs is kept)."""
-    return functools.cache(lambda: blind(state, seat))
-
-
-def _completing(
-    state: HandState, seat: int, concealed: bytes, blinded: Callable[[], HandState]
-) -> tuple[Tile, ...]:
+def _completing(state: HandState, seat: int, concealed: bytes) -> tuple[Tile, ...]:
     """The kinds that complete the shape of `seat`'s concealed part `concealed` (with its melds
-    and flowers), in order, the rules asked on the blinded state (`blinded()`).
+    and flowers), in order, the rules asked on the blinded state.
 
     The answer depends only on the variant, the jokers and the seat's own `PlayerState` (the
     rulesets' `wait_candidates` and `is_winning_shape` read nothing else), so it is kept on that
@@ -153,13 +141,13 @@ def _completing(
     key = ("completing", state.variant, state.jokers, seat, concealed)
     known = cache.get(key)
     if known is None:
-        known_state = blinded()
+        blinded = blind(state, seat)
         rules = get_ruleset(state.variant)
         found = []
-        for t in sorted(rules.wait_candidates(known_state, seat, concealed)):
+        for t in sorted(rules.wait_candidates(blinded, seat, concealed)):
             with_t = bytearray(concealed)
             with_t[t] += 1
-            if with_t[t] <= 4 and rules.is_winning_shape(known_state, seat, bytes(with_t)):
+            if with_t[t] <= 4 and rules.is_winning_shape(blinded, seat, bytes(with_t)):
                 found.append(t)
         known = cache[key] = tuple(found)
     return known
@@ -170,7 +158,7 @@ def _waits(known: HandState, seat: int, concealed: bytes, seen: list[int]) -> li
     win (`known`: the blinded state)."""
     rules = get_ruleset(known.variant)
     out = []
-    for t in _completing(known, seat, concealed, lambda: known):
+    for t in _completing(known, seat, concealed):
         by_draw = _self_draw_refusal(known, seat, concealed, t)
         by_discard = _discard_refusal(known, seat, concealed, t)
         refused = by_draw if by_draw and (by_discard or not rules.win_on_discard) else ""
