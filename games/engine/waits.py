@@ -103,62 +103,42 @@ def _face_up(state: HandState) -> tuple[int, ...]:
 
 def waits_for(state: HandState, seat: int) -> list[Wait]:
     """The waits of `seat`'s concealed part as it is (13, 10, 7… tiles: between turns)."""
-    concealed = state.players[seat].concealed
-    if not _completing(state, seat, concealed):
-        return []  # (most seats most of the time: nothing blinded, nothing counted)
     known = blind(state, seat)  # (seen_by reads only what the seat sees: counted on `state`, once)
-    return _waits(known, seat, concealed, seen_by(state, seat))
+    return _waits(known, seat, known.players[seat].concealed, seen_by(state, seat))
 
 
 def discard_waits(state: HandState, seat: int) -> dict[Tile, list[Wait]]:
     """On `seat`'s turn: for each tile it could discard, the waits it would then have (only
     discards that leave it ready are listed; without refusal reasons — they show once it waits)."""
-    concealed = state.players[seat].concealed
+    known = blind(state, seat)
+    concealed = known.players[seat].concealed
+    seen = seen_by(state, seat)
     out: dict[Tile, list[Wait]] = {}
-    seen: list[int] | None = None
     for t in range(KINDS):
         if concealed[t]:
             after = bytearray(concealed)
             after[t] -= 1
-            kinds = _completing(state, seat, bytes(after))
-            if kinds:
-                seen = seen_by(state, seat) if seen is None else seen
-                out[t] = [Wait(w, max(0, 4 - seen[w])) for w in kinds]
+            waits = _waits(known, seat, bytes(after), seen, reasons=False)
+            if waits:
+                out[t] = waits
     return out
 
 
-def _completing(state: HandState, seat: int, concealed: bytes) -> tuple[Tile, ...]:
-    """The kinds that complete the shape of `seat`'s concealed part `concealed` (with its melds
-    and flowers), in order, the rules asked on the blinded state.
-
-    The answer depends only on the variant, the jokers and the seat's own `PlayerState` (the
-    rulesets' `wait_candidates` and `is_winning_shape` read nothing else), so it is kept on that
-    `PlayerState`: the engine carries an unchanged seat's from one state to the next, and a
-    server asks for each seat's waits help at every version — three seats of four did not
-    move. The copies still unseen and the refusal reasons, which other seats' moves change,
-    are worked out afresh (`_waits`)."""
-    cache = memo(state.players[seat])  # (dropped with every change to the seat: `evolve`)
-    key = ("completing", state.variant, state.jokers, seat, concealed)
-    known = cache.get(key)
-    if known is None:
-        blinded = blind(state, seat)
-        rules = get_ruleset(state.variant)
-        found = []
-        for t in sorted(rules.wait_candidates(blinded, seat, concealed)):
-            with_t = bytearray(concealed)
-            with_t[t] += 1
-            if with_t[t] <= 4 and rules.is_winning_shape(blinded, seat, bytes(with_t)):
-                found.append(t)
-        known = cache[key] = tuple(found)
-    return known
-
-
-def _waits(known: HandState, seat: int, concealed: bytes, seen: list[int]) -> list[Wait]:
-    """The waits of `concealed` with the copies unseen and whether the rules would allow each
-    win (`known`: the blinded state)."""
+def _waits(
+    known: HandState, seat: int, concealed: bytes, seen: list[int], reasons: bool = True
+) -> list[Wait]:
+    """`reasons`: also ask the rules whether each win would be allowed (scoring each: the
+    discard → waits table skips it, it is built on every turn of every seat)."""
     rules = get_ruleset(known.variant)
     out = []
-    for t in _completing(known, seat, concealed):
+    for t in sorted(rules.wait_candidates(known, seat, concealed)):
+        with_t = bytearray(concealed)
+        with_t[t] += 1
+        if with_t[t] > 4 or not rules.is_winning_shape(known, seat, bytes(with_t)):
+            continue
+        if not reasons:
+            out.append(Wait(t, max(0, 4 - seen[t])))
+            continue
         by_draw = _self_draw_refusal(known, seat, concealed, t)
         by_discard = _discard_refusal(known, seat, concealed, t)
         refused = by_draw if by_draw and (by_discard or not rules.win_on_discard) else ""

@@ -8,14 +8,13 @@ from collections.abc import Iterator, Sequence
 
 import pytest
 
-from games.engine import waits as waits_module
 from games.engine.actions import Action, apply, new_hand, seats_to_act
 from games.engine.bench import complete_hand, perturb
 from games.engine.bots import decide
 from games.engine.hand import ORPHANS
 from games.engine.rulesets import VARIANT_IDS, get_ruleset
 from games.engine.scenario import scenario
-from games.engine.state import HandState, evolve, memo
+from games.engine.state import HandState, evolve
 from games.engine.tiles import FLOWERS, KINDS, name, parse
 from games.engine.waits import blind, discard_waits, waits_for, waits_json
 
@@ -237,27 +236,3 @@ def _states_of_play(variant: str, seed: int, hands: int) -> Iterator[HandState]:
             yield state
             seat = seats_to_act(state)[0]
             state, _ = apply(state, seat, decide("easy", state, seat, rng))
-
-
-def _help_kept_nowhere(state: HandState, seat: int, monkeypatch: pytest.MonkeyPatch) -> dict:
-    """The seat's help worked out with nothing kept from one question to the next."""
-    with monkeypatch.context() as m:
-        m.setattr(waits_module, "memo", lambda _: {})
-        return waits_json(state, seat)
-
-
-@pytest.mark.parametrize("variant", VARIANT_IDS)
-def test_the_shapes_kept_on_an_unmoved_seat_give_the_help_worked_out_afresh(
-    variant: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The kinds completing a seat's shape are kept on its PlayerState, which the engine carries
-    from state to state while the seat does not move: at every state of played hands each
-    seat's help (its unseen counts and refusal reasons too, which other seats' moves change)
-    is the help worked out with nothing kept, and the kept shapes were read again."""
-    reused = 0
-    for state in _states_of_play(variant, seed=5, hands=2):
-        for seat in range(state.num_players):
-            kept_before = any(k[0] == "completing" for k in memo(state.players[seat]))
-            assert waits_json(state, seat) == _help_kept_nowhere(state, seat, monkeypatch)
-            reused += kept_before
-    assert reused > 0
