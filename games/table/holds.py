@@ -42,6 +42,28 @@ def _held_of(bases: list[int | None]) -> int:
     return sum(Table.minimum_for(base or 1) for base in bases)
 
 
+# The statements below run on PostgreSQL (the site) and SQLite (`make run`, the browser tests), so
+# they keep to SQL both speak: no ARRAY(...) or = ANY(...), and FOR UPDATE only where there is one
+# (SQLite locks the whole database for a write transaction instead).
+def _for_update() -> str:
+    return " FOR UPDATE" if connection.features.has_select_for_update else ""
+
+
+def _placeholders(count: int) -> str:
+    return ", ".join(["%s"] * count)
+
+
+def _one_then_held(first: str) -> str:
+    """One statement for a value and the bases `_held_sql` reads: the value in the row marked 0,
+    each base in a row marked 1 (`_first_and_bases` splits them)."""
+    return f"SELECT 0, ({first}) UNION ALL SELECT 1, held.* FROM ({_held_sql()}) held"
+
+
+def _first_and_bases(rows: list[tuple[int, Any]]) -> tuple[Any, list[int | None]]:
+    first = next((value for mark, value in rows if mark == 0), None)
+    return first, [value for mark, value in rows if mark == 1]
+
+
 @functools.cache
 def _columns() -> dict[tuple[str, str], str]:
     """The quoted column names of the statements below: (model's table, field) -> name."""
@@ -77,7 +99,7 @@ def _available_sql() -> str:
     profile = Profile._meta.db_table
     c = _columns()
     balance = f"SELECT {c[profile, 'balance']} FROM {q(profile)} WHERE {c[profile, 'user']} = %s"
-    return f"SELECT ({balance}), ARRAY({_held_sql()})"
+    return _one_then_held(balance)
 
 
 @functools.cache
@@ -90,7 +112,7 @@ def _seats_and_held_sql() -> str:
         f"SELECT count(*) FROM {q(seat)} s JOIN {q(table)} t ON t.{c[table, 'id']} = s.{c[seat, 'table']}"
         f" WHERE s.{c[seat, 'user']} = %s AND t.{c[table, 'status']} <> %s"
     )
-    return f"SELECT ({seats}), ARRAY({_held_sql()})"
+    return _one_then_held(seats)
 
 
 @functools.cache
@@ -98,22 +120,25 @@ def _lock_balance_sql() -> str:
     q = connection.ops.quote_name
     profile = Profile._meta.db_table
     c = _columns()
-    return f"SELECT {c[profile, 'balance']} FROM {q(profile)} WHERE {c[profile, 'user']} = %s FOR UPDATE"
+    return f"SELECT {c[profile, 'balance']} FROM {q(profile)} WHERE {c[profile, 'user']} = %s{_for_update()}"
 
 
 @functools.cache
-def _lock_balances_sql() -> str:
-    """Lock some users' profile rows in one order (by user id) and read their balances."""
+def _lock_balances_sql(count: int) -> str:
+    """Lock `count` users' profile rows in one order (by user id) and read their balances."""
     q = connection.ops.quote_name
     profile = Profile._meta.db_table
     c = _columns()
     user, balance = c[profile, "user"], c[profile, "balance"]
-    return f"SELECT {user}, {balance} FROM {q(profile)} WHERE {user} = ANY(%s) ORDER BY {user} FOR UPDATE"
+    return (
+        f"SELECT {user}, {balance} FROM {q(profile)} WHERE {user} IN ({_placeholders(count)})"
+        f" ORDER BY {user}{_for_update()}"
+    )
 
 
 @functools.cache
-def _held_by_each_sql() -> str:
-    """`_held_sql` for several users at once: (user, base) of each seat in a running hand."""
+def _held_by_each_sql(count: int) -> str:
+    """`_held_sql` for `count` users at once: (user, base) of each seat in a running hand."""
     q = connection.ops.quote_name
     seat, table, hand = Seat._meta.db_table, Table._meta.db_table, Hand._meta.db_table
     c = _columns()
@@ -121,7 +146,7 @@ def _held_by_each_sql() -> str:
         f"SELECT s.{c[seat, 'user']}, t.{c[table, 'base']} FROM {q(seat)} s"
         f" JOIN {q(table)} t ON t.{c[table, 'id']} = s.{c[seat, 'table']}"
         f" JOIN {q(hand)} h ON h.{c[hand, 'id']} = t.{c[table, 'hand']}"
-        f" WHERE s.{c[seat, 'user']} = ANY(%s) AND h.{c[hand, 'status']} = %s"
+        f" WHERE s.{c[seat, 'user']} IN ({_placeholders(count)}) AND h.{c[hand, 'status']} = %s"
         f" AND s.{c[seat, 'table']} <> %s"
     )
 
@@ -131,7 +156,7 @@ def available(user: AbstractBaseUser, table_id: int | None) -> int:
     elsewhere hold (never below 0). One statement (asked at every stake accepted)."""
     with connection.cursor() as cursor:
         cursor.execute(_available_sql(), [user.pk, *_held_params(user, table_id)])
-        balance, bases = cursor.fetchone()
+        balance, bases = _first_and_bases(cursor.fetchall())
     return max(0, (balance or 0) - _held_of(bases))
 
 
@@ -149,8 +174,8 @@ def seats_and_held(user: AbstractBaseUser, table_id: int) -> tuple[int, int]:
     other than `table_id` hold (`held_elsewhere`): one statement, at every sit-down."""
     with connection.cursor() as cursor:
         cursor.execute(_seats_and_held_sql(), [user.pk, Table.Status.CLOSED, *_held_params(user, table_id)])
-        seats, bases = cursor.fetchone()
-    return seats, _held_of(bases)
+        seats, bases = _first_and_bases(cursor.fetchall())
+    return seats or 0, _held_of(bases)
 
 
 def lock_accounts(users: list[AbstractBaseUser]) -> dict[int, int]:
@@ -162,7 +187,7 @@ def lock_accounts(users: list[AbstractBaseUser]) -> dict[int, int]:
     if not ids:
         return {}
     with connection.cursor() as cursor:
-        cursor.execute(_lock_balances_sql(), [ids])
+        cursor.execute(_lock_balances_sql(len(ids)), ids)
         return dict(cursor.fetchall())
 
 
@@ -172,7 +197,8 @@ def available_after_lock(users: list[AbstractBaseUser], table_id: int) -> dict[i
     balances = lock_accounts(users)
     held: dict[int, int] = {}
     with connection.cursor() as cursor:
-        cursor.execute(_held_by_each_sql(), [[u.pk for u in users], Hand.Status.PLAYING, table_id])
+        ids = [u.pk for u in users]
+        cursor.execute(_held_by_each_sql(len(ids)), [*ids, Hand.Status.PLAYING, table_id])
         rows = cursor.fetchall()
     for user_id, base in rows:
         held[user_id] = held.get(user_id, 0) + Table.minimum_for(base or 1)
