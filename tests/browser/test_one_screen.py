@@ -165,6 +165,7 @@ def ponds_spilling(page: Page) -> list[str]:
              const meet = (a, b) => a.left < b.right && b.left < a.right
                && a.top < b.bottom && b.top < a.bottom;
              const info = document.querySelector('#board .info').getBoundingClientRect();
+             const centre = document.querySelector('#board .center').getBoundingClientRect();
              return Array.from(document.querySelectorAll('#board .river')).flatMap(river => {
                const box = river.getBoundingClientRect(), out = [], pos = river.className;
                const clips = getComputedStyle(river).overflowY !== 'visible';
@@ -180,13 +181,15 @@ def ponds_spilling(page: Page) -> list[str]:
 
 def newest_discards_cut(page: Page) -> list[str]:
     """Each pond whose newest row of discards is not wholly inside its box (a tile's top cut off
-    under the pond's wind label, or its bottom cut off), or whose label lies over one of them."""
+    under the pond's wind label, or its bottom cut off), or whose label lies over one of them, or
+    which lies scrolled out of the centre (below the information, out of sight)."""
     return page.evaluate(
         """() => {
              const inside = (a, b) => a.left >= b.left - 0.5 && a.top >= b.top - 0.5
                && a.right <= b.right + 0.5 && a.bottom <= b.bottom + 0.5;
              const meet = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5
                && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+             const centre = document.querySelector('#board .center').getBoundingClientRect();
              return Array.from(document.querySelectorAll('#board .river')).flatMap(river => {
                const tiles = Array.from(river.querySelectorAll('.tile')).map(t => t.getBoundingClientRect());
                if (!tiles.length) return [];
@@ -197,6 +200,7 @@ def newest_discards_cut(page: Page) -> list[str]:
                return row.flatMap(t => {
                  if (!inside(t, box)) return [river.className + ': tile ' + R(t) + ' cut by ' + R(box)];
                  if (meet(t, label)) return [river.className + ': tile ' + R(t) + ' under ' + R(label)];
+                 if (!inside(t, centre)) return [river.className + ': tile ' + R(t) + ' out of ' + R(centre)];
                  return [];
                });
              });
