@@ -165,6 +165,7 @@ def ponds_spilling(page: Page) -> list[str]:
              const meet = (a, b) => a.left < b.right && b.left < a.right
                && a.top < b.bottom && b.top < a.bottom;
              const info = document.querySelector('#board .info').getBoundingClientRect();
+             const centre = document.querySelector('#board .center').getBoundingClientRect();
              return Array.from(document.querySelectorAll('#board .river')).flatMap(river => {
                const box = river.getBoundingClientRect(), out = [], pos = river.className;
                const clips = getComputedStyle(river).overflowY !== 'visible';
@@ -176,6 +177,61 @@ def ponds_spilling(page: Page) -> list[str]:
              });
            }"""
     )
+
+
+def newest_discards_cut(page: Page) -> list[str]:
+    """Each pond whose newest row of discards is not wholly inside its box (a tile's top cut off
+    under the pond's wind label, or its bottom cut off), or whose label lies over one of them, or
+    which lies scrolled out of the centre (below the information, out of sight)."""
+    return page.evaluate(
+        """() => {
+             const inside = (a, b) => a.left >= b.left - 0.5 && a.top >= b.top - 0.5
+               && a.right <= b.right + 0.5 && a.bottom <= b.bottom + 0.5;
+             const meet = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5
+               && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+             const centre = document.querySelector('#board .center').getBoundingClientRect();
+             return Array.from(document.querySelectorAll('#board .river')).flatMap(river => {
+               const tiles = Array.from(river.querySelectorAll('.tile')).map(t => t.getBoundingClientRect());
+               if (!tiles.length) return [];
+               const row = tiles.filter(t => Math.abs(t.top - tiles[tiles.length - 1].top) < 1);
+               const box = river.getBoundingClientRect();
+               const label = river.querySelector('.river-label').getBoundingClientRect();
+               const R = r => [r.left, r.top, r.right, r.bottom].map(Math.round).join(',');
+               return row.flatMap(t => {
+                 if (!inside(t, box)) return [river.className + ': tile ' + R(t) + ' cut by ' + R(box)];
+                 if (meet(t, label)) return [river.className + ': tile ' + R(t) + ' under ' + R(label)];
+                 if (!inside(t, centre)) return [river.className + ': tile ' + R(t) + ' out of ' + R(centre)];
+                 return [];
+               });
+             });
+           }"""
+    )
+
+
+PHONES = {"phone": (390, 844), "sideways": (844, 390)}
+
+
+@pytest.mark.parametrize("size", list(PHONES))
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_the_discard_offered_to_you_shows_whole_in_its_pond_on_a_phone(
+    browser: Browser, rigged_url: str, language: str, size: str
+) -> None:
+    """Bob's 4p arrives while the table is on a phone: the pond scrolls to its newest discard
+    (board.js), and the claim's mark under that tile must not push the tile's top out of the pond,
+    under bob's wind label."""
+    alice, bob = rigged_table(browser, rigged_url, "shanghai", language, timers=(60, 45))
+    width, height = PHONES[size]
+    alice.set_viewport_size({"width": width, "height": height})
+    discard(bob, "4p", "drag")
+    expect(alice.locator("#prompt .type-win")).to_be_visible()
+    expect(alice.locator('#board.claim-open .river.pos-left .tile.last[data-tile="4p"]')).to_have_count(1)
+    alice.wait_for_timeout(250)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    alice.screenshot(path=str(SHOTS / f"offered-discard-{language}-{size}.png"))
+    assert newest_discards_cut(alice) == [], (language, size)
+    assert page_scrolls(alice) == [], (language, size)
+    alice.context.close()
+    bob.context.close()
 
 
 @pytest.mark.parametrize("language", ["en", "zh-hans"])
@@ -194,6 +250,10 @@ def test_full_ponds_stay_in_their_boxes_and_leave_the_hand_on_screen(
         alice.wait_for_timeout(250)
         alice.screenshot(path=str(SHOTS / f"late-ponds-{language}-{label}.png"))
         assert ponds_spilling(alice) == [], (language, label)
+        # each pond scrolled to its end, as board.js does when a frame arrives at this size
+        alice.evaluate("document.dispatchEvent(new Event('htmx:wsAfterMessage'))")
+        alice.wait_for_timeout(100)
+        assert newest_discards_cut(alice) == [], (language, label)
         selectors = ["#board .seat.me .hand .hand-tile:last-child", "#prompt .type-win"]
         assert outside_the_viewport(alice, selectors) == [], (language, label)
         assert page_scrolls(alice) == [], (language, label)
