@@ -84,7 +84,9 @@ def test_the_value_pong_ignores_hidden_tiles() -> None:
                 assert view_for(other, seat) == view_for(state, seat)
                 answers = {
                     search.expert_value_ponging(
-                        PlayerView.of(view_for(s, seat, hints=False)), legal_actions(s, seat), random.Random(5)
+                        PlayerView.of(view_for(s, seat, hints=False)),
+                        legal_actions(s, seat),
+                        random.Random(5),
                     )
                     for s in (state, other)
                 }
