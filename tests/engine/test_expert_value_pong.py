@@ -11,7 +11,7 @@ from games.engine.actions import Action, apply, legal_actions, new_hand, seats_t
 from games.engine.bots import PlayerView, decide, search
 from games.engine.bots.policies import PASS, strong
 from games.engine.bots.seen import OtherSeat
-from games.engine.bots.value_pong import fan_honours, value_pong
+from games.engine.bots.value_pong import fan_honours, keep_fan_honour, value_pong
 from games.engine.tiles import parse, tile
 from games.engine.view import view_for
 from tests.engine.test_bots import reshuffle_hidden
@@ -70,6 +70,38 @@ def test_a_win_on_offer_is_left_to_strong() -> None:
     assert value_pong(view, legal, PASS) == PASS
 
 
+# two lone honours beside a shape with no lone suited tile: strong throws East first (the lower
+# tile of two alike), which is the seat's and the prevailing wind for the dealer
+TWO_LONE_HONOURS = "2m3m6m7m3p4p5p7s8s9s5s5s1z2z"
+
+
+def _discards(hand: str) -> list[Action]:
+    return [Action("discard", t) for t in sorted(set(parse(hand)))]
+
+
+def test_a_lone_honour_worth_nothing_is_thrown_before_one_worth_a_fan() -> None:
+    view = turn_view("cantonese", TWO_LONE_HONOURS, _quiet(), 74)
+    legal = _discards(TWO_LONE_HONOURS)
+    base = strong(view, legal, random.Random(1))
+    assert base.tile == tile("1z")
+    assert keep_fan_honour(view, legal, base).tile == tile("2z")
+
+
+def test_two_lone_honours_worth_a_fan_are_left_to_strong() -> None:
+    # South is seat 0's own wind when seat 3 deals: both honours are worth a fan
+    view = turn_view("cantonese", TWO_LONE_HONOURS, _quiet(), 74, dealer=3)
+    legal = _discards(TWO_LONE_HONOURS)
+    base = strong(view, legal, random.Random(1))
+    assert keep_fan_honour(view, legal, base) == base
+
+
+def test_other_variants_keep_strong_discard() -> None:
+    view = turn_view("shanghai", TWO_LONE_HONOURS, _quiet(), 74)
+    legal = _discards(TWO_LONE_HONOURS)
+    base = strong(view, legal, random.Random(1))
+    assert keep_fan_honour(view, legal, base) == base
+
+
 def test_the_value_pong_ignores_hidden_tiles() -> None:
     """Re-dealing the tiles seat cannot see changes none of the trial's answers."""
     checked = 0
@@ -79,7 +111,7 @@ def test_the_value_pong_ignores_hidden_tiles() -> None:
         while state.phase != "over":
             seat = seats_to_act(state)[0]
             legal = legal_actions(state, seat)
-            if state.phase == "claim" and any(a.type == "pong" for a in legal):
+            if state.phase == "turn" or any(a.type == "pong" for a in legal):
                 other = reshuffle_hidden(state, seat, checked)
                 assert view_for(other, seat) == view_for(state, seat)
                 answers = {

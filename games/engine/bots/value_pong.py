@@ -1,5 +1,5 @@
-"""expert's pong of an honour that is worth a fan (Cantonese): taken when it keeps the hand as
-close to ready.
+"""expert's honours worth a fan (Cantonese): pong one when it keeps the hand as close to ready,
+and throw a lone honour worth nothing before a lone one worth a fan.
 
 In Cantonese a dragon pung, a pung of the seat's own wind and one of the prevailing wind each add
 a fan, and a fan doubles the hand (value 2^fan, capped at 3 fan: RULES §4). strong calls a pong
@@ -7,6 +7,11 @@ only when it makes the hand faster, or keeps its speed and raises the plan it pr
 all pungs) — the honour's fan is not in that plan, so strong passes a dragon it holds a pair of
 whenever the pong would not bring the hand closer. Here expert pongs it then, as long as the
 hand after the pong and strong's discard is no farther from ready than before.
+
+At a discard, strong counts a lone honour by the copies that would pair it, whatever it is worth:
+when it throws a lone dragon (or the seat's or the prevailing wind) and a lone honour worth no
+fan would leave the hand as close to ready with as much worth, expert throws that one instead —
+the one with the fewest copies unseen — and keeps the honour that could become a fan.
 
 Not for a ready hand (strong already weighs a call from ready by the exact scores of the waits
 it leaves), nor while strong folds, nor when a win is on offer (strong's hold-out passed it).
@@ -32,12 +37,15 @@ from games.engine.bots.policies import (
 )
 from games.engine.bots.seen import PlayerView
 from games.engine.bots.shape import distance
-from games.engine.tiles import DRAGONS, EAST, KINDS, Tile
+from games.engine.tiles import DRAGONS, EAST, HONOR, KINDS, Tile
 
 # The variants where an honour pung scores a fan of its own, and expert pongs it at the same
 # distance from ready. EXPERT_VALUE_PONG=<variants> in the environment names them (read once, at
 # import); none by default until measured ahead of the kept expert (docs/bots.md)
 VALUE_PONGED = frozenset(os.environ.get("EXPERT_VALUE_PONG", "").split(",")) - {""}
+# A lone honour worth nothing replaces strong's lone fan honour only when it leaves at least this
+# share of strong's worth (expectation.py's bar for an alike discard)
+KEEP_WORTH = 0.8
 # Where an honour pung is worth a fan: dragons, the seat's own wind, the prevailing wind
 FAN_HONOURS = frozenset({"cantonese"})
 
@@ -84,3 +92,32 @@ def _after_pong(view: PlayerView, pong: Action) -> Option | None:
     if not choices:
         return None
     return min(choices, key=lambda o: (o.shanten, -o.worth))
+
+
+def keep_fan_honour(view: PlayerView, legal: Sequence[Action], base: Action) -> Action:
+    """strong's discard `base`, or — when it is a lone honour worth a fan — a lone honour worth
+    none that leaves the hand as close to ready with as much worth."""
+    if base.type != "discard" or base.tile is None or view.variant not in FAN_HONOURS:
+        return base
+    honours = fan_honours(view)
+    if base.tile not in honours or view.hand[base.tile] != 1:
+        return base
+    tiles = {a.tile for a in legal if a.type == "discard" and a.tile is not None}
+    guests = {t for t in tiles if t >= HONOR and t not in honours and view.hand[t] == 1}
+    if not guests:
+        return base
+    style = strong_style(view.variant)
+    options = discard_options(view, view.hand, view.melds, tiles, [], style)
+    chosen = next((o for o in options if o.tile == base.tile), None)
+    if chosen is None or should_fold(view, options, threats(view), style):
+        return base  # a folding hand throws what is safe, not what is worth keeping
+    alike = [
+        o.tile
+        for o in options
+        if o.tile in guests and o.shanten == chosen.shanten and o.worth >= KEEP_WORTH * chosen.worth
+    ]
+    if not alike:
+        return base
+    out = min(alike, key=lambda t: (view.unseen[t], t))
+    same = [a for a in legal if a.type == "discard" and a.tile == out]
+    return same[0] if same else base
