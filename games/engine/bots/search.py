@@ -55,6 +55,7 @@ from games.engine.bots.own_draws import RaceBudget, race_discard
 from games.engine.bots.policies import discard_options, should_fold, strong, strong_style
 from games.engine.bots.seen import OtherSeat, PlayerView, unseen_pool
 from games.engine.bots.value import settle_win
+from games.engine.bots.value_pong import VALUE_PONGED, keep_fan_honour, value_pong
 from games.engine.hand import shanten
 from games.engine.rulesets import get_ruleset
 from games.engine.state import Meld
@@ -150,29 +151,44 @@ class ExpertEvaluator:
 def expert(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
     """strong's move; its discard raced over its own draws among strong's alike discards where
     RACED lists the variant (own_draws.py), then weighed by the deal-in tables (expectation.py);
-    its answer to a discard raced (claims.py) where CLAIMS_RACED lists the variant — or, with
+    its answer to a discard raced (claims.py) where CLAIMS_RACED lists the variant; honours
+    worth a fan ponged and kept (value_pong.py) where VALUE_PONGED lists it — or, with
     EXPERT_SEARCH=rollouts in the environment, the earlier push-or-fold search below (kept to
     compare and for the review's evaluator; it did not beat strong, docs/bots.md)."""
     if SEARCH_ROLLOUTS:
         return search_candidates(view, legal, rng, BUDGET)[0]
-    return _kept_expert(view, legal, rng, view.variant in CLAIMS_RACED)
+    return _kept_expert(view, legal, rng, view.variant in CLAIMS_RACED, view.variant in VALUE_PONGED)
 
 
 def expert_racing_claims(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
     """expert, its answers to a discard (chi, pong or pass) also raced (claims.py) — in every
     variant but two-player, where expert is strong move for move. Screened beside the kept
     expert as the level `expert_trial` (EXPERT_TRIAL=claims, bots/__init__.py)."""
-    return _kept_expert(view, legal, rng, view.variant != "two_player")
+    return _kept_expert(view, legal, rng, view.variant != "two_player", view.variant in VALUE_PONGED)
 
 
-def _kept_expert(view: PlayerView, legal: Sequence[Action], rng: random.Random, claims: bool) -> Action:
+def expert_value_ponging(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+    """expert, also ponging an honour worth a fan at the same distance from ready, and throwing a
+    lone honour worth none before one worth a fan, where the variant scores them (value_pong.py:
+    Cantonese). Screened beside the kept expert as the level `expert_trial`
+    (EXPERT_TRIAL=value_pong, bots/__init__.py)."""
+    return _kept_expert(view, legal, rng, view.variant in CLAIMS_RACED, True)
+
+
+def _kept_expert(
+    view: PlayerView, legal: Sequence[Action], rng: random.Random, claims: bool, honour_pongs: bool
+) -> Action:
     base = strong(view, legal, rng)
+    if honour_pongs and view.phase == "claim":
+        base = value_pong(view, legal, base)
     if claims and view.phase == "claim":
         return race_claim(view, legal, base, rng, RACE_BUDGET)
     if view.phase != "turn" or base.type != "discard":
         return base
     if view.variant in RACED:
         base = race_discard(view, legal, base, rng, RACE_BUDGET)
+    if honour_pongs:
+        base = keep_fan_honour(view, legal, base)
     return expected_discard(view, legal, base)
 
 
