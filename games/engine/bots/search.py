@@ -54,6 +54,7 @@ from games.engine.bots.expectation import expected_discard
 from games.engine.bots.own_draws import RaceBudget, race_discard
 from games.engine.bots.policies import discard_options, should_fold, strong, strong_style
 from games.engine.bots.seen import OtherSeat, PlayerView, unseen_pool
+from games.engine.bots.stakes import stake_choice
 from games.engine.bots.value import settle_win
 from games.engine.hand import shanten
 from games.engine.rulesets import get_ruleset
@@ -148,9 +149,10 @@ class ExpertEvaluator:
 
 
 def expert(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
-    """strong's move; its discard raced over its own draws among strong's alike discards where
-    RACED lists the variant (own_draws.py), then weighed by the deal-in tables (expectation.py);
-    its answer to a discard raced (claims.py) where CLAIMS_RACED lists the variant — or, with
+    """strong's move, but Tianjin's pre-hand stakes (坐庄 / 拉庄) chosen by stakes.py; its
+    discard raced over its own draws among strong's alike discards where RACED lists the
+    variant (own_draws.py), then weighed by the deal-in tables (expectation.py); its answer to
+    a discard raced (claims.py) where CLAIMS_RACED lists the variant — or, with
     EXPERT_SEARCH=rollouts in the environment, the earlier push-or-fold search below (kept to
     compare and for the review's evaluator; it did not beat strong, docs/bots.md)."""
     if SEARCH_ROLLOUTS:
@@ -166,6 +168,8 @@ def expert_racing_claims(view: PlayerView, legal: Sequence[Action], rng: random.
 
 
 def _kept_expert(view: PlayerView, legal: Sequence[Action], rng: random.Random, claims: bool) -> Action:
+    if view.phase == "choose" and view.variant == "tianjin":
+        return stake_choice(view, legal)  # 坐庄 / 拉庄: what the pair's payments are worth
     base = strong(view, legal, rng)
     if claims and view.phase == "claim":
         return race_claim(view, legal, base, rng, RACE_BUDGET)
