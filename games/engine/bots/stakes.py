@@ -20,11 +20,14 @@ from games.engine.actions import Action
 from games.engine.bots.seen import PlayerView
 from games.engine.rulesets.tianjin import LA, ZUO
 
-# The dealer's mean payment per hand from one non-dealer at m = 1, four strong bots, 8,000 hands
-# (every seat dealing in turn), seed 91000:
-#   PYTHONPATH=. .venv/bin/python scripts/tianjin_stakes.py --hands 8000 --seed 91000
-# measured 2026-11-27 (docs/bots.md "expert's stakes in Tianjin").
-DEALER_EDGE_PER_PAIR = 0.04
+# The dealer's mean payment per hand from one non-dealer at m = 1: four strong bots, 8,000 hands
+# (every seat dealing in turn), seed 91000, measured 2026-11-27 19:46–20:05 UTC:
+#   PYTHONPATH=. nice -n 19 .venv/bin/python scripts/tianjin_stakes.py --hands 8000 --seed 91000
+# the dealer's net +0.131 [+0.068, +0.195] per hand over its three pairs, a third of it per pair;
+# by position the next seat +0.015 [−0.012, +0.041], the opposite +0.043 [+0.017, +0.068], the
+# previous +0.073 [+0.048, +0.099] — the later a seat draws, the more it pays the dealer. No
+# position's side is positive for the non-dealer, so no 拉 (docs/bots.md "expert's stakes in Tianjin").
+DEALER_EDGE_PER_PAIR = 0.044
 
 
 def stake_choice(view: PlayerView, legal: Sequence[Action]) -> Action:
