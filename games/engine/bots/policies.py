@@ -71,7 +71,8 @@ def easy(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Actio
 
 
 def _forced(view: PlayerView, legal: Sequence[Action]) -> Action | None:
-    """Every level: a win is taken; a single option or a pre-hand choice needs no thought."""
+    """Every level: a win is taken; a single option or a pre-hand choice needs no thought
+    (expert chooses Tianjin's stakes itself, bots/stakes.py)."""
     for a in legal:
         if a.type == "win":
             return a

@@ -54,6 +54,7 @@ from games.engine.bots.expectation import expected_discard
 from games.engine.bots.own_draws import RaceBudget, race_discard
 from games.engine.bots.policies import discard_options, should_fold, strong, strong_style
 from games.engine.bots.seen import OtherSeat, PlayerView, unseen_pool
+from games.engine.bots.stakes import stake_choice
 from games.engine.bots.value import settle_win
 from games.engine.bots.value_pong import VALUE_PONGED, keep_fan_honour, value_pong
 from games.engine.hand import shanten
@@ -149,10 +150,11 @@ class ExpertEvaluator:
 
 
 def expert(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
-    """strong's move; its discard raced over its own draws among strong's alike discards where
-    RACED lists the variant (own_draws.py), then weighed by the deal-in tables (expectation.py);
-    its answer to a discard raced (claims.py) where CLAIMS_RACED lists the variant; honours
-    worth a fan ponged and kept (value_pong.py) where VALUE_PONGED lists it — or, with
+    """strong's move, but Tianjin's pre-hand stakes (坐庄 / 拉庄) chosen by stakes.py; its
+    discard raced over its own draws among strong's alike discards where RACED lists the
+    variant (own_draws.py), then weighed by the deal-in tables (expectation.py); its answer to
+    a discard raced (claims.py) where CLAIMS_RACED lists the variant; honours worth a fan
+    ponged and kept (value_pong.py) where VALUE_PONGED lists it — or, with
     EXPERT_SEARCH=rollouts in the environment, the earlier push-or-fold search below (kept to
     compare and for the review's evaluator; it did not beat strong, docs/bots.md)."""
     if SEARCH_ROLLOUTS:
@@ -178,6 +180,8 @@ def expert_value_ponging(view: PlayerView, legal: Sequence[Action], rng: random.
 def _kept_expert(
     view: PlayerView, legal: Sequence[Action], rng: random.Random, claims: bool, honour_pongs: bool
 ) -> Action:
+    if view.phase == "choose" and view.variant == "tianjin":
+        return stake_choice(view, legal)  # 坐庄 / 拉庄: what the pair's payments are worth
     base = strong(view, legal, rng)
     if honour_pongs and view.phase == "claim":
         base = value_pong(view, legal, base)
