@@ -86,10 +86,17 @@ async def test_a_play_thread_keeps_its_connection_and_gives_up_one_the_server_cl
         name, pid = await on_play_thread(backend)
         seen.setdefault(name, set()).add(pid)
     assert all(len(pids) == 1 for pids in seen.values())  # one connection per thread, kept
+    held = [await on_play_thread(holds_a_connection) for _ in range(3)]
+    assert all(held)  # each call found its thread's connection still checked out (one after another:
+    # the pool's threads are started only when none is idle, so these run on threads seen above)
     killed = {pid for pids in seen.values() for pid in pids}
     await asyncio.to_thread(terminate, killed)
     after = {pid for _ in range(12) for pid in [(await on_play_thread(backend))[1]]}
     assert not after & killed  # a connection the server closed is not used again: no error either
+
+
+def holds_a_connection() -> bool:
+    return connection.connection is not None
 
 
 def terminate(pids: set[int]) -> None:
