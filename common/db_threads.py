@@ -53,10 +53,11 @@ async def on_play_thread(function: Callable[..., T], *args: Any) -> T:
     if threads <= 1:
         return await db(function)(*args)  # type: ignore[no-any-return]
     run, pool = contextvars.copy_context().run, _pool(PLAY, threads)
-    return await asyncio.get_running_loop().run_in_executor(pool, run, _tidied, function, args)
+    return await asyncio.get_running_loop().run_in_executor(pool, run, tidied, function, args)
 
 
-def _tidied(function: Callable[..., T], args: tuple[Any, ...]) -> T:
+def tidied(function: Callable[..., T], args: tuple[Any, ...]) -> T:
+    """`function(*args)` as a play thread runs it: on its kept connection (below)."""
     connection = connections[DEFAULT_DB_ALIAS]
     _check_kept(connection)
     try:

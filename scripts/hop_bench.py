@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
             close_old_connections()
 
     def kept() -> None:
-        db_threads._tidied(statement, ())
+        db_threads.tidied(statement, ())
 
     ways: dict[str, Callable[[], None]] = {"handed back": handed_back, "kept": kept}
     times: dict[str, list[float]] = {name: [] for name in ways}
