@@ -4,7 +4,8 @@ Channels' `database_sync_to_async` runs every call of a process on one thread: a
 waits on one PostgreSQL round trip at a time, whatever the number of tables, and under load its
 sockets queue behind each other (docs/benchmarks.md). With PostgreSQL and a connection pool,
 calls for different tables can overlap their round trips, so `db()` runs them on a small pool
-of threads (`settings.DB_THREADS`); each thread takes a pooled connection per call. Calls of one
+of threads (`settings.DB_THREADS`); a hand action's call (`on_play_thread`) keeps its thread's pooled
+connection for the next one, any other call checks one out and back in. Calls of one
 socket still run one after another (the consumer awaits each), and changes to one table are
 serialised by its row lock. With SQLite (one writer at a time) there is one thread, as before.
 
