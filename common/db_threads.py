@@ -4,7 +4,8 @@ Channels' `database_sync_to_async` runs every call of a process on one thread: a
 waits on one PostgreSQL round trip at a time, whatever the number of tables, and under load its
 sockets queue behind each other (docs/benchmarks.md). With PostgreSQL and a connection pool,
 calls for different tables can overlap their round trips, so `db()` runs them on a small pool
-of threads (`settings.DB_THREADS`); each thread takes a pooled connection per call. Calls of one
+of threads (`settings.DB_THREADS`); a hand action's call (`on_play_thread`) keeps its thread's pooled
+connection for the next one, any other call checks one out and back in. Calls of one
 socket still run one after another (the consumer awaits each), and changes to one table are
 serialised by its row lock. With SQLite (one writer at a time) there is one thread, as before.
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import select
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from types import FunctionType
@@ -27,7 +29,7 @@ from typing import Any, TypeVar
 
 from channels.db import DatabaseSyncToAsync
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import DEFAULT_DB_ALIAS, close_old_connections, connections
 
 T = TypeVar("T")
 
@@ -52,15 +54,79 @@ async def on_play_thread(function: Callable[..., T], *args: Any) -> T:
     if threads <= 1:
         return await db(function)(*args)  # type: ignore[no-any-return]
     run, pool = contextvars.copy_context().run, _pool(PLAY, threads)
-    return await asyncio.get_running_loop().run_in_executor(pool, run, _tidied, function, args)
+    return await asyncio.get_running_loop().run_in_executor(pool, run, tidied, function, args)
 
 
-def _tidied(function: Callable[..., T], args: tuple[Any, ...]) -> T:
-    close_old_connections()
+def tidied(function: Callable[..., T], args: tuple[Any, ...]) -> T:
+    """`function(*args)` as a play thread runs it: on its kept connection (below)."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    _check_kept(connection)
     try:
         return function(*args)
     finally:
+        _keep_or_close(connection)
+
+
+# A play thread keeps its pooled connection from one hand action to the next instead of handing
+# it back after each: checking one out and back in (Django's connect with its autocommit and
+# time zone set-up, the pool's lock and check, and its return) cost as much CPU as the hand
+# action's one statement itself (docs/benchmarks.md, "Cost per action: the hand action's path").
+# The play lane has a fixed number of threads, each holds at most one connection (DB_POOL_MAX
+# leaves room for the arrivals' threads), and a kept connection is checked before each use as
+# the pool checks one it hands out: without a round trip (mahjong_site/postgres/base.py).
+_KEPT: set[Any] = set()  # the play threads' database wrappers holding a kept connection
+
+
+def _check_kept(connection: Any) -> None:
+    """A kept connection that the server closed (a restart, `pg_terminate_backend`, an idle
+    timeout: something to read on its socket) goes back to the pool, which drops it; the call
+    then checks a fresh one out."""
+    kept = connection.connection
+    if kept is None:
+        return
+    if kept.closed or kept.broken or _has_something_to_read(kept.fileno()):
+        _KEPT.discard(connection)
+        connection.close()
+
+
+def _has_something_to_read(fileno: int) -> bool:
+    """An idle connection with something to read: the server's FATAL message or the stream's
+    end (a live one idle in autocommit is sent nothing). The pool reads it when it is handed back."""
+    poller = select.poll()
+    poller.register(fileno, select.POLLIN | select.POLLERR | select.POLLHUP)
+    return bool(poller.poll(0))
+
+
+def _keep_or_close(connection: Any) -> None:
+    """(PostgreSQL) Keep the connection for this thread's next call when it is as a call found it (autocommit,
+    no error since): else Django's own tidying, which hands it back to the pool."""
+    if not _reusable(connection):
+        _KEPT.discard(connection)
         close_old_connections()
+        return
+    connection.health_check_done = True  # (checked at the next call's start, without a round trip)
+    _KEPT.add(connection)
+    for other in connections.all(initialized_only=True):
+        if other is not connection:
+            other.close_if_unusable_or_obsolete()
+
+
+def _reusable(connection: Any) -> bool:
+    if connection.vendor != "postgresql" or connection.connection is None:
+        return False
+    return not connection.in_atomic_block and not connection.errors_occurred and connection.get_autocommit()
+
+
+def release_kept() -> None:
+    """Hand every play thread's kept connection back to the pool (a test's database torn down,
+    the process stopping). Only while no hand action runs: a wrapper is its thread's own."""
+    for connection in list(_KEPT):
+        connection.inc_thread_sharing()
+        try:
+            connection.close()
+        finally:
+            connection.dec_thread_sharing()
+    _KEPT.clear()
 
 
 def db_arrivals(function: Callable[..., Any]) -> DatabaseSyncToAsync:

@@ -59,6 +59,9 @@ def _fresh_process_caches() -> Iterator[None]:
 
     caches.clear_all()
     yield
+    from common.db_threads import release_kept
+
+    release_kept()  # (a play thread's kept connection would outlive the test's database)
 
 
 @pytest.fixture(autouse=True)

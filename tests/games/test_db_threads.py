@@ -7,6 +7,7 @@ import contextvars
 import threading
 
 import pytest
+from django.db import connection
 from django.test import override_settings
 
 from common.db_threads import db, db_arrivals, on_play_thread
@@ -68,3 +69,38 @@ async def test_a_hand_actions_call_runs_on_a_play_thread_in_a_copy_of_the_caller
     assert await on_play_thread(rename, "again") == "caller"  # (not left on the thread either)
     with pytest.raises(ValueError, match="no"):
         await on_play_thread(refuse, "no")
+
+
+def backend() -> tuple[str, int]:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        return threading.current_thread().name, cursor.fetchone()[0]
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the pool: PostgreSQL only")
+@pytest.mark.django_db(transaction=True)
+@override_settings(DB_THREADS=2, ARRIVAL_DB_THREADS=1)
+async def test_a_play_thread_keeps_its_connection_and_gives_up_one_the_server_closed() -> None:
+    seen: dict[str, set[int]] = {}
+    for _ in range(12):
+        name, pid = await on_play_thread(backend)
+        seen.setdefault(name, set()).add(pid)
+    assert all(len(pids) == 1 for pids in seen.values())  # one connection per thread, kept
+    held = [await on_play_thread(holds_a_connection) for _ in range(3)]
+    assert all(held)  # each call found its thread's connection still checked out (one after another:
+    # the pool's threads are started only when none is idle, so these run on threads seen above)
+    killed = {pid for pids in seen.values() for pid in pids}
+    await asyncio.to_thread(terminate, killed)
+    after = {pid for _ in range(12) for pid in [(await on_play_thread(backend))[1]]}
+    assert not after & killed  # a connection the server closed is not used again: no error either
+
+
+def holds_a_connection() -> bool:
+    return connection.connection is not None
+
+
+def terminate(pids: set[int]) -> None:
+    with connection.cursor() as cursor:
+        for pid in pids:
+            cursor.execute("SELECT pg_terminate_backend(%s, 5000)", [pid])
+    connection.close()
