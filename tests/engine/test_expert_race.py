@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from games.engine.actions import Action, legal_actions
-from games.engine.bots import PlayerView, search
+from games.engine.bots import PlayerView, own_draws, search
 from games.engine.bots.own_draws import (
     STAKE,
     RaceBudget,
@@ -133,3 +133,26 @@ def test_a_two_player_win_is_worth_the_opponents_win_it_prevents() -> None:
     values = race_values(view, [tile("5z"), tile("6z")], random.Random(1), FIXED, 0.0)
     won = [v for vs in values for v in vs if v > 0]
     assert won and max(won) > STAKE["two_player"] + 13
+
+
+def test_the_counted_race_keeps_a_draw_that_widens_the_hand(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One from ready with 7m9m (a closed wait) and a lone 5z: a 6m drawn does not lower the
+    shanten, so the greedy play throws it back; the counted play (strong's one-step count)
+    keeps it beside 7m9m — more tiles improve that hand — and throws the 5z."""
+    monkeypatch.setattr(own_draws, "COUNTED", frozenset({"two_player"}))
+    others = (OtherSeat(1, tuple(parse("7z4z")), (), 0, 0, False, hand_count=13),)
+    view = _view("two_player", "1m2m3m4m5m6m1z1z6z6z7m9m5z6m", others, wall_left=30)
+    race = own_draws._Race(view, 1)
+    h = bytearray(view.hand)
+    assert race.counted
+    assert race.counted_discard(h, tile("6m")) == tile("5z")
+    greedy = own_draws._Race(view, 1)
+    greedy.counted = False
+    after = bytearray(h)
+    after[tile("6m")] -= 1
+    # the greedy play only moves when the draw lowers the shanten; this one does not
+    assert greedy.dist(h) == greedy.dist(after)
+
+
+def test_the_counted_race_is_off_by_default() -> None:
+    assert not own_draws.COUNTED

@@ -29,6 +29,7 @@ Blind: it reads the `PlayerView` and the rng `decide` hands it, nothing else.
 from __future__ import annotations
 
 import math
+import os
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -37,6 +38,7 @@ from dataclasses import dataclass
 from games.engine.actions import Action
 from games.engine.bots.policies import Option, discard_options, strong_style
 from games.engine.bots.seen import PlayerView, unseen_pool
+from games.engine.bots.shape import _kept_after_discards, _ukeire
 from games.engine.bots.value import wait_payoff
 from games.engine.hand import shanten
 from games.engine.rulesets import get_ruleset
@@ -69,6 +71,10 @@ STAKE = {"tianjin": 1.2, "cantonese": 1.0, "two_player": 24.6}
 # Raced only from this close to ready: a farther hand seldom completes within the horizon under
 # the greedy play, so the race could not tell its discards apart (and would cost the most)
 MAX_SHANTEN = 2
+# The variants whose race plays each draw as strong's one-step count does (the discard that
+# leaves the hand closest to ready, then with the most unseen improving tiles) instead of the
+# greedy play that keeps a draw only when it lowers the shanten; none by default
+COUNTED = frozenset(os.environ.get("EXPERT_RACE_COUNTED", "").split(",")) - {""}
 # Every this many orders the race stops unless an alternative is ahead of strong's choice
 LOOK = 8
 # At most this many own draws are played (a far horizon adds cost, little signal)
@@ -250,6 +256,9 @@ class _Race:
         self.alive = still_open(view.variant, view.players, view.wall_left)
         self.stake = STAKE.get(view.variant, 1.0)
         self._pay: dict[tuple[bytes, Tile, int | None], int] = {}
+        self.counted = view.variant in COUNTED
+        self.melds = len(view.melds)
+        self.unseen = bytes(unseen_pool(view))
 
     def dist(self, h: bytearray) -> int:
         if not self.jokers:
@@ -304,7 +313,11 @@ class _Race:
                 h[drawn] += 1
                 if got > 0:
                     return (got + self.stake) * weight
-            if now < sh or drawn in self.jokers:
+            if self.counted:
+                out = self.counted_discard(h, drawn)
+                h[out] -= 1
+                sh = self.dist(h)
+            elif now < sh or drawn in self.jokers:
                 out = self.keep(h, drawn, now)
                 h[out] -= 1
                 sh = self.dist(h)
@@ -313,6 +326,28 @@ class _Race:
                 h[drawn] -= 1
             river.add(out)
         return 0.0
+
+    def counted_discard(self, h: bytearray, drawn: Tile) -> Tile:
+        """strong's one-step choice for the 14 tiles `h`: the discard leaving the hand closest to
+        ready, then the most unseen improving tiles (the unseen counts of the decision), then
+        the tile just drawn, then the most isolated (never a joker while another tile can go)."""
+        jokers = self.jokers
+        options = _kept_after_discards(bytes(h), self.melds, jokers)
+        only_jokers = all(d in jokers for d, _, _ in options)
+        best: tuple[int, int, bool, int] | None = None
+        out = drawn
+        for d, after, dist in options:
+            if d in jokers and not only_jokers:
+                continue
+            key = (
+                99 if dist is None else dist,
+                -_ukeire(after, self.melds, jokers, self.unseen),
+                d != drawn,
+                -_isolation(h, d),
+            )
+            if best is None or key < best:
+                best, out = key, d
+        return out
 
     def keep(self, h: bytearray, drawn: Tile, target: int) -> Tile:
         """The most isolated tile whose discard keeps the improvement (never a joker)."""
