@@ -259,6 +259,7 @@ class _Race:
         self.counted = view.variant in COUNTED
         self.melds = len(view.melds)
         self.unseen = bytes(unseen_pool(view))
+        self._counted: dict[tuple[bytes, Tile], Tile] = {}  # the same hands recur across orders
 
     def dist(self, h: bytearray) -> int:
         if not self.jokers:
@@ -330,23 +331,30 @@ class _Race:
     def counted_discard(self, h: bytearray, drawn: Tile) -> Tile:
         """strong's one-step choice for the 14 tiles `h`: the discard leaving the hand closest to
         ready, then the most unseen improving tiles (the unseen counts of the decision), then
-        the tile just drawn, then the most isolated (never a joker while another tile can go)."""
+        the tile just drawn, then the most isolated (never a joker while another tile can go).
+        A drawn tile with no copy or suit neighbour in the hand is thrown back when that keeps
+        the hand as close: it cannot add an improving tile the hand's own lone tiles lack."""
+        key = (bytes(h), drawn)
+        got = self._counted.get(key)
+        if got is not None:
+            return got
         jokers = self.jokers
-        options = _kept_after_discards(bytes(h), self.melds, jokers)
-        only_jokers = all(d in jokers for d, _, _ in options)
-        best: tuple[int, int, bool, int] | None = None
+        options = [
+            (d, after, 99 if dist is None else dist)
+            for d, after, dist in _kept_after_discards(key[0], self.melds, jokers)
+        ]
+        if any(d not in jokers for d, _, _ in options):
+            options = [o for o in options if o[0] not in jokers]
+        closest = min(dist for _, _, dist in options)
+        options = [o for o in options if o[2] == closest]
         out = drawn
-        for d, after, dist in options:
-            if d in jokers and not only_jokers:
-                continue
-            key = (
-                99 if dist is None else dist,
-                -_ukeire(after, self.melds, jokers, self.unseen),
-                d != drawn,
-                -_isolation(h, d),
+        if drawn in jokers or not any(d == drawn for d, _, _ in options) or _isolation(h, drawn) < 4:
+            ranked = min(
+                (-_ukeire(after, self.melds, jokers, self.unseen), d != drawn, -_isolation(h, d), d)
+                for d, after, _ in options
             )
-            if best is None or key < best:
-                best, out = key, d
+            out = ranked[3]
+        self._counted[key] = out
         return out
 
     def keep(self, h: bytearray, drawn: Tile, target: int) -> Tile:
