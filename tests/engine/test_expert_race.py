@@ -143,11 +143,11 @@ def test_the_counted_race_keeps_a_draw_that_widens_the_hand(monkeypatch: pytest.
     monkeypatch.setattr(own_draws, "COUNTED", frozenset({"two_player"}))
     others = (OtherSeat(1, tuple(parse("7z4z")), (), 0, 0, False, hand_count=13),)
     view = _view("two_player", "1m2m3m4m5m6m1z1z6z6z7m9m5z6m", others, wall_left=30)
-    race = own_draws._Race(view, 1)
+    race = own_draws.Race(view, 1)
     h = bytearray(view.hand)
     assert race.counted
     assert race.counted_discard(h, tile("6m")) == tile("5z")
-    greedy = own_draws._Race(view, 1)
+    greedy = own_draws.Race(view, 1)
     greedy.counted = False
     after = bytearray(h)
     after[tile("6m")] -= 1

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from games.engine.actions import Action
 from games.engine.bots.policies import Option, discard_options, strong_style
 from games.engine.bots.seen import PlayerView, unseen_pool
-from games.engine.bots.shape import _kept_after_discards, _ukeire
+from games.engine.bots.shape import after_each_discard, ukeire
 from games.engine.bots.value import wait_payoff
 from games.engine.hand import shanten
 from games.engine.rulesets import get_ruleset
@@ -148,7 +148,7 @@ def race_values(
     thrown by each other seat."""
 
     def players(per_round: int) -> Callable[[int, list[Tile]], float]:
-        race = _Race(view, per_round)
+        race = Race(view, per_round)
         return lambda k, order: race.play(cands[k], order)
 
     return _sampled_races(view, len(cands), players, rng, budget, started)
@@ -215,7 +215,7 @@ def race_starts(
     `view`'s seat cannot see), as `race_values` does for discards."""
 
     def players(per_round: int) -> Callable[[int, list[Tile]], float]:
-        races = [_Race(s.view, per_round) for s in starts]
+        races = [Race(s.view, per_round) for s in starts]
         return lambda k, order: races[k].play_from(
             bytearray(starts[k].hand), set(starts[k].river), order, starts[k].draw_first
         )
@@ -243,7 +243,7 @@ def _contested(values: list[list[float]]) -> bool:
     return any(sum(v) > base for v in values[1:])
 
 
-class _Race:
+class Race:
     """The fixed facts of one decision and the greedy play of one draw order."""
 
     def __init__(self, view: PlayerView, per_round: int) -> None:
@@ -341,7 +341,7 @@ class _Race:
         jokers = self.jokers
         options = [
             (d, after, 99 if dist is None else dist)
-            for d, after, dist in _kept_after_discards(key[0], self.melds, jokers)
+            for d, after, dist in after_each_discard(key[0], self.melds, jokers)
         ]
         if any(d not in jokers for d, _, _ in options):
             options = [o for o in options if o[0] not in jokers]
@@ -350,7 +350,7 @@ class _Race:
         out = drawn
         if drawn in jokers or not any(d == drawn for d, _, _ in options) or _isolation(h, drawn) < 4:
             ranked = min(
-                (-_ukeire(after, self.melds, jokers, self.unseen), d != drawn, -_isolation(h, d), d)
+                (-ukeire(after, self.melds, jokers, self.unseen), d != drawn, -_isolation(h, d), d)
                 for d, after, _ in options
             )
             out = ranked[3]
