@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from games.engine.actions import Action, legal_actions
-from games.engine.bots import PlayerView, search
+from games.engine.bots import PlayerView, decide, own_draws, search
 from games.engine.bots.own_draws import (
     STAKE,
     RaceBudget,
@@ -25,6 +25,7 @@ from games.engine.bots.seen import OtherSeat
 from games.engine.state import HandState
 from games.engine.tiles import KINDS, parse, tile
 from games.engine.view import view_for
+from tests.engine.test_bots import reshuffle_hidden
 from tests.engine.threats import strong_turns, turn_view
 
 FIXED = RaceBudget(samples=24, time_ms=None)
@@ -133,3 +134,45 @@ def test_a_two_player_win_is_worth_the_opponents_win_it_prevents() -> None:
     values = race_values(view, [tile("5z"), tile("6z")], random.Random(1), FIXED, 0.0)
     won = [v for vs in values for v in vs if v > 0]
     assert won and max(won) > STAKE["two_player"] + 13
+
+
+def test_the_counted_race_keeps_a_draw_that_widens_the_hand(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One from ready with 7m9m (a closed wait) and a lone 5z: a 6m drawn does not lower the
+    shanten, so the greedy play throws it back; the counted play (strong's one-step count)
+    keeps it beside 7m9m — more tiles improve that hand — and throws the 5z."""
+    monkeypatch.setattr(own_draws, "COUNTED", frozenset({"two_player"}))
+    others = (OtherSeat(1, tuple(parse("7z4z")), (), 0, 0, False, hand_count=13),)
+    view = _view("two_player", "1m2m3m4m5m6m1z1z6z6z7m9m5z6m", others, wall_left=30)
+    race = own_draws.Race(view, 1)
+    h = bytearray(view.hand)
+    assert race.counted
+    assert race.counted_discard(h, tile("6m")) == tile("5z")
+    greedy = own_draws.Race(view, 1)
+    greedy.counted = False
+    after = bytearray(h)
+    after[tile("6m")] -= 1
+    # the greedy play only moves when the draw lowers the shanten; this one does not
+    assert greedy.dist(h) == greedy.dist(after)
+
+
+def test_the_counted_race_is_off_by_default() -> None:
+    assert not own_draws.COUNTED
+
+
+def test_the_counted_race_ignores_hidden_tiles(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Raced in two-player with the counted play: re-dealing every tile the seat cannot see
+    leaves expert's discard unchanged (its orders come from the view and the rng only), and
+    over these turns it does leave strong's discard somewhere, so the comparison bites."""
+    monkeypatch.setattr(search, "RACE_BUDGET", RaceBudget(samples=32, time_ms=None))
+    monkeypatch.setattr(search, "RACED", frozenset({"two_player"}))
+    monkeypatch.setattr(own_draws, "COUNTED", frozenset({"two_player"}))
+    compared = differ = 0
+    for seed in range(300, 306):
+        for i, (state, seat) in enumerate(_turns("two_player", seed, every=1)):
+            other = reshuffle_hidden(state, seat, seed * 100 + i)
+            assert view_for(other, seat) == view_for(state, seat)
+            mine = [decide("expert", s, seat, random.Random(1)) for s in (state, other)]
+            assert mine[0] == mine[1]
+            compared += 1
+            differ += mine[0] != decide("strong", state, seat, random.Random(1))
+    assert compared and differ

@@ -29,6 +29,7 @@ Blind: it reads the `PlayerView` and the rng `decide` hands it, nothing else.
 from __future__ import annotations
 
 import math
+import os
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -37,6 +38,7 @@ from dataclasses import dataclass
 from games.engine.actions import Action
 from games.engine.bots.policies import Option, discard_options, strong_style
 from games.engine.bots.seen import PlayerView, unseen_pool
+from games.engine.bots.shape import after_each_discard, ukeire
 from games.engine.bots.value import wait_payoff
 from games.engine.hand import shanten
 from games.engine.rulesets import get_ruleset
@@ -69,6 +71,10 @@ STAKE = {"tianjin": 1.2, "cantonese": 1.0, "two_player": 24.6}
 # Raced only from this close to ready: a farther hand seldom completes within the horizon under
 # the greedy play, so the race could not tell its discards apart (and would cost the most)
 MAX_SHANTEN = 2
+# The variants whose race plays each draw as strong's one-step count does (the discard that
+# leaves the hand closest to ready, then with the most unseen improving tiles) instead of the
+# greedy play that keeps a draw only when it lowers the shanten; none by default
+COUNTED = frozenset(os.environ.get("EXPERT_RACE_COUNTED", "").split(",")) - {""}
 # Every this many orders the race stops unless an alternative is ahead of strong's choice
 LOOK = 8
 # At most this many own draws are played (a far horizon adds cost, little signal)
@@ -142,7 +148,7 @@ def race_values(
     thrown by each other seat."""
 
     def players(per_round: int) -> Callable[[int, list[Tile]], float]:
-        race = _Race(view, per_round)
+        race = Race(view, per_round)
         return lambda k, order: race.play(cands[k], order)
 
     return _sampled_races(view, len(cands), players, rng, budget, started)
@@ -209,7 +215,7 @@ def race_starts(
     `view`'s seat cannot see), as `race_values` does for discards."""
 
     def players(per_round: int) -> Callable[[int, list[Tile]], float]:
-        races = [_Race(s.view, per_round) for s in starts]
+        races = [Race(s.view, per_round) for s in starts]
         return lambda k, order: races[k].play_from(
             bytearray(starts[k].hand), set(starts[k].river), order, starts[k].draw_first
         )
@@ -237,7 +243,7 @@ def _contested(values: list[list[float]]) -> bool:
     return any(sum(v) > base for v in values[1:])
 
 
-class _Race:
+class Race:
     """The fixed facts of one decision and the greedy play of one draw order."""
 
     def __init__(self, view: PlayerView, per_round: int) -> None:
@@ -250,6 +256,10 @@ class _Race:
         self.alive = still_open(view.variant, view.players, view.wall_left)
         self.stake = STAKE.get(view.variant, 1.0)
         self._pay: dict[tuple[bytes, Tile, int | None], int] = {}
+        self.counted = view.variant in COUNTED
+        self.melds = len(view.melds)
+        self.unseen = bytes(unseen_pool(view))
+        self._counted: dict[tuple[bytes, Tile], Tile] = {}  # the same hands recur across orders
 
     def dist(self, h: bytearray) -> int:
         if not self.jokers:
@@ -304,7 +314,11 @@ class _Race:
                 h[drawn] += 1
                 if got > 0:
                     return (got + self.stake) * weight
-            if now < sh or drawn in self.jokers:
+            if self.counted:
+                out = self.counted_discard(h, drawn)
+                h[out] -= 1
+                sh = self.dist(h)
+            elif now < sh or drawn in self.jokers:
                 out = self.keep(h, drawn, now)
                 h[out] -= 1
                 sh = self.dist(h)
@@ -313,6 +327,35 @@ class _Race:
                 h[drawn] -= 1
             river.add(out)
         return 0.0
+
+    def counted_discard(self, h: bytearray, drawn: Tile) -> Tile:
+        """strong's one-step choice for the 14 tiles `h`: the discard leaving the hand closest to
+        ready, then the most unseen improving tiles (the unseen counts of the decision), then
+        the tile just drawn, then the most isolated (never a joker while another tile can go).
+        A drawn tile with no copy or suit neighbour in the hand is thrown back when that keeps
+        the hand as close: it cannot add an improving tile the hand's own lone tiles lack."""
+        key = (bytes(h), drawn)
+        got = self._counted.get(key)
+        if got is not None:
+            return got
+        jokers = self.jokers
+        options = [
+            (d, after, 99 if dist is None else dist)
+            for d, after, dist in after_each_discard(key[0], self.melds, jokers)
+        ]
+        if any(d not in jokers for d, _, _ in options):
+            options = [o for o in options if o[0] not in jokers]
+        closest = min(dist for _, _, dist in options)
+        options = [o for o in options if o[2] == closest]
+        out = drawn
+        if drawn in jokers or not any(d == drawn for d, _, _ in options) or _isolation(h, drawn) < 4:
+            ranked = min(
+                (-ukeire(after, self.melds, jokers, self.unseen), d != drawn, -_isolation(h, d), d)
+                for d, after, _ in options
+            )
+            out = ranked[3]
+        self._counted[key] = out
+        return out
 
     def keep(self, h: bytearray, drawn: Tile, target: int) -> Tile:
         """The most isolated tile whose discard keeps the improvement (never a joker)."""

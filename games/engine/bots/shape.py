@@ -130,6 +130,18 @@ def two_step(counts: bytes, melds: int, jokers: tuple[Tile, ...], unseen: bytes)
     return total
 
 
+def after_each_discard(
+    counts: bytes, melds: int, jokers: tuple[Tile, ...]
+) -> tuple[tuple[Tile, bytes, int | None], ...]:
+    """For a 14-tile hand, every discard d it holds: (d, the 13 tiles left, their distance)."""
+    return _kept_after_discards(counts, melds, jokers)
+
+
+def ukeire(counts: bytes, melds: int, jokers: tuple[Tile, ...], unseen: bytes) -> int:
+    """The unseen copies of the kinds that lower a 13-tile hand's shanten (memoised)."""
+    return _ukeire(counts, melds, jokers, unseen)
+
+
 def _all_jokers(c: bytearray, jokers: tuple[Tile, ...]) -> bool:
     return sum(c) == sum(c[j] for j in jokers)
 
