@@ -80,16 +80,7 @@ def _columns() -> dict[tuple[str, str], str]:
 @functools.cache
 def _held_sql() -> str:
     """The bases of the tables, other than one (-1: none), where a user's seat is in a running hand."""
-    q = connection.ops.quote_name
-    seat, table, hand = Seat._meta.db_table, Table._meta.db_table, Hand._meta.db_table
-    c = _columns()
-    return (
-        f"SELECT t.{c[table, 'base']} FROM {q(seat)} s"
-        f" JOIN {q(table)} t ON t.{c[table, 'id']} = s.{c[seat, 'table']}"
-        f" JOIN {q(hand)} h ON h.{c[hand, 'id']} = t.{c[table, 'hand']}"
-        f" WHERE s.{c[seat, 'user']} = %s AND h.{c[hand, 'status']} = %s"
-        f" AND s.{c[seat, 'table']} <> %s"
-    )
+    return _running_seats("", "= %s")
 
 
 @functools.cache
@@ -139,14 +130,20 @@ def _lock_balances_sql(count: int) -> str:
 @functools.cache
 def _held_by_each_sql(count: int) -> str:
     """`_held_sql` for `count` users at once: (user, base) of each seat in a running hand."""
+    return _running_seats(f"s.{_columns()[Seat._meta.db_table, 'user']}, ", f"IN ({_placeholders(count)})")
+
+
+def _running_seats(user_column: str, users: str) -> str:
+    """The bases (after `user_column`, if any) of the seats of `users` (a condition on the seat's
+    user) in running hands at tables other than one (-1: none)."""
     q = connection.ops.quote_name
     seat, table, hand = Seat._meta.db_table, Table._meta.db_table, Hand._meta.db_table
     c = _columns()
     return (
-        f"SELECT s.{c[seat, 'user']}, t.{c[table, 'base']} FROM {q(seat)} s"
+        f"SELECT {user_column}t.{c[table, 'base']} FROM {q(seat)} s"
         f" JOIN {q(table)} t ON t.{c[table, 'id']} = s.{c[seat, 'table']}"
         f" JOIN {q(hand)} h ON h.{c[hand, 'id']} = t.{c[table, 'hand']}"
-        f" WHERE s.{c[seat, 'user']} IN ({_placeholders(count)}) AND h.{c[hand, 'status']} = %s"
+        f" WHERE s.{c[seat, 'user']} {users} AND h.{c[hand, 'status']} = %s"
         f" AND s.{c[seat, 'table']} <> %s"
     )
 
