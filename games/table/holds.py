@@ -191,6 +191,8 @@ def lock_accounts(users: list[AbstractBaseUser]) -> dict[int, int]:
 def available_after_lock(users: list[AbstractBaseUser], table_id: int) -> dict[int, int]:
     """`available` of each of `users` (user id -> points) with their accounts locked first
     (`lock_accounts`): two precompiled statements for a table's people, not two per person."""
+    if not users:  # an all-bot table: nobody's points to hold (and `IN ()` is no SQL)
+        return {}
     balances = lock_accounts(users)
     held: dict[int, int] = {}
     with connection.cursor() as cursor:
