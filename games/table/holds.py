@@ -31,7 +31,7 @@ def held_elsewhere(user: AbstractBaseUser, table_id: int | None) -> int:
     than PostgreSQL spent running it)."""
     with connection.cursor() as cursor:
         cursor.execute(_held_sql(), _held_params(user, table_id))
-        return sum(Table.minimum_for(base or 1) for (base,) in cursor.fetchall())
+        return _held_of([base for (base,) in cursor.fetchall()])
 
 
 def _held_params(user: AbstractBaseUser, table_id: int | None) -> list[Any]:
