@@ -92,6 +92,7 @@ def hops(statement: Callable[[], None], calls: int) -> dict[str, Callable[[], No
     `statement` on a play thread with its kept connection (CPU of both threads: the process's)."""
     import asyncio
     import contextvars
+    from concurrent.futures import ThreadPoolExecutor
 
     from django.conf import settings
 
@@ -101,8 +102,10 @@ def hops(statement: Callable[[], None], calls: int) -> dict[str, Callable[[], No
     if threads <= 1:
         raise SystemExit("DB_THREADS is 1 here (SQLite?): no play lane to measure")
 
+    pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix=db_threads.PLAY)  # (as before)
+
     async def executor() -> None:
-        loop, pool = asyncio.get_running_loop(), db_threads._pool(db_threads.PLAY, threads)
+        loop = asyncio.get_running_loop()
         for _ in range(calls):
             run = contextvars.copy_context().run
             await loop.run_in_executor(pool, run, db_threads.tidied, statement, ())
