@@ -114,7 +114,8 @@ def private_rows(snapshot: Snapshot) -> Rows:
     `unpack_rows` gives, without unpickling): each row copied, its mutable values (JSON fields'
     dicts and lists) copied too; the values nobody alters in place (numbers, strings, dates) and
     the light users shared. Unpacking the bytes again (and building every seat's user anew) cost
-    a hand action twice as much (docs/benchmarks.md, "Cost per action: the hand action's path")."""
+    a hand action twice as much (docs/benchmarks.md, "Cost per action: the hand action's path,
+    part 2")."""
     table = _private(snapshot.table)
     seats = [_private(seat) for seat in snapshot.seats]
     hand = _private(snapshot.hand) if snapshot.hand is not None else None
