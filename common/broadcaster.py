@@ -13,7 +13,7 @@ the log is the truth, and the next change, the version watcher or a `sync` heals
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
+import functools
 import logging
 import threading
 from typing import Any
@@ -45,8 +45,7 @@ def send(group: str, message: dict[str, Any]) -> None:
         return
     loop = _LOOP
     if loop is not None and loop.is_running() and not _inside(loop):
-        future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
-        future.add_done_callback(lambda f: _report(f, group))
+        loop.call_soon_threadsafe(_start, layer, group, message)
         return
     try:
         async_to_sync(layer.group_send)(group, message)
@@ -61,9 +60,22 @@ def _inside(loop: asyncio.AbstractEventLoop) -> bool:
         return False
 
 
-def _report(future: concurrent.futures.Future[Any], group: str) -> None:
-    if future.cancelled():
+# The send is started on the loop from there: `run_coroutine_threadsafe` made a concurrent future
+# beside the task and chained the two by callbacks, for a result nobody waits for (a tenth of a
+# hand action's announcement: docs/benchmarks.md, "Cost per action: the hand action's path", part 2).
+_SENDING: set[asyncio.Task[Any]] = set()  # (a running task is only weakly held by its loop)
+
+
+def _start(layer: Any, group: str, message: dict[str, Any]) -> None:
+    task = asyncio.ensure_future(layer.group_send(group, message))
+    _SENDING.add(task)
+    task.add_done_callback(functools.partial(_report, group))
+
+
+def _report(group: str, task: asyncio.Task[Any]) -> None:
+    _SENDING.discard(task)
+    if task.cancelled():
         return
-    error = future.exception()
+    error = task.exception()
     if error is not None:
         log.warning("message to %s failed: %r", group, error)

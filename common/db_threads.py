@@ -20,8 +20,11 @@ share the one pool.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
+import queue
 import select
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from types import FunctionType
@@ -53,8 +56,68 @@ async def on_play_thread(function: Callable[..., T], *args: Any) -> T:
     threads = int(getattr(settings, "DB_THREADS", 1))
     if threads <= 1:
         return await db(function)(*args)  # type: ignore[no-any-return]
-    run, pool = contextvars.copy_context().run, _pool(PLAY, threads)
-    return await asyncio.get_running_loop().run_in_executor(pool, run, tidied, function, args)
+    loop = asyncio.get_running_loop()
+    future = loop.create_future()
+    _play_lane(threads).put((loop, future, contextvars.copy_context().run, function, args))
+    return await future  # type: ignore[no-any-return]
+
+
+# The play lane's threads take calls from one queue and hand each result straight to the
+# caller's future on its loop: the executor's way (a concurrent future with its lock and
+# condition, wrapped in an asyncio one, the two chained by callbacks, and the pool's own
+# bookkeeping per call) cost a hand action's hop a quarter of its CPU (docs/benchmarks.md,
+# "Cost per action: the hand action's path", part 2).
+Call = tuple[
+    asyncio.AbstractEventLoop, "asyncio.Future[Any]", Callable[..., Any], Callable[..., Any], tuple[Any, ...]
+]
+_LANE: tuple[int, queue.SimpleQueue[Call]] | None = None
+_LANE_LOCK = threading.Lock()
+
+
+def _play_lane(threads: int) -> queue.SimpleQueue[Call]:
+    global _LANE
+    lane = _LANE
+    if lane is not None and lane[0] == threads:
+        return lane[1]
+    with _LANE_LOCK:
+        if _LANE is None or _LANE[0] != threads:  # (a test changing DB_THREADS: a new lane)
+            if _LANE is not None:
+                for _ in range(_LANE[0]):
+                    _LANE[1].put(None)  # type: ignore[arg-type]  # (each old thread stops)
+            calls: queue.SimpleQueue[Call] = queue.SimpleQueue()
+            for number in range(threads):
+                name = f"{PLAY}_{number}"
+                threading.Thread(target=_play_thread, args=(calls,), name=name, daemon=True).start()
+            _LANE = (threads, calls)
+        return _LANE[1]
+
+
+def _play_thread(calls: queue.SimpleQueue[Call]) -> None:
+    while (call := calls.get()) is not None:
+        loop, future, run, function, args = call
+        try:
+            result = run(tidied, function, args)
+        except BaseException as error:  # noqa: BLE001 - handed to the caller, as an executor does
+            _settle(loop, future, None, error)
+        else:
+            _settle(loop, future, result, None)
+        del call, future, run, function, args  # (nothing of a call outlives it on the thread)
+
+
+def _settle(
+    loop: asyncio.AbstractEventLoop, future: asyncio.Future[Any], result: Any, error: BaseException | None
+) -> None:
+    with contextlib.suppress(RuntimeError):  # (the loop closed meanwhile: nobody waits for it)
+        loop.call_soon_threadsafe(_resolve, future, result, error)
+
+
+def _resolve(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
+    if future.cancelled():  # (the socket's task was cancelled while its call ran)
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(result)
 
 
 def tidied(function: Callable[..., T], args: tuple[Any, ...]) -> T:

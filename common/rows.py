@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import operator
+from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 import orjson
@@ -335,22 +336,38 @@ def in_one_statement_if_first(
     everything was written, the values of the `returned` columns the first write returned (its
     `returning` fields). (PostgreSQL runs the `WITH` the main query reads first, the others
     after it: they never run then.) One round trip, and with autocommit one transaction."""
-    ctes = ", ".join(f"w{i} AS ({sql})" for i, (sql, _params) in enumerate(parts))
     values = [value for _sql, part in parts for value in part]
     connection = connections[using]
-    q = connection.ops.quote_name
-    # (an aggregate query has one row even when w0 has none; max of its one row is its value)
-    columns = "".join(f", max({q(column)})" for column in returned)
+    key = (tuple(sql for sql, _params in parts), returned, using)
+    statement = _IF_FIRST.get(key)
+    if statement is None:  # (the parts' texts are built once per shape: so is the whole)
+        statement = _if_first_statement(parts, returned, connection.ops.quote_name)
+        if len(_IF_FIRST) >= _IF_FIRST_LIMIT:
+            _IF_FIRST.clear()
+        _IF_FIRST[key] = statement
     prepared = getattr(connection, "prepared_cursor", None)  # (mahjong_site.postgres: parsed once)
     try:
         with prepared() if prepared is not None else connection.cursor() as cursor:
-            cursor.execute(f"WITH {ctes} SELECT 1 / count(*){columns} FROM w0", values)
+            cursor.execute(statement, values)
             row = cursor.fetchone()
     except DataError as error:
         if getattr(error.__cause__, "sqlstate", None) == DIVISION_BY_ZERO:
             return None
         raise
     return tuple(row[1:])
+
+
+_IF_FIRST: dict[tuple[tuple[str, ...], tuple[str, ...], str], str] = {}
+_IF_FIRST_LIMIT = 2000  # (a few dozen shapes in play: which fields a hand action changes)
+
+
+def _if_first_statement(
+    parts: list[tuple[str, list[Any]]], returned: tuple[str, ...], q: Callable[[str], str]
+) -> str:
+    ctes = ", ".join(f"w{i} AS ({sql})" for i, (sql, _params) in enumerate(parts))
+    # (an aggregate query has one row even when w0 has none; max of its one row is its value)
+    columns = "".join(f", max({q(column)})" for column in returned)
+    return f"WITH {ctes} SELECT 1 / count(*){columns} FROM w0"
 
 
 DIVISION_BY_ZERO = "22012"  # PostgreSQL's SQLSTATE: the compare-and-set found the row changed

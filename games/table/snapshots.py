@@ -109,6 +109,55 @@ def unpack_rows(blob: bytes) -> Rows:
     return _build_rows(rows)
 
 
+def private_rows(snapshot: Snapshot) -> Rows:
+    """The table, seats and hand of a kept snapshot, a private copy a change may alter (as
+    `unpack_rows` gives, without unpickling): each row copied, its mutable values (JSON fields'
+    dicts and lists) copied too; the values nobody alters in place (numbers, strings, dates) and
+    the light users shared. Unpacking the bytes again (and building every seat's user anew) cost
+    a hand action twice as much (docs/benchmarks.md, "Cost per action: the hand action's path,
+    part 2")."""
+    table = _private(snapshot.table)
+    seats = [_private(seat) for seat in snapshot.seats]
+    hand = _private(snapshot.hand) if snapshot.hand is not None else None
+    return table, seats, hand
+
+
+def _private(row: M) -> M:
+    copy = _detached(row)
+    values = copy.__dict__
+    for name in _mutable_attnames(type(row)):
+        value = values.get(name)
+        if value is not None:
+            values[name] = _own(value)
+    return copy
+
+
+_MUTABLE: dict[type[Model], tuple[str, ...]] = {}
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def _mutable_attnames(model: type[Model]) -> tuple[str, ...]:
+    """The fields whose values may be altered in place (a notice added to a table's dict)."""
+    names = _MUTABLE.get(model)
+    if names is None:
+        names = _MUTABLE[model] = tuple(
+            f.attname for f in model._meta.concrete_fields if f.get_internal_type() == "JSONField"
+        )
+    return names
+
+
+def _own(value: Any) -> Any:
+    """A copy of a JSON field's value nobody else holds: a flat dict or list copied as it is,
+    anything nested through pickle (as unpacking a snapshot copied it)."""
+    if isinstance(value, _SCALARS):
+        return value
+    if isinstance(value, dict) and all(type(v) in _SCALARS for v in value.values()):
+        return dict(value)
+    if isinstance(value, list) and all(type(v) in _SCALARS for v in value):
+        return list(value)
+    return pickle.loads(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))  # noqa: S301 - our own value
+
+
 def _build_rows(rows: tuple[Any, ...]) -> Rows:
     table_values, owner, seat_rows, hand_values = rows
     table = _row(Table, table_values)

@@ -49,7 +49,7 @@ def try_unlocked(
     state = snapshot.states.get((hand.pk, hand.actions_count))
     if state is None:
         return None
-    table, seats, hand = snapshots.unpack_rows(snapshot.blob)  # a private copy
+    table, seats, hand = snapshots.private_rows(snapshot)
     t = Change(table, seats, hand, state, now or timezone.now())
     t.hold_back(snapshot.states)
     try:

@@ -43,8 +43,22 @@ class PreparedCursor(base.ServerBindingCursor):
     def execute(self, query: Any, params: Any = None, *, prepare: Any = None, binary: Any = None) -> Any:
         return super().execute(query, params, prepare=True, binary=binary)
 
+    def close(self) -> None:
+        """Left open for its connection's next hand action (`DatabaseWrapper.prepared_cursor`):
+        it goes with its connection."""
+
+    def close_for_good(self) -> None:
+        super().close()
+
 
 class DatabaseWrapper(base.DatabaseWrapper):
+    # The hand action's cursor, kept with the connection it was made on: a new cursor per call
+    # set up its adapters again and looked up the dumper of every parameter's type each time,
+    # a fifth of psycopg's CPU for the statement (docs/benchmarks.md, "Cost per action: the
+    # hand action's path", part 2). An error in its statement (the compare-and-set's) leaves it
+    # usable, as it leaves the connection.
+    _kept_cursor: tuple[Any, PreparedCursor] | None = None
+
     def get_connection_params(self) -> dict[str, Any]:
         """psycopg prepares nothing on a connection without a `prepare_threshold` (Django's
         default), not even when asked to; with one, only server-side binding cursors prepare —
@@ -62,8 +76,13 @@ class DatabaseWrapper(base.DatabaseWrapper):
         (docs/benchmarks.md, "Tried and not kept")."""
         self.close_if_health_check_failed()
         self.ensure_connection()
+        kept = self._kept_cursor
+        if kept is None or kept[0] is not self.connection:
+            if kept is not None:
+                kept[1].close_for_good()
+            kept = self._kept_cursor = (self.connection, PreparedCursor(self.connection))
         with self.wrap_database_errors:
-            return self._prepare_cursor(PreparedCursor(self.connection))
+            return self._prepare_cursor(kept[1])
 
     @property
     def pool(self) -> Any:

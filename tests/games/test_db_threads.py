@@ -71,6 +71,22 @@ async def test_a_hand_actions_call_runs_on_a_play_thread_in_a_copy_of_the_caller
         await on_play_thread(refuse, "no")
 
 
+@override_settings(DB_THREADS=2, ARRIVAL_DB_THREADS=2)
+async def test_the_play_lane_runs_calls_side_by_side_and_outlives_a_cancelled_caller() -> None:
+    """As many calls at once as it has threads (a slow round trip holds up one, not the lane),
+    and a caller cancelled while its call runs (its socket closed) leaves the lane working."""
+    both, release = threading.Barrier(2, timeout=5), threading.Event()
+    assert await asyncio.wait_for(asyncio.gather(on_play_thread(both.wait), on_play_thread(both.wait)), 5)
+    waiting = asyncio.ensure_future(on_play_thread(release.wait, 5))
+    await asyncio.sleep(0.05)
+    waiting.cancel()
+    release.set()
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    await asyncio.sleep(0.05)  # (its result arrives for a future nobody waits for)
+    assert (await asyncio.wait_for(on_play_thread(thread_name), 5)).startswith("db_")
+
+
 def backend() -> tuple[str, int]:
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_backend_pid()")

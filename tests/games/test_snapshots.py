@@ -3,6 +3,8 @@ seats a change reuses — always what the database holds at that version, and no
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.contrib.auth.models import User
 from django.db import connection
@@ -134,3 +136,35 @@ def test_seats_read_without_a_snapshot_get_light_users_with_balances(alice: User
         seats[1].user.profile  # noqa: B018 - no profile, as for the real user
     snapshots.attach_owner(table)
     assert table.owner.get_username() == "alice"
+
+
+def _values(row: Any) -> tuple[Any, ...]:
+    return tuple(getattr(row, f.attname) for f in type(row)._meta.concrete_fields)
+
+
+def test_private_rows_are_what_unpacking_gives_and_altering_them_leaves_the_snapshot(alice: User) -> None:
+    """A change made on a snapshot works on `private_rows`: the same values as unpacking the
+    bytes, and nothing it alters in place (a notice, a nested JSON value) reaches the snapshot."""
+    table = _started(alice)
+    snapshot = snapshots.at(table.pk, table.revision)
+    assert snapshot is not None and snapshot.hand is not None
+    mine, seats, hand = snapshots.private_rows(snapshot)
+    unpacked, unpacked_seats, unpacked_hand = snapshots.unpack_rows(snapshot.blob)
+    assert _values(mine) == _values(unpacked)
+    assert [_values(s) for s in seats] == [_values(s) for s in unpacked_seats]
+    assert hand is not None and unpacked_hand is not None
+    assert _values(hand) == _values(unpacked_hand)
+    assert [s.user.username if s.user_id else None for s in seats] == [
+        s.user.username if s.user_id else None for s in snapshot.seats
+    ]
+    mine.notices["1"] = "a notice"
+    mine.version += 5
+    hand.setup.setdefault("options", {})["nested"] = True
+    seats[0].pending = {"type": "pong"}
+    if seats[0].rank is not None:
+        seats[0].rank["tier"] = 99
+    assert "1" not in snapshot.table.notices and snapshot.table.version == table.version
+    assert "nested" not in snapshot.hand.setup.get("options", {})
+    assert snapshot.seats[0].pending is None
+    assert snapshot.seats[0].rank is None or snapshot.seats[0].rank.get("tier") != 99
+    assert snapshots.private_rows(snapshot)[0] is not snapshot.table

@@ -74,3 +74,24 @@ def test_the_prepared_cursor_prepares_and_django_s_cursor_does_not() -> None:
         cursor.execute("SELECT %s + 42", [1])
         assert cursor.fetchone() == (43,)
     assert any("+ 42" in statement for statement in prepared() - before)
+
+
+@pytest.mark.django_db(transaction=True)  # (autocommit, as a hand action's statement runs)
+def test_the_prepared_cursor_is_kept_with_its_connection_and_survives_an_error() -> None:
+    """The hand action's cursor is made once per connection: closing it (a `with` block's end)
+    leaves it for the next call; a failed statement (the compare-and-set's division by zero)
+    leaves it usable; a new connection gets a new one."""
+    with connection.prepared_cursor() as cursor:
+        first = cursor.cursor
+        cursor.execute("SELECT %s + 1", [1])
+    with pytest.raises(Exception, match="division by zero"), connection.prepared_cursor() as cursor:
+        cursor.execute("SELECT 1 / %s", [0])
+    with connection.prepared_cursor() as cursor:
+        assert cursor.cursor is first
+        cursor.execute("SELECT %s + 2", [1])
+        assert cursor.fetchone() == (3,)
+    connection.close()
+    with connection.prepared_cursor() as cursor:
+        assert cursor.cursor is not first and not cursor.cursor.closed
+        cursor.execute("SELECT %s + 3", [1])
+        assert cursor.fetchone() == (4,)

@@ -1,0 +1,63 @@
+"""CPU of the private copy a hand action made on a snapshot works on (games.table.unlocked):
+the snapshot's bytes unpacked again (`snapshots.unpack_rows`, as before) against its kept rows
+copied (`snapshots.private_rows`), in one process, passes alternating.
+
+    .venv/bin/python scripts/copy_bench.py [--calls 3000] [--passes 10] [--database mahjong_copybench]
+
+The snapshot is a real one: a shanghai table of four players 30 actions into a hand, played by
+`scripts/service_bench.py`'s bench on a fresh PostgreSQL database (dropped and made again).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--calls", type=int, default=3000)
+    parser.add_argument("--passes", type=int, default=10)
+    parser.add_argument("--database", default="mahjong_copybench")
+    args = parser.parse_args(argv)
+    import service_bench
+
+    service_bench.setup(args.database)
+    bench = service_bench.Bench(args.database)
+    bench.run(30)
+    from games.table import snapshots
+
+    snapshot = snapshots.newest(bench.table_id)
+    assert snapshot is not None and snapshot.hand is not None
+    ways: dict[str, Callable[[], object]] = {
+        "unpacked": lambda: snapshots.unpack_rows(snapshot.blob),
+        "copied": lambda: snapshots.private_rows(snapshot),
+    }
+    times: dict[str, list[float]] = {name: [] for name in ways}
+    for _ in range(args.passes):
+        for name, call in ways.items():
+            start = time.process_time()
+            for _ in range(args.calls):
+                call()
+            times[name].append((time.process_time() - start) / args.calls * 1e6)
+    for name, per_call in times.items():
+        print(
+            f"{name:9} median {statistics.median(per_call):5.1f} µs CPU per copy  (passes: "
+            + " ".join(f"{t:.1f}" for t in per_call)
+            + ")"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
