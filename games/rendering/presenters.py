@@ -7,8 +7,7 @@ what a draw would tell early).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.contrib.auth.models import AbstractBaseUser
 
@@ -45,10 +44,10 @@ def snapshot_context(snapshot: snapshots.Snapshot, user: AbstractBaseUser | None
     return context_for(ctx, user) if ctx is not None else None
 
 
-@dataclass(frozen=True)
-class FrameHead:
+class FrameHead(NamedTuple):
     """What decides whether a viewer's frame is sent (games.sockets.news), read before the frame
-    is rendered: the same values `context_for` puts in the context, from the same `ctx`."""
+    is rendered; `context_for` builds the frame from it. (A tuple: made for every viewer of every
+    version, and a frozen dataclass's construction costs several times a tuple's.)"""
 
     revision: int  # the server's own ordering of renders; never sent
     version: int  # the version the frame shows (`shown_version`)
