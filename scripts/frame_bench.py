@@ -141,7 +141,8 @@ def compare_waits(args: argparse.Namespace, kept: list[Any], users: list[Any]) -
 def sockets_pass(kept: list[Any], users: list[Any], head_first: bool) -> tuple[float, int]:
     """CPU seconds for every player's socket to go through every version in order, each frame
     sent only when it is news to its player, and how many were sent."""
-    from games.rendering.presenters import context_for, frame_head, json_view
+    from games.rendering.heads import frame_head
+    from games.rendering.presenters import context_for, json_view
     from games.sockets import news
     from games.sockets.lean import json_text
     from games.table.store import loaded_from

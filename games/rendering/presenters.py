@@ -7,7 +7,7 @@ what a draw would tell early).
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 
@@ -19,14 +19,14 @@ from games.engine.view import view_for
 from games.engine.wall import commitment, deal_wall, wall_text
 from games.models import Hand, Seat, Table
 from games.moderation.penalties import ban_length, escape_share
+from games.rendering.heads import FrameHead, frame_head
 from games.table import snapshots
-from games.table.commands import legal_for
 from games.table.hand_log import hand_state
 from games.table.holds import most_a_hand_costs
 from games.table.loaded import Loaded
 from games.table.play import wronged_by_leaving
 from games.table.store import load, loaded_from
-from games.table.timing import continue_left_ms, moved_on, pause_left_ms, remaining_ms, shown_version, veiled
+from games.table.timing import continue_left_ms, remaining_ms, veiled
 
 
 def table_context(table: Table | int, user: AbstractBaseUser | None, shared: bool = False) -> dict[str, Any]:
@@ -44,49 +44,15 @@ def snapshot_context(snapshot: snapshots.Snapshot, user: AbstractBaseUser | None
     return context_for(ctx, user) if ctx is not None else None
 
 
-class FrameHead(NamedTuple):
-    """What decides whether a viewer's frame is sent (games.sockets.news), read before the frame
-    is rendered; `context_for` builds the frame from it. (A tuple: made for every viewer of every
-    version, and a frozen dataclass's construction costs several times a tuple's.)"""
-
-    revision: int  # the server's own ordering of renders; never sent
-    version: int  # the version the frame shows (`shown_version`)
-    paused: bool
-    pause_ms: int  # 0: no pause to count down
-    legal: list[dict[str, Any]]
-    pending: Any  # the viewer's own claim held for its undo window, if any
-    moved_on: bool
-
-
-def frame_head(ctx: Loaded, user: AbstractBaseUser | None) -> FrameHead:
-    """The head of `user`'s frame of `ctx`: pass it on to `context_for`, which builds the rest
-    of the frame from it (nothing of the head is made twice for a frame that is sent)."""
-    seat = ctx.seat_of(user)
-    index = seat.index if seat is not None else None
-    pause_ms = pause_left_ms(ctx.table, ctx.now)
-    return FrameHead(
-        revision=ctx.table.revision,
-        version=shown_version(ctx),
-        paused=bool(pause_ms) or veiled(ctx, index),
-        pause_ms=pause_ms,
-        legal=legal_for(ctx, user),
-        pending=seat.pending if seat is not None else None,
-        moved_on=moved_on(ctx),
-    )
-
-
 def context_for(ctx: Loaded, user: AbstractBaseUser | None, head: FrameHead | None = None) -> dict[str, Any]:
     """`head`: this viewer's `frame_head` of `ctx` when already read (the sockets read it first)."""
-    if head is None:
-        head = frame_head(ctx, user)
-    seat = ctx.seat_of(user)
-    index = seat.index if seat is not None else None
-    played = index if index is not None else played_seat(ctx, user)
+    head = frame_head(ctx, user) if head is None else head
+    played = head.seat if head.seat is not None else played_seat(ctx, user)
     return {
         "table": table_info(ctx, user, head),
         "view": hand_view(ctx, played),
         "legal": head.legal,
-        "viewer": {"user": user.get_username() if _authenticated(user) else None, "seat": index},
+        "viewer": {"user": user.get_username() if _authenticated(user) else None, "seat": head.seat},
         "played": played,  # the seat whose hand this viewer sees as their own (also once it is freed)
         "revision": head.revision,  # the server's own ordering of renders; never sent
         "moved_on": head.moved_on,  # the end of a pause, nothing else new (games.sockets.news)

@@ -22,7 +22,8 @@ from accounts.services import token_digest, user_for_token
 from common import broadcaster
 from common.db_threads import db, db_arrivals, on_play_thread
 from games.rendering.fragments import language_from_scope, render_error_html, render_table_html
-from games.rendering.presenters import context_for, frame_head, json_view, snapshot_context, table_context
+from games.rendering.heads import frame_head
+from games.rendering.presenters import context_for, json_view, snapshot_context, table_context
 from games.rendering.spectator_delay import DelayedSpectatorSocket
 from games.social.announcements import AnnouncementSocket
 from games.social.chat import ChatSocket
@@ -46,6 +47,7 @@ from games.sockets.frames import (
     reply_id,
 )
 from games.sockets.lean import LeanConsumer, json_text
+from games.sockets.pause_end import PauseEndSocket
 from games.sockets.watchers import HEARTBEAT, PAUSE_ENDS, WATCHER
 from games.table import commands, snapshots, store
 from games.table import presence as table_presence
@@ -61,13 +63,13 @@ REVOKED_MESSAGES = {
 }
 
 
-# Announcement banners, table chat and the spectator delay come in as mixins.
+# Announcement banners, table chat, the spectator delay and the end of a pause come in as mixins.
 # Mixins rather than collaborators: each is the socket half of its feature, kept beside the feature's
 # service, and Channels delivers a group message by calling the consumer's method of that type's
 # name (`announcement_changed`, `chat_message`, `chat_mutes`), so a collaborator would still need a
 # forwarding method here per message type, and the consumer's `send`, `send_error` and groups
 # passed back to it (docs/architecture.md, "The table socket").
-class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, LeanConsumer):
+class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, PauseEndSocket, LeanConsumer):
     table_id: int
     user: Any
     json_mode: bool
@@ -301,10 +303,9 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Lean
         await self._send_loaded(ctx, snapshot)
 
     async def _send_loaded(self, ctx: Loaded | None, snapshot: snapshots.Snapshot | None) -> bool:
-        """Send this viewer's frame of a snapshot (`ctx`: the table read from it), deciding first,
-        from the frame's head, whether it tells the viewer anything new (games.sockets.news): a
-        frame left unsent is not rendered. A viewer whose frame may be shown behind (a quick
-        match's spectator delay) or shared (anonymous) goes the way of `send_state`."""
+        """This viewer's frame of a snapshot (`ctx`: read from it), rendered only when its head says
+        it is news (games.sockets.news). A viewer whose frame may be shown behind (a quick match's
+        spectator delay) or is shared (anonymous) goes the way of `send_state`."""
         user = self._actor()
         if ctx is None or user is None or self.spectator_delay:
             context = self._context_of(snapshot) if snapshot is not None else None
@@ -349,9 +350,7 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Lean
         await self._send_frame(context, seen, reply_to)
         return True
 
-    async def _send_frame(
-        self, context: dict[str, Any], seen: tuple[Any, ...], reply_to: str | int | None
-    ) -> None:
+    async def _send_frame(self, context: dict[str, Any], seen: tuple[Any, ...], reply_to: Any) -> None:
         """Send the frame of `context`, which shows `seen` (games.sockets.news)."""
         self.sent = seen
         await self.send(text_data=self._frame_text(context, context["table"]["version"], reply_to))
@@ -386,33 +385,6 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Lean
                 self.counted_seated = await db(table_presence.move_presence)(
                     self.table_id, self._actor(), self.counted_seated, self.socket_id
                 )
-
-    async def after_pause(self, version: int, end: frame_news.PauseEnd | None = None) -> None:
-        """The pause after a discard ends without a change (nothing is written): render this
-        version again when it has passed (PAUSE_ENDS), unless a newer one went out meanwhile.
-        `end`: the table read once at the end of the pause for all its sockets here."""
-        if self.closed or self.sent_version != version:
-            return
-        snapshot = snapshots.at(self.table_id, version)
-        if snapshot is None and snapshots.newest_version(self.table_id) > version:
-            return  # a newer version reached this process: its announcement renders it here too
-        if end is None or end.snapshot is not snapshot:
-            end = frame_news.PauseEnd(store.loaded_from(snapshot) if snapshot is not None else None, snapshot)
-        if (
-            end.ctx is not None
-            and self.sent is not None
-            and self.sent[1]
-            and not getattr(self, "shown_behind", False)
-            and end.nothing_new(self._seat_index(end.ctx))
-        ):
-            # Only the seat play moved on to is sent the end of the pause (its draw, its moves):
-            # anybody else's frame would be one left unsent (games.sockets.news), rendered for nothing.
-            return
-        await self._send_loaded(end.ctx, snapshot)
-
-    def _seat_index(self, ctx: Loaded) -> int | None:
-        seat = ctx.seat_of(self._actor())
-        return seat.index if seat is not None else None
 
     async def send_error(
         self, code: str, message: str, reply_to: str | int | None = None, retry_after: int | None = None

@@ -15,7 +15,8 @@ from django.utils import timezone
 
 from games.engine.scenario import scenario
 from games.models import Table
-from games.rendering.presenters import context_for, frame_head, shared_load
+from games.rendering.heads import frame_head
+from games.rendering.presenters import context_for, shared_load
 from games.sockets.news import PauseEnd, news, nothing_new_at_pause_end, seen, seen_of
 from games.table import commands, play, snapshots, store
 from tests.games.claim_window import ROBBER, four_people, rigged_table
