@@ -1,7 +1,7 @@
 """CPU of a player's JSON frame, per viewer, as a table socket builds it (docs/benchmarks.md).
 
     .venv/bin/python scripts/frame_bench.py [--tree PATH] [--versions 300] [--passes 15]
-        [--waits-of PATH]
+        [--waits-of PATH] [--news]
 
 Plays one shanghai table with service_bench's four players until it has `--versions` of its
 versions kept as snapshots, then builds every player's frame of each version in order (the
@@ -12,6 +12,9 @@ measured (default: this one), so two versions of the code can be compared with o
 `--waits-of PATH`: the same frames built in the same process, passes alternating between this
 tree's waits help and PATH's `games/engine/waits.py` (the best pass of each printed): two
 versions of that module compared without two processes' drift.
+`--news`: each player's frames as its socket sends them, the news rule applied (a frame that
+tells the player nothing new is not sent), passes alternating between deciding that after
+rendering the frame and before it, from the frame's head (the CPU per version, all four players).
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ def measured_tree(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--passes", type=int, default=15)
     parser.add_argument("--database", default="")
     parser.add_argument("--waits-of", default="")
+    parser.add_argument("--news", action="store_true")
     args = parser.parse_args(argv)
     tree = Path(args.tree).resolve()
     sys.path[:0] = [str(tree), str(tree / "scripts")]  # that checkout's code, not this one's
@@ -95,6 +99,8 @@ def main(argv: list[str] | None = None) -> int:
     kept = versions_played(bench, args.versions)
     if args.waits_of:
         return compare_waits(args, kept, bench.users)
+    if args.news:
+        return compare_news(args, kept, bench.users)
     best = float("inf")
     for _ in range(args.passes):
         forget(kept)
@@ -129,6 +135,58 @@ def compare_waits(args: argparse.Namespace, kept: list[Any], users: list[Any]) -
     view.waits_json = own.waits_json
     frames = len(kept) * len(users)
     print(", ".join(f"{label}: {1e6 * cpu / frames:.1f} µs" for label, cpu in best.items()), "per frame")
+    return 0
+
+
+def sockets_pass(kept: list[Any], users: list[Any], head_first: bool) -> tuple[float, int]:
+    """CPU seconds for every player's socket to go through every version in order, each frame
+    sent only when it is news to its player, and how many were sent."""
+    from games.rendering.heads import frame_head
+    from games.rendering.presenters import context_for, json_view
+    from games.sockets import news
+    from games.sockets.lean import json_text
+    from games.table.store import loaded_from
+
+    shown: dict[int, Any] = {}
+    frames = 0
+    started = time.process_time()
+    for snapshot in kept:
+        ctx = loaded_from(snapshot)
+        assert ctx is not None
+        for user in users:
+            if head_first:
+                head = frame_head(ctx, user)
+                seen = news.seen_of(head.version, head.paused, head.legal, head.pending)
+                if not news.news(shown.get(user.pk), seen, head.moved_on):
+                    continue
+                context = context_for(ctx, user, head)
+            else:
+                context = context_for(ctx, user)
+                seen = news.seen(context)
+                if not news.news(shown.get(user.pk), seen, context["moved_on"]):
+                    continue
+            shown[user.pk] = seen
+            frames += 1
+            view, legal = json_view(context), context["legal"]
+            json_text({"type": "state", "version": context["table"]["version"], "view": view, "legal": legal})
+    return time.process_time() - started, frames
+
+
+def compare_news(args: argparse.Namespace, kept: list[Any], users: list[Any]) -> int:
+    """Passes alternating between rendering before the news rule decides and deciding first."""
+    best = {"rendered, then decided": float("inf"), "decided from the head, then rendered": float("inf")}
+    sent = 0
+    for _ in range(args.passes):
+        for label, head_first in zip(best, (False, True), strict=True):
+            forget(kept)
+            cpu, sent = sockets_pass(kept, users, head_first)
+            best[label] = min(best[label], cpu)
+    renders = len(kept) * len(users)
+    print(
+        f"{sent} of {renders} frames news to their player;",
+        ", ".join(f"{label}: {1e6 * cpu / len(kept):.1f} µs" for label, cpu in best.items()),
+        "per version",
+    )
     return 0
 
 

@@ -19,14 +19,14 @@ from games.engine.view import view_for
 from games.engine.wall import commitment, deal_wall, wall_text
 from games.models import Hand, Seat, Table
 from games.moderation.penalties import ban_length, escape_share
+from games.rendering.heads import FrameHead, frame_head
 from games.table import snapshots
-from games.table.commands import legal_for
 from games.table.hand_log import hand_state
 from games.table.holds import most_a_hand_costs
 from games.table.loaded import Loaded
 from games.table.play import wronged_by_leaving
 from games.table.store import load, loaded_from
-from games.table.timing import continue_left_ms, moved_on, pause_left_ms, remaining_ms, shown_version, veiled
+from games.table.timing import continue_left_ms, remaining_ms, veiled
 
 
 def table_context(table: Table | int, user: AbstractBaseUser | None, shared: bool = False) -> dict[str, Any]:
@@ -44,18 +44,18 @@ def snapshot_context(snapshot: snapshots.Snapshot, user: AbstractBaseUser | None
     return context_for(ctx, user) if ctx is not None else None
 
 
-def context_for(ctx: Loaded, user: AbstractBaseUser | None) -> dict[str, Any]:
-    seat = ctx.seat_of(user)
-    index = seat.index if seat is not None else None
-    played = index if index is not None else played_seat(ctx, user)
+def context_for(ctx: Loaded, user: AbstractBaseUser | None, head: FrameHead | None = None) -> dict[str, Any]:
+    """`head`: this viewer's `frame_head` of `ctx` when already read (the sockets read it first)."""
+    head = frame_head(ctx, user) if head is None else head
+    played = head.seat if head.seat is not None else played_seat(ctx, user)
     return {
-        "table": table_info(ctx, user),
+        "table": table_info(ctx, user, head),
         "view": hand_view(ctx, played),
-        "legal": legal_for(ctx, user),
-        "viewer": {"user": user.get_username() if _authenticated(user) else None, "seat": index},
+        "legal": head.legal,
+        "viewer": {"user": user.get_username() if _authenticated(user) else None, "seat": head.seat},
         "played": played,  # the seat whose hand this viewer sees as their own (also once it is freed)
-        "revision": ctx.table.revision,  # the server's own ordering of renders; never sent
-        "moved_on": moved_on(ctx),  # the end of a pause, nothing else new (games.sockets.news)
+        "revision": head.revision,  # the server's own ordering of renders; never sent
+        "moved_on": head.moved_on,  # the end of a pause, nothing else new (games.sockets.news)
     }
 
 
@@ -144,14 +144,14 @@ def phase_of(ctx: Loaded) -> str:
     return "waiting"
 
 
-def table_info(ctx: Loaded, user: AbstractBaseUser | None) -> dict[str, Any]:
+def table_info(ctx: Loaded, user: AbstractBaseUser | None, head: FrameHead) -> dict[str, Any]:
     """The table part of a frame: what every viewer sees at this version (built once per
-    version, `_public_info`), the countdowns at this instant, and this viewer's own bits."""
+    version, `_public_info`), the countdowns at this instant (`head`), and this viewer's own bits."""
     table = ctx.table
     me = ctx.seat_of(user)
     may_invite = me is not None or (_authenticated(user) and table.owner_id == user.pk)
     mine = me.index if me is not None else None
-    pause_ms = pause_left_ms(table, ctx.now)
+    pause_ms = head.pause_ms
     # A seat in a claim window sees its claim timer from the discard's frame on, the pause
     # included (its timer starts when the pause ends): no frame marks the pause's end.
     deadline = remaining_ms(ctx, mine)
@@ -165,11 +165,11 @@ def table_info(ctx: Loaded, user: AbstractBaseUser | None) -> dict[str, Any]:
         for seat in info["seats"]
     ]
     info["invite"] = table.invite_token if may_invite else None
-    info["version"] = shown_version(ctx)
+    info["version"] = head.version
     info["deadline_ms"] = min(deadline, limit) if deadline is not None else None
     # Outside a claim window the pause lasts as long as the window: its end is not announced
     # (pause_ms None once the minimum has run), it is shown when play moves on.
-    info["paused"] = bool(pause_ms) or veiled(ctx, mine)
+    info["paused"] = head.paused
     info["pause_ms"] = pause_ms or None  # the board is shown again when it passes
     info["message"] = table.notices.get(str(user.pk)) if _authenticated(user) else None
     info["continue_ms"] = continue_left_ms(ctx, me)  # the settlement's countdown for Continue

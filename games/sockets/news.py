@@ -1,5 +1,6 @@
-"""Which frames tell a socket's viewer something new: the rest are not sent, nor, at the end of
-a pause, even rendered (docs/protocol.md, "Claim windows")."""
+"""Which frames tell a socket's viewer something new: the rest are not sent, nor rendered — what
+decides it (a frame's head: its version, pause, moves and claim) is read first
+(docs/protocol.md, "Claim windows")."""
 
 from __future__ import annotations
 
@@ -9,22 +10,47 @@ import orjson
 
 from games.engine.actions import seats_to_act
 from games.table import snapshots, store
+from games.table.loaded import Loaded
 from games.table.timing import in_window, moved_on, veiled
 
 
 def nothing_new_at_pause_end(snapshot: snapshots.Snapshot, user: Any) -> bool:
     """Whether the end of the pause leaves this viewer's frame without news (`news`), read from
-    a snapshot without rendering: it stays veiled (outside a window still open), or it is in the
-    window (its options were in its frame, the pause counted down there), or play moved on and
-    it is not the seat to play (a spectator included)."""
+    a snapshot without rendering (`PauseEnd.nothing_new`)."""
     ctx = store.loaded_from(snapshot)
     if ctx is None or ctx.state is None:
         return False
     seat = ctx.seat_of(user)
-    index = seat.index if seat is not None else None
-    if veiled(ctx, index) or in_window(ctx, index):
-        return True
-    return moved_on(ctx) and index not in seats_to_act(ctx.state)
+    return PauseEnd(ctx).nothing_new(seat.index if seat is not None else None)
+
+
+class PauseEnd:
+    """The end of one pause, read once for every socket of the table in a process: the table as
+    it is then (`ctx`, read from `snapshot`; None: there is none), and per seat whether it has
+    news (a check per socket, its own read of the snapshot, was most of what the end of a pause
+    cost the sockets it sends nothing)."""
+
+    def __init__(self, ctx: Loaded | None, snapshot: snapshots.Snapshot | None = None) -> None:
+        self.ctx, self.snapshot = ctx, snapshot
+        self.answers: dict[int | None, bool] = {}
+
+    def nothing_new(self, index: int | None) -> bool:
+        """Whether the frame of the viewer in seat `index` (None: a spectator) is left without
+        news: it stays veiled (outside a window still open), or it is in the window (its options
+        were in its frame, the pause counted down there), or play moved on and it is not the
+        seat to play."""
+        known = self.answers.get(index)
+        if known is None:
+            known = self.answers[index] = self._nothing_new(index)
+        return known
+
+    def _nothing_new(self, index: int | None) -> bool:
+        ctx = self.ctx
+        if ctx is None or ctx.state is None:
+            return False
+        if veiled(ctx, index) or in_window(ctx, index):
+            return True
+        return moved_on(ctx) and index not in seats_to_act(ctx.state)
 
 
 def seen(context: dict[str, Any]) -> tuple[Any, ...]:
@@ -33,7 +59,13 @@ def seen(context: dict[str, Any]) -> tuple[Any, ...]:
     is shown the pause."""
     table = context["table"]
     own = next((seat["pending"] for seat in table["seats"] if seat["is_you"]), None)
-    return (table["version"], table["paused"], orjson.dumps(context["legal"]), orjson.dumps(own))
+    return seen_of(table["version"], table["paused"], context["legal"], own)
+
+
+def seen_of(version: int, paused: bool, legal: list[dict[str, Any]], own: Any) -> tuple[Any, ...]:
+    """`seen` from its parts (a frame's head, games.rendering.presenters.frame_head): whether a
+    frame is news is decided before it is rendered."""
+    return (version, paused, orjson.dumps(legal), orjson.dumps(own))
 
 
 def news(sent: tuple[Any, ...] | None, seen: tuple[Any, ...], moved_on: bool) -> bool:

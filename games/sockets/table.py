@@ -22,7 +22,8 @@ from accounts.services import token_digest, user_for_token
 from common import broadcaster
 from common.db_threads import db, db_arrivals, on_play_thread
 from games.rendering.fragments import language_from_scope, render_error_html, render_table_html
-from games.rendering.presenters import json_view, snapshot_context, table_context
+from games.rendering.heads import frame_head
+from games.rendering.presenters import context_for, json_view, snapshot_context, table_context
 from games.rendering.spectator_delay import DelayedSpectatorSocket
 from games.social.announcements import AnnouncementSocket
 from games.social.chat import ChatSocket
@@ -46,10 +47,12 @@ from games.sockets.frames import (
     reply_id,
 )
 from games.sockets.lean import LeanConsumer, json_text
+from games.sockets.pause_end import PauseEndSocket
 from games.sockets.watchers import HEARTBEAT, PAUSE_ENDS, WATCHER
 from games.table import commands, snapshots, store
 from games.table import presence as table_presence
 from games.table.errors import ServiceError
+from games.table.loaded import Loaded
 
 log = logging.getLogger(__name__)
 
@@ -60,13 +63,13 @@ REVOKED_MESSAGES = {
 }
 
 
-# Announcement banners, table chat and the spectator delay come in as mixins.
+# Announcement banners, table chat, the spectator delay and the end of a pause come in as mixins.
 # Mixins rather than collaborators: each is the socket half of its feature, kept beside the feature's
 # service, and Channels delivers a group message by calling the consumer's method of that type's
 # name (`announcement_changed`, `chat_message`, `chat_mutes`), so a collaborator would still need a
 # forwarding method here per message type, and the consumer's `send`, `send_error` and groups
 # passed back to it (docs/architecture.md, "The table socket").
-class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, LeanConsumer):
+class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, PauseEndSocket, LeanConsumer):
     table_id: int
     user: Any
     json_mode: bool
@@ -296,8 +299,28 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Lean
         snapshot = snapshots.at(self.table_id, version)
         if snapshot is None and isinstance(blob, bytes):
             snapshot = snapshots.keep(blob)  # once per process: the other sockets find it kept
-        context = self._context_of(snapshot) if snapshot is not None else None
-        await self.send_state(context=context)
+        ctx = store.loaded_from(snapshot) if snapshot is not None else None
+        await self._send_loaded(ctx, snapshot)
+
+    async def _send_loaded(self, ctx: Loaded | None, snapshot: snapshots.Snapshot | None) -> bool:
+        """This viewer's frame of a snapshot (`ctx`: read from it), rendered only when its head says
+        it is news (games.sockets.news). A viewer whose frame may be shown behind (a quick match's
+        spectator delay) or is shared (anonymous) goes the way of `send_state`."""
+        user = self._actor()
+        if ctx is None or user is None or self.spectator_delay:
+            context = self._context_of(snapshot) if snapshot is not None else None
+            return await self.send_state(context=context)
+        head = frame_head(ctx, user)
+        if head.pause_ms:
+            PAUSE_ENDS.add(self, head.revision, head.pause_ms)
+        if head.revision < self.sent_version:
+            return False  # an older render than one this socket made already
+        seen = frame_news.seen_of(head.version, head.paused, head.legal, head.pending)
+        self.sent_version = head.revision
+        if not frame_news.news(self.sent, seen, head.moved_on):
+            return False
+        await self._send_frame(context_for(ctx, user, head), seen, None)
+        return True
 
     def _context_of(self, snapshot: snapshots.Snapshot) -> dict[str, Any] | None:
         """This viewer's render context of a snapshot; an anonymous viewer's is shared by every
@@ -314,7 +337,7 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Lean
         if context is None:
             context = await db(table_context)(self.table_id, self._actor(), True)
         context = await self.delayed(context)  # a spectator of a quick match sees it behind
-        revision, version = context["revision"], context["table"]["version"]
+        revision = context["revision"]
         pause_ms = context["table"]["pause_ms"]
         if pause_ms:
             PAUSE_ENDS.add(self, revision, pause_ms)
@@ -324,10 +347,14 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Lean
         self.sent_version = revision
         if not force and not frame_news.news(self.sent, seen, context.get("moved_on", False)):
             return False
-        self.sent = seen
-        await self.send(text_data=self._frame_text(context, version, reply_to))
-        await self._follow_role(context["viewer"]["seat"] is not None)
+        await self._send_frame(context, seen, reply_to)
         return True
+
+    async def _send_frame(self, context: dict[str, Any], seen: tuple[Any, ...], reply_to: Any) -> None:
+        """Send the frame of `context`, which shows `seen` (games.sockets.news)."""
+        self.sent = seen
+        await self.send(text_data=self._frame_text(context, context["table"]["version"], reply_to))
+        await self._follow_role(context["viewer"]["seat"] is not None)
 
     def _frame_text(self, context: dict[str, Any], version: int, reply_to: str | int | None) -> str:
         """The state frame's text in this socket's dialect: an anonymous viewer's is made once per
@@ -358,27 +385,6 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Lean
                 self.counted_seated = await db(table_presence.move_presence)(
                     self.table_id, self._actor(), self.counted_seated, self.socket_id
                 )
-
-    async def after_pause(self, version: int) -> None:
-        """The pause after a discard ends without a change (nothing is written): render this
-        version again when it has passed (PAUSE_ENDS), unless a newer one went out meanwhile."""
-        if self.closed or self.sent_version != version:
-            return
-        snapshot = snapshots.at(self.table_id, version)
-        if snapshot is None and snapshots.newest_version(self.table_id) > version:
-            return  # a newer version reached this process: its announcement renders it here too
-        if (
-            snapshot is not None
-            and self.sent is not None
-            and self.sent[1]
-            and not getattr(self, "shown_behind", False)
-            and frame_news.nothing_new_at_pause_end(snapshot, self._actor())
-        ):
-            # Only the seat play moved on to is sent the end of the pause (its draw, its moves):
-            # anybody else's frame would be one left unsent (games.sockets.news), rendered for nothing.
-            return
-        context = self._context_of(snapshot) if snapshot is not None else None
-        await self.send_state(context=context)
 
     async def send_error(
         self, code: str, message: str, reply_to: str | int | None = None, retry_after: int | None = None

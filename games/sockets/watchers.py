@@ -13,9 +13,9 @@ from django.db.utils import InterfaceError, OperationalError
 
 from common import caches
 from common.db_threads import db
-from games.sockets import presence
+from games.sockets import news, presence
 from games.sockets.frames import CLOSE_SERVICE_RESTART
-from games.table import store
+from games.table import snapshots, store
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +30,7 @@ class TableConsumer(Protocol):
 
     async def table_changed(self, event: dict[str, Any]) -> None: ...
 
-    async def after_pause(self, version: int) -> None: ...
+    async def after_pause(self, version: int, end: news.PauseEnd | None = None) -> None: ...
 
     async def close(self, code: int | bool | None = None, reason: str | None = None) -> None: ...
 
@@ -170,14 +170,17 @@ class PauseEnds:
     def _due(self, key: tuple[int, int], entry: tuple[asyncio.AbstractEventLoop, set[TableConsumer]]) -> None:
         if self.pending.get(key) is entry:
             del self.pending[key]
-        task = entry[0].create_task(self._render(key[1], entry[1]))
+        task = entry[0].create_task(self._render(key, entry[1]))
         self.rendering.add(task)  # the loop keeps only a weak reference to a task
         task.add_done_callback(self.rendering.discard)
 
-    async def _render(self, version: int, sockets: set[TableConsumer]) -> None:
+    async def _render(self, key: tuple[int, int], sockets: set[TableConsumer]) -> None:
+        table_id, version = key
+        snapshot = snapshots.at(table_id, version)
+        end = news.PauseEnd(store.loaded_from(snapshot) if snapshot is not None else None, snapshot)
         for consumer in sockets:
             try:
-                await consumer.after_pause(version)
+                await consumer.after_pause(version, end)
             except (OperationalError, InterfaceError) as e:  # the watcher renders it once it is back
                 log.warning("database lost rendering the end of a pause (table %s): %s", consumer.table_id, e)
             except Exception:  # one socket's failure is not its neighbours'

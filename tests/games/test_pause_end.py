@@ -6,6 +6,7 @@ window opened (docs/protocol.md, "Claim windows"). Neither is it rendered for th
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import orjson
 import pytest
@@ -14,8 +15,9 @@ from django.utils import timezone
 
 from games.engine.scenario import scenario
 from games.models import Table
+from games.rendering.heads import frame_head
 from games.rendering.presenters import context_for, shared_load
-from games.sockets.news import news, nothing_new_at_pause_end
+from games.sockets.news import PauseEnd, news, nothing_new_at_pause_end, seen, seen_of
 from games.table import commands, play, snapshots, store
 from tests.games.claim_window import ROBBER, four_people, rigged_table
 from tests.games.test_services import table_at_a_claim
@@ -79,3 +81,60 @@ def test_the_seat_to_play_sees_nothing_of_its_draw_in_the_pause(monkeypatch: pyt
     assert paused["view"]["waits"] == [{"tile": "5p", "unseen": 4}] and paused["view"]["discard_waits"] == []
     later = context_for(store.load(table, timezone.now() + timedelta(seconds=6)), people[1])
     assert not later["table"]["paused"] and later["view"]["discard_waits"][0]["discard"] == "7z"
+
+
+def _heads_agree(ctx: store.Loaded, viewers: list[Any]) -> None:
+    """A frame's head says what the rendered frame would: whether it is news is decided first."""
+    for viewer in viewers:
+        head = frame_head(ctx, viewer)
+        context = context_for(ctx, viewer)
+        assert seen_of(head.version, head.paused, head.legal, head.pending) == seen(context)
+        assert (head.revision, head.moved_on) == (context["revision"], context["moved_on"])
+        assert head.pause_ms == (context["table"]["pause_ms"] or 0)
+        assert context_for(ctx, viewer, head) == context
+
+
+@pytest.mark.django_db
+def test_a_frames_head_is_what_its_frame_shows(monkeypatch: pytest.MonkeyPatch) -> None:
+    people = four_people("head-")
+    hands = ["1m1m1m2m3m4m5m6m7m8m9m9s9s", ROBBER, "1s2s3s4s6s7s8s1z1z2z2z3z3z", "4z4z5z5z6z6z7z7z1p1p2p2p3p"]
+    monkeypatch.setattr(play, "new_hand", lambda *_args, **_kw: scenario("shanghai", hands, draws="9m7z"))
+    table = rigged_table(people, monkeypatch, min_pause_ms=5000)
+    _heads_agree(store.load(table), [*people, None])
+    commands.perform(table.pk, people[0], table.version, {"type": "discard", "tile": "9m"})
+    table = Table.objects.get(pk=table.pk)
+    paused = store.load(table)
+    assert frame_head(paused, people[1]).paused
+    _heads_agree(paused, [*people, None])
+    moved = store.load(table, timezone.now() + timedelta(seconds=6))
+    assert frame_head(moved, people[1]).moved_on and not frame_head(moved, people[1]).paused
+    _heads_agree(moved, [*people, None])
+
+
+def test_a_held_claims_head_is_what_its_frame_shows(alice: User, bob: User) -> None:
+    table, claim, now = table_at_a_claim(alice)
+    _heads_agree(store.load(table), [alice, bob, None])
+    open_window = store.load(table, now + timedelta(seconds=30))  # on the table's clock, the pause over
+    assert frame_head(open_window, bob).paused and not frame_head(open_window, bob).pause_ms  # veiled
+    _heads_agree(open_window, [alice, bob, None])
+    commands.perform(table.pk, alice, table.version, claim.to_json())
+    held = store.load(Table.objects.get(pk=table.pk))
+    assert frame_head(held, alice).pending == claim.to_json()
+    _heads_agree(held, [alice, bob, None])
+
+
+def test_the_end_of_a_pause_is_read_once_for_every_seat(alice: User) -> None:
+    table, _claim, _now = table_at_a_claim(alice)
+    shared_load(table.pk)
+    snapshot = snapshots.at(table.pk, table.revision)
+    assert snapshot is not None
+    try:
+        end = PauseEnd(store.loaded_from(snapshot), snapshot)
+        # the same answers as each socket's own read of the snapshot, each seat's read once
+        assert end.nothing_new(0) == nothing_new_at_pause_end(snapshot, alice)
+        assert end.nothing_new(None) == nothing_new_at_pause_end(snapshot, None)
+        end.ctx = None  # (a second answer would read it again)
+        assert end.nothing_new(0) == nothing_new_at_pause_end(snapshot, alice)
+        assert PauseEnd(None).nothing_new(0) is False  # no snapshot: rendered from a load
+    finally:
+        snapshots.forget(table.pk)

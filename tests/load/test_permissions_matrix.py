@@ -20,8 +20,8 @@ from django.db import transaction
 
 from games.clock.ticks import drive_table_until_idle
 from games.models import HandAction, Seat, Table
-from games.rendering.presenters import legal_for
 from games.table import commands, errors, opening, store
+from games.table.commands import legal_for
 from tests.conftest import make_user
 from tests.games.conftest import hand_over
 
