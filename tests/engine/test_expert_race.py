@@ -213,3 +213,26 @@ def test_the_counted_race_in_tianjin_ignores_hidden_tiles(monkeypatch: pytest.Mo
         if differ:
             break
     assert compared and differ
+
+
+def test_a_lower_bar_departs_where_the_kept_bar_holds_strongs_discard() -> None:
+    """The screening level `race_bar` departs at 1.5 standard errors: over these Tianjin turns
+    some race clear by 1.5 but not by 2 is taken there and not by the kept bar, and a bar no
+    race can clear keeps strong's discard everywhere."""
+    lower = kept = 0
+    for seed in range(300, 320):
+        for state, seat in _turns("tianjin", seed, every=1):
+            view = PlayerView.of(view_for(state, seat))
+            legal = legal_actions(state, seat)
+            base = strong(view, legal, random.Random(1))
+            if base.type != "discard":
+                continue
+            moves = [
+                race_discard(view, legal, base, random.Random(3), FIXED, clear=c) for c in (1.5, 2.0, 1e9)
+            ]
+            assert moves[2] == base
+            lower += moves[0] != base
+            kept += moves[1] != base
+        if lower > kept:
+            break
+    assert lower > kept

@@ -18,6 +18,7 @@ from games.engine.bots.search import (
     expert,
     expert_counting_race,
     expert_racing_claims,
+    expert_racing_on_a_lower_bar,
     expert_value_ponging,
 )
 from games.engine.bots.seen import PlayerView
@@ -46,6 +47,7 @@ TRIALS: dict[str, Bot] = {
     "claims": expert_racing_claims,
     "value_pong": expert_value_ponging,
     "race_counted": expert_counting_race,
+    "race_bar": expert_racing_on_a_lower_bar,
 }
 
 

@@ -97,9 +97,11 @@ def race_discard(
     rng: random.Random,
     budget: RaceBudget,
     counted: bool | None = None,
+    clear: float | None = None,
 ) -> Action:
     """strong's discard `base`, or an alike discard whose race is clearly better; `counted`:
-    whether the race plays each draw by strong's count (None: where COUNTED lists the variant)."""
+    whether the race plays each draw by strong's count (None: where COUNTED lists the variant);
+    `clear`: how many standard errors clear it must be (None: `CLEAR`)."""
     started = time.perf_counter()
     if base.tile is None:
         return base
@@ -110,7 +112,8 @@ def race_discard(
     values = race_values(view, cands, random.Random(rng.getrandbits(64)), budget, started, counted)
     i_base = cands.index(base.tile)
     best = max(range(len(cands)), key=lambda i: (sum(values[i]), i == i_base))
-    if best == i_base or not _clearly_better(values[best], values[i_base]):
+    bar = CLEAR if clear is None else clear
+    if best == i_base or not clearly_better(values[best], values[i_base], bar):
         return base
     same = [a for a in legal if a.type == "discard" and a.tile == cands[best]]
     return min(same, key=lambda a: a.ready != base.ready) if same else base
@@ -134,10 +137,6 @@ def _alike(o: Option, chosen: Option) -> bool:
         and o.worth >= KEEP_WORTH * chosen.worth
         and o.multiplier >= chosen.multiplier * 0.999
     )
-
-
-def _clearly_better(a: list[float], b: list[float]) -> bool:
-    return clearly_better(a, b, CLEAR)
 
 
 def unseen_tiles(view: PlayerView) -> list[Tile]:
