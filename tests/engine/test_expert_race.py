@@ -236,3 +236,7 @@ def test_a_lower_bar_departs_where_the_kept_bar_holds_strongs_discard() -> None:
         if lower > kept:
             break
     assert lower > kept
+
+
+def test_the_race_departs_two_standard_errors_clear_by_default() -> None:
+    assert own_draws.CLEAR == 2.0
