@@ -47,8 +47,8 @@ from games.engine.tiles import HONOR, KINDS, Tile
 # The alternatives: as close to ready, at least this share of strong's worth
 KEEP_WORTH = 0.6
 # Depart from strong's choice only when the paired difference is this many standard errors
-# above zero (EXPERT_RACE_CLEAR in the environment sets another bar, for measuring one: 1.5 was
-# level with 2 beside the kept expert in Tianjin, docs/bots.md)
+# above zero (EXPERT_RACE_CLEAR in the environment sets another bar, for measuring one: in
+# Tianjin 1.5 was level with 2 on seed 22 and behind it on seed 23, docs/bots.md)
 CLEAR = float(os.environ.get("EXPERT_RACE_CLEAR") or 2.0)
 # Per round of the table, the chance the hand ends (somebody wins), by the tiles left in the
 # wall: (at most this many left, chance). Counted on 300 hands of four strong bots each in
