@@ -176,3 +176,67 @@ def test_the_counted_race_ignores_hidden_tiles(monkeypatch: pytest.MonkeyPatch) 
             compared += 1
             differ += mine[0] != decide("strong", state, seat, random.Random(1))
     assert compared and differ
+
+
+def test_one_race_can_ask_for_the_counted_play_where_the_variant_does_not() -> None:
+    """The screening level asks for the counted play in Tianjin, which COUNTED does not list:
+    that race plays by strong's count, another race of the same view greedily."""
+    view = _view("tianjin", "1m2m3m4m5m6m1z1z6z6z7m9m5z6m", _quiet("7z4z"))
+    assert "tianjin" not in own_draws.COUNTED
+    assert not own_draws.Race(view, 1).counted
+    assert own_draws.Race(view, 1, counted=True).counted
+    assert not own_draws.Race(view, 1, counted=False).counted
+
+
+def test_the_counted_race_in_tianjin_ignores_hidden_tiles(monkeypatch: pytest.MonkeyPatch) -> None:
+    """expert with its race played by strong's count (the screening level) in Tianjin:
+    re-dealing every tile the seat cannot see leaves its move unchanged, and over these turns
+    it does leave strong's discard somewhere, so the comparison bites."""
+    monkeypatch.setattr(search, "RACE_BUDGET", RaceBudget(samples=32, time_ms=None))
+    compared = differ = 0
+    for seed in range(300, 340):
+        for i, (state, seat) in enumerate(_turns("tianjin", seed, every=1)):
+            other = reshuffle_hidden(state, seat, seed * 100 + i)
+            assert view_for(other, seat) == view_for(state, seat)
+            legal = legal_actions(state, seat)
+            mine = [
+                search.expert_counting_race(
+                    PlayerView.of(view_for(s, seat, hints=False)), legal, random.Random(1)
+                )
+                for s in (state, other)
+            ]
+            assert mine[0] == mine[1]
+            compared += 1
+            differ += mine[0] != strong(
+                PlayerView.of(view_for(state, seat, hints=False)), legal, random.Random(1)
+            )
+        if differ:
+            break
+    assert compared and differ
+
+
+def test_a_lower_bar_departs_where_the_kept_bar_holds_strongs_discard() -> None:
+    """The screening level `race_bar` departs at 1.5 standard errors: over these Tianjin turns
+    some race clear by 1.5 but not by 2 is taken there and not by the kept bar, and a bar no
+    race can clear keeps strong's discard everywhere."""
+    lower = kept = 0
+    for seed in range(300, 320):
+        for state, seat in _turns("tianjin", seed, every=1):
+            view = PlayerView.of(view_for(state, seat))
+            legal = legal_actions(state, seat)
+            base = strong(view, legal, random.Random(1))
+            if base.type != "discard":
+                continue
+            moves = [
+                race_discard(view, legal, base, random.Random(3), FIXED, clear=c) for c in (1.5, 2.0, 1e9)
+            ]
+            assert moves[2] == base
+            lower += moves[0] != base
+            kept += moves[1] != base
+        if lower > kept:
+            break
+    assert lower > kept
+
+
+def test_the_race_departs_two_standard_errors_clear_by_default() -> None:
+    assert own_draws.CLEAR == 2.0

@@ -177,8 +177,41 @@ def expert_value_ponging(view: PlayerView, legal: Sequence[Action], rng: random.
     return _kept_expert(view, legal, rng, view.variant in CLAIMS_RACED, True)
 
 
+def expert_counting_race(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+    """expert, its race over its own draws played by strong's one-step count (each draw kept or
+    thrown as strong ranks discards) in every variant it races in. Screened beside the kept
+    expert as the level `expert_trial` (EXPERT_TRIAL=race_counted, bots/__init__.py)."""
+    return _kept_expert(
+        view, legal, rng, view.variant in CLAIMS_RACED, view.variant in VALUE_PONGED, race_counted=True
+    )
+
+
+# The race's departure bar the screening level `race_bar` tries (own_draws.CLEAR is 2)
+TRIAL_RACE_CLEAR = 1.5
+
+
+def expert_racing_on_a_lower_bar(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+    """expert, its race over its own draws departing from strong's discard at `TRIAL_RACE_CLEAR`
+    standard errors instead of own_draws.CLEAR: more departures, each less sure. Screened beside
+    the kept expert as the level `expert_trial` (EXPERT_TRIAL=race_bar, bots/__init__.py)."""
+    return _kept_expert(
+        view,
+        legal,
+        rng,
+        view.variant in CLAIMS_RACED,
+        view.variant in VALUE_PONGED,
+        race_clear=TRIAL_RACE_CLEAR,
+    )
+
+
 def _kept_expert(
-    view: PlayerView, legal: Sequence[Action], rng: random.Random, claims: bool, honour_pongs: bool
+    view: PlayerView,
+    legal: Sequence[Action],
+    rng: random.Random,
+    claims: bool,
+    honour_pongs: bool,
+    race_counted: bool | None = None,
+    race_clear: float | None = None,
 ) -> Action:
     if view.phase == "choose" and view.variant == "tianjin":
         return stake_choice(view, legal)  # 坐庄 / 拉庄: what the pair's payments are worth
@@ -190,7 +223,7 @@ def _kept_expert(
     if view.phase != "turn" or base.type != "discard":
         return base
     if view.variant in RACED:
-        base = race_discard(view, legal, base, rng, RACE_BUDGET)
+        base = race_discard(view, legal, base, rng, RACE_BUDGET, race_counted, race_clear)
     if honour_pongs:
         base = keep_fan_honour(view, legal, base)
     return expected_discard(view, legal, base)
