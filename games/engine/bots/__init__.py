@@ -14,7 +14,14 @@ from collections.abc import Callable, Sequence
 
 from games.engine.actions import Action, legal_actions
 from games.engine.bots.policies import easy, normal, random_level, strong
-from games.engine.bots.search import expert, expert_racing_claims, expert_value_ponging
+from games.engine.bots.search import (
+    expert,
+    expert_fan_keeping,
+    expert_fan_ponging,
+    expert_race_counted,
+    expert_racing_claims,
+    expert_value_ponging,
+)
 from games.engine.bots.seen import PlayerView
 from games.engine.errors import EngineError
 from games.engine.state import HandState
@@ -37,7 +44,13 @@ ALIASES = {"baseline": "easy"}  # the single bot of earlier versions
 # `expert_trial`, expert with that change, so the arena seats it beside the kept expert on the
 # same deals (`--seats expert_trial,strong,expert,strong --duplicate`; paired trial − kept per
 # deal). Read once, at import; never set on a site.
-TRIALS: dict[str, Bot] = {"claims": expert_racing_claims, "value_pong": expert_value_ponging}
+TRIALS: dict[str, Bot] = {
+    "claims": expert_racing_claims,
+    "value_pong": expert_value_ponging,
+    "fan_pong": expert_fan_ponging,
+    "fan_keep": expert_fan_keeping,
+    "race_counted": expert_race_counted,
+}
 
 
 def with_trial(

@@ -91,9 +91,15 @@ class RaceBudget:
 
 
 def race_discard(
-    view: PlayerView, legal: Sequence[Action], base: Action, rng: random.Random, budget: RaceBudget
+    view: PlayerView,
+    legal: Sequence[Action],
+    base: Action,
+    rng: random.Random,
+    budget: RaceBudget,
+    counted: bool | None = None,
 ) -> Action:
-    """strong's discard `base`, or an alike discard whose race is clearly better."""
+    """strong's discard `base`, or an alike discard whose race is clearly better. `counted`:
+    whether each draw is played by strong's count (None: where COUNTED names the variant)."""
     started = time.perf_counter()
     if base.tile is None:
         return base
@@ -101,7 +107,7 @@ def race_discard(
     cands = candidates(view, tiles, base.tile)
     if len(cands) < 2:
         return base
-    values = race_values(view, cands, random.Random(rng.getrandbits(64)), budget, started)
+    values = race_values(view, cands, random.Random(rng.getrandbits(64)), budget, started, counted)
     i_base = cands.index(base.tile)
     best = max(range(len(cands)), key=lambda i: (sum(values[i]), i == i_base))
     if best == i_base or not _clearly_better(values[best], values[i_base]):
@@ -141,14 +147,19 @@ def unseen_tiles(view: PlayerView) -> list[Tile]:
 
 
 def race_values(
-    view: PlayerView, cands: list[Tile], rng: random.Random, budget: RaceBudget, started: float
+    view: PlayerView,
+    cands: list[Tile],
+    rng: random.Random,
+    budget: RaceBudget,
+    started: float,
+    counted: bool | None = None,
 ) -> list[list[float]]:
     """Per candidate, the value of each sampled order (the same orders for all). An order is,
     per round of the table, this seat's draw and then — where a discard can win — one tile
     thrown by each other seat."""
 
     def players(per_round: int) -> Callable[[int, list[Tile]], float]:
-        race = Race(view, per_round)
+        race = Race(view, per_round, counted)
         return lambda k, order: race.play(cands[k], order)
 
     return _sampled_races(view, len(cands), players, rng, budget, started)
@@ -246,7 +257,7 @@ def _contested(values: list[list[float]]) -> bool:
 class Race:
     """The fixed facts of one decision and the greedy play of one draw order."""
 
-    def __init__(self, view: PlayerView, per_round: int) -> None:
+    def __init__(self, view: PlayerView, per_round: int, counted: bool | None = None) -> None:
         self.view = view
         self.jokers = view.jokers
         self.need = max(0, 4 - len(view.melds))
@@ -256,7 +267,7 @@ class Race:
         self.alive = still_open(view.variant, view.players, view.wall_left)
         self.stake = STAKE.get(view.variant, 1.0)
         self._pay: dict[tuple[bytes, Tile, int | None], int] = {}
-        self.counted = view.variant in COUNTED
+        self.counted = view.variant in COUNTED if counted is None else counted
         self.melds = len(view.melds)
         self.unseen = bytes(unseen_pool(view))
         self._counted: dict[tuple[bytes, Tile], Tile] = {}  # the same hands recur across orders

@@ -159,14 +159,16 @@ def expert(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Act
     compare and for the review's evaluator; it did not beat strong, docs/bots.md)."""
     if SEARCH_ROLLOUTS:
         return search_candidates(view, legal, rng, BUDGET)[0]
-    return _kept_expert(view, legal, rng, view.variant in CLAIMS_RACED, view.variant in VALUE_PONGED)
+    valued = view.variant in VALUE_PONGED
+    return _kept_expert(view, legal, rng, view.variant in CLAIMS_RACED, valued, valued)
 
 
 def expert_racing_claims(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
     """expert, its answers to a discard (chi, pong or pass) also raced (claims.py) — in every
     variant but two-player, where expert is strong move for move. Screened beside the kept
     expert as the level `expert_trial` (EXPERT_TRIAL=claims, bots/__init__.py)."""
-    return _kept_expert(view, legal, rng, view.variant != "two_player", view.variant in VALUE_PONGED)
+    valued = view.variant in VALUE_PONGED
+    return _kept_expert(view, legal, rng, view.variant != "two_player", valued, valued)
 
 
 def expert_value_ponging(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
@@ -174,11 +176,38 @@ def expert_value_ponging(view: PlayerView, legal: Sequence[Action], rng: random.
     lone honour worth none before one worth a fan, where the variant scores them (value_pong.py:
     Cantonese). Screened beside the kept expert as the level `expert_trial`
     (EXPERT_TRIAL=value_pong, bots/__init__.py)."""
-    return _kept_expert(view, legal, rng, view.variant in CLAIMS_RACED, True)
+    return _kept_expert(view, legal, rng, view.variant in CLAIMS_RACED, True, True)
+
+
+def expert_fan_ponging(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+    """expert with the value pong's pong alone (an honour worth a fan ponged at the same distance
+    from ready), not its keep: the keep departs about eight times as often, so the two parts are
+    screened apart (EXPERT_TRIAL=fan_pong, bots/__init__.py)."""
+    return _kept_expert(view, legal, rng, view.variant in CLAIMS_RACED, True, False)
+
+
+def expert_fan_keeping(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+    """expert with the value pong's keep alone (a lone guest honour thrown before a lone honour
+    worth a fan), not its pong (EXPERT_TRIAL=fan_keep, bots/__init__.py)."""
+    return _kept_expert(view, legal, rng, view.variant in CLAIMS_RACED, False, True)
+
+
+def expert_race_counted(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+    """expert, its race over its own draws played by strong's one-step count instead of the
+    greedy keep-if-closer (own_draws.py, COUNTED) — built for two-player, screened in Cantonese
+    beside the kept expert (EXPERT_TRIAL=race_counted, bots/__init__.py)."""
+    valued = view.variant in VALUE_PONGED
+    return _kept_expert(view, legal, rng, view.variant in CLAIMS_RACED, valued, valued, counted=True)
 
 
 def _kept_expert(
-    view: PlayerView, legal: Sequence[Action], rng: random.Random, claims: bool, honour_pongs: bool
+    view: PlayerView,
+    legal: Sequence[Action],
+    rng: random.Random,
+    claims: bool,
+    honour_pongs: bool,
+    fan_keeps: bool,
+    counted: bool | None = None,
 ) -> Action:
     if view.phase == "choose" and view.variant == "tianjin":
         return stake_choice(view, legal)  # 坐庄 / 拉庄: what the pair's payments are worth
@@ -190,8 +219,8 @@ def _kept_expert(
     if view.phase != "turn" or base.type != "discard":
         return base
     if view.variant in RACED:
-        base = race_discard(view, legal, base, rng, RACE_BUDGET)
-    if honour_pongs:
+        base = race_discard(view, legal, base, rng, RACE_BUDGET, counted)
+    if fan_keeps:
         base = keep_fan_honour(view, legal, base)
     return expected_discard(view, legal, base)
 
