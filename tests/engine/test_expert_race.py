@@ -9,6 +9,7 @@ from collections import Counter
 
 import pytest
 
+import games.engine.bots as bots
 from games.engine.actions import Action, legal_actions
 from games.engine.bots import PlayerView, decide, own_draws, search
 from games.engine.bots.own_draws import (
@@ -176,3 +177,14 @@ def test_the_counted_race_ignores_hidden_tiles(monkeypatch: pytest.MonkeyPatch) 
             compared += 1
             differ += mine[0] != decide("strong", state, seat, random.Random(1))
     assert compared and differ
+
+
+def test_the_counted_race_can_be_asked_for_where_counted_does_not_name_the_variant() -> None:
+    """The trial `race_counted` plays the counted race in Cantonese with COUNTED empty; the
+    kept race there stays greedy."""
+    view = _view("cantonese", "1m2m3m4m5m6m1z1z6z6z7m9m5z6m", (), wall_left=60)
+    assert not own_draws.Race(view, 4).counted
+    assert own_draws.Race(view, 4, counted=True).counted
+    levels, table = bots.with_trial("race_counted", bots.LEVELS, bots.BOTS)
+    assert levels == (*bots.LEVELS, "expert_trial")
+    assert table["expert_trial"] is search.expert_race_counted
