@@ -56,7 +56,7 @@ from games.engine.bots.policies import discard_options, should_fold, strong, str
 from games.engine.bots.seen import OtherSeat, PlayerView, unseen_pool
 from games.engine.bots.stakes import stake_choice
 from games.engine.bots.value import settle_win
-from games.engine.bots.value_pong import VALUE_PONGED, keep_fan_honour, value_pong
+from games.engine.bots.value_pong import FAN_KEPT, FAN_PONGED, keep_fan_honour, value_pong
 from games.engine.hand import shanten
 from games.engine.rulesets import get_ruleset
 from games.engine.state import Meld
@@ -154,21 +154,22 @@ def expert(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Act
     discard raced over its own draws among strong's alike discards where RACED lists the
     variant (own_draws.py), then weighed by the deal-in tables (expectation.py); its answer to
     a discard raced (claims.py) where CLAIMS_RACED lists the variant; honours worth a fan
-    ponged and kept (value_pong.py) where VALUE_PONGED lists it — or, with
+    ponged (value_pong.py) where FAN_PONGED lists the variant and kept where FAN_KEPT does —
+    or, with
     EXPERT_SEARCH=rollouts in the environment, the earlier push-or-fold search below (kept to
     compare and for the review's evaluator; it did not beat strong, docs/bots.md)."""
     if SEARCH_ROLLOUTS:
         return search_candidates(view, legal, rng, BUDGET)[0]
-    valued = view.variant in VALUE_PONGED
-    return _kept_expert(view, legal, rng, view.variant in CLAIMS_RACED, valued, valued)
+    v = view.variant
+    return _kept_expert(view, legal, rng, v in CLAIMS_RACED, v in FAN_PONGED, v in FAN_KEPT)
 
 
 def expert_racing_claims(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
     """expert, its answers to a discard (chi, pong or pass) also raced (claims.py) — in every
     variant but two-player, where expert is strong move for move. Screened beside the kept
     expert as the level `expert_trial` (EXPERT_TRIAL=claims, bots/__init__.py)."""
-    valued = view.variant in VALUE_PONGED
-    return _kept_expert(view, legal, rng, view.variant != "two_player", valued, valued)
+    v = view.variant
+    return _kept_expert(view, legal, rng, v != "two_player", v in FAN_PONGED, v in FAN_KEPT)
 
 
 def expert_value_ponging(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
@@ -183,21 +184,21 @@ def expert_fan_ponging(view: PlayerView, legal: Sequence[Action], rng: random.Ra
     """expert with the value pong's pong alone (an honour worth a fan ponged at the same distance
     from ready), not its keep: the keep departs about eight times as often, so the two parts are
     screened apart (EXPERT_TRIAL=fan_pong, bots/__init__.py)."""
-    return _kept_expert(view, legal, rng, view.variant in CLAIMS_RACED, True, False)
+    return _kept_expert(view, legal, rng, view.variant in CLAIMS_RACED, True, view.variant in FAN_KEPT)
 
 
 def expert_fan_keeping(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
     """expert with the value pong's keep alone (a lone guest honour thrown before a lone honour
     worth a fan), not its pong (EXPERT_TRIAL=fan_keep, bots/__init__.py)."""
-    return _kept_expert(view, legal, rng, view.variant in CLAIMS_RACED, False, True)
+    return _kept_expert(view, legal, rng, view.variant in CLAIMS_RACED, view.variant in FAN_PONGED, True)
 
 
 def expert_race_counted(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
     """expert, its race over its own draws played by strong's one-step count instead of the
     greedy keep-if-closer (own_draws.py, COUNTED) — built for two-player, screened in Cantonese
     beside the kept expert (EXPERT_TRIAL=race_counted, bots/__init__.py)."""
-    valued = view.variant in VALUE_PONGED
-    return _kept_expert(view, legal, rng, view.variant in CLAIMS_RACED, valued, valued, counted=True)
+    v = view.variant
+    return _kept_expert(view, legal, rng, v in CLAIMS_RACED, v in FAN_PONGED, v in FAN_KEPT, counted=True)
 
 
 def _kept_expert(
