@@ -9,6 +9,7 @@ from collections import Counter
 
 import pytest
 
+import games.engine.bots as bots
 from games.engine.actions import Action, legal_actions
 from games.engine.bots import PlayerView, decide, own_draws, search
 from games.engine.bots.own_draws import (
@@ -200,7 +201,7 @@ def test_the_counted_race_in_tianjin_ignores_hidden_tiles(monkeypatch: pytest.Mo
             assert view_for(other, seat) == view_for(state, seat)
             legal = legal_actions(state, seat)
             mine = [
-                search.expert_counting_race(
+                search.expert_race_counted(
                     PlayerView.of(view_for(s, seat, hints=False)), legal, random.Random(1)
                 )
                 for s in (state, other)
@@ -240,3 +241,14 @@ def test_a_lower_bar_departs_where_the_kept_bar_holds_strongs_discard() -> None:
 
 def test_the_race_departs_two_standard_errors_clear_by_default() -> None:
     assert own_draws.CLEAR == 2.0
+
+
+def test_the_counted_race_can_be_asked_for_where_counted_does_not_name_the_variant() -> None:
+    """The trial `race_counted` plays the counted race in Cantonese with COUNTED empty; the
+    kept race there stays greedy."""
+    view = _view("cantonese", "1m2m3m4m5m6m1z1z6z6z7m9m5z6m", (), wall_left=60)
+    assert not own_draws.Race(view, 4).counted
+    assert own_draws.Race(view, 4, counted=True).counted
+    levels, table = bots.with_trial("race_counted", bots.LEVELS, bots.BOTS)
+    assert levels == (*bots.LEVELS, "expert_trial")
+    assert table["expert_trial"] is search.expert_race_counted

@@ -136,8 +136,38 @@ def test_the_trial_level_seats_the_value_pong() -> None:
 
 def test_the_kept_expert_does_not_pong_for_value() -> None:
     """Off by default: screened, it was not ahead of the kept expert on both seeds."""
-    assert not search.VALUE_PONGED
+    assert not search.FAN_PONGED and not search.FAN_KEPT
     view = _offered("cantonese", ONE_AWAY, "7z")
     legal = [PASS, Action("pong", tile("7z"))]
     assert search.expert(view, legal, random.Random(1)) == strong(view, legal, random.Random(1)) == PASS
     assert search.expert_value_ponging(view, legal, random.Random(1)) == Action("pong", tile("7z"))
+
+
+def test_the_pong_alone_pongs_and_does_not_keep() -> None:
+    """The trial `fan_pong` takes the value pong's pong and leaves strong's discard alone."""
+    view = _offered("cantonese", ONE_AWAY, "7z")
+    legal = [PASS, Action("pong", tile("7z"))]
+    assert search.expert_fan_ponging(view, legal, random.Random(1)) == Action("pong", tile("7z"))
+    turn = turn_view("cantonese", TWO_LONE_HONOURS, _quiet(), 74)
+    discards = _discards(TWO_LONE_HONOURS)
+    assert search.expert_fan_ponging(turn, discards, random.Random(1)) == search.expert(
+        turn, discards, random.Random(1)
+    )
+
+
+def test_the_keep_alone_keeps_and_does_not_pong() -> None:
+    """The trial `fan_keep` throws the guest honour first and passes where strong passes."""
+    view = _offered("cantonese", ONE_AWAY, "7z")
+    legal = [PASS, Action("pong", tile("7z"))]
+    assert search.expert_fan_keeping(view, legal, random.Random(1)) == PASS
+    turn = turn_view("cantonese", TWO_LONE_HONOURS, _quiet(), 74)
+    discards = _discards(TWO_LONE_HONOURS)
+    assert search.expert(turn, discards, random.Random(1)).tile == tile("1z")
+    assert search.expert_fan_keeping(turn, discards, random.Random(1)).tile == tile("2z")
+
+
+def test_the_trial_levels_seat_each_part() -> None:
+    for name, bot in (("fan_pong", search.expert_fan_ponging), ("fan_keep", search.expert_fan_keeping)):
+        levels, table = bots.with_trial(name, bots.LEVELS, bots.BOTS)
+        assert levels == (*bots.LEVELS, "expert_trial")
+        assert table["expert_trial"] is bot

@@ -16,7 +16,9 @@ from games.engine.actions import Action, legal_actions
 from games.engine.bots.policies import easy, normal, random_level, strong
 from games.engine.bots.search import (
     expert,
-    expert_counting_race,
+    expert_fan_keeping,
+    expert_fan_ponging,
+    expert_race_counted,
     expert_racing_claims,
     expert_racing_on_a_lower_bar,
     expert_value_ponging,
@@ -46,7 +48,9 @@ ALIASES = {"baseline": "easy"}  # the single bot of earlier versions
 TRIALS: dict[str, Bot] = {
     "claims": expert_racing_claims,
     "value_pong": expert_value_ponging,
-    "race_counted": expert_counting_race,
+    "fan_pong": expert_fan_ponging,
+    "fan_keep": expert_fan_keeping,
+    "race_counted": expert_race_counted,
     "race_bar": expert_racing_on_a_lower_bar,
 }
 

@@ -56,7 +56,7 @@ from games.engine.bots.policies import discard_options, should_fold, strong, str
 from games.engine.bots.seen import OtherSeat, PlayerView, unseen_pool
 from games.engine.bots.stakes import stake_choice
 from games.engine.bots.value import settle_win
-from games.engine.bots.value_pong import VALUE_PONGED, keep_fan_honour, value_pong
+from games.engine.bots.value_pong import FAN_KEPT, FAN_PONGED, keep_fan_honour, value_pong
 from games.engine.hand import shanten
 from games.engine.rulesets import get_ruleset
 from games.engine.state import Meld
@@ -154,19 +154,22 @@ def expert(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Act
     discard raced over its own draws among strong's alike discards where RACED lists the
     variant (own_draws.py), then weighed by the deal-in tables (expectation.py); its answer to
     a discard raced (claims.py) where CLAIMS_RACED lists the variant; honours worth a fan
-    ponged and kept (value_pong.py) where VALUE_PONGED lists it — or, with
+    ponged (value_pong.py) where FAN_PONGED lists the variant and kept where FAN_KEPT does —
+    or, with
     EXPERT_SEARCH=rollouts in the environment, the earlier push-or-fold search below (kept to
     compare and for the review's evaluator; it did not beat strong, docs/bots.md)."""
     if SEARCH_ROLLOUTS:
         return search_candidates(view, legal, rng, BUDGET)[0]
-    return _kept_expert(view, legal, rng, view.variant in CLAIMS_RACED, view.variant in VALUE_PONGED)
+    v = view.variant
+    return _kept_expert(view, legal, rng, v in CLAIMS_RACED, v in FAN_PONGED, v in FAN_KEPT)
 
 
 def expert_racing_claims(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
     """expert, its answers to a discard (chi, pong or pass) also raced (claims.py) — in every
     variant but two-player, where expert is strong move for move. Screened beside the kept
     expert as the level `expert_trial` (EXPERT_TRIAL=claims, bots/__init__.py)."""
-    return _kept_expert(view, legal, rng, view.variant != "two_player", view.variant in VALUE_PONGED)
+    v = view.variant
+    return _kept_expert(view, legal, rng, v != "two_player", v in FAN_PONGED, v in FAN_KEPT)
 
 
 def expert_value_ponging(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
@@ -174,16 +177,28 @@ def expert_value_ponging(view: PlayerView, legal: Sequence[Action], rng: random.
     lone honour worth none before one worth a fan, where the variant scores them (value_pong.py:
     Cantonese). Screened beside the kept expert as the level `expert_trial`
     (EXPERT_TRIAL=value_pong, bots/__init__.py)."""
-    return _kept_expert(view, legal, rng, view.variant in CLAIMS_RACED, True)
+    return _kept_expert(view, legal, rng, view.variant in CLAIMS_RACED, True, True)
 
 
-def expert_counting_race(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
-    """expert, its race over its own draws played by strong's one-step count (each draw kept or
-    thrown as strong ranks discards) in every variant it races in. Screened beside the kept
-    expert as the level `expert_trial` (EXPERT_TRIAL=race_counted, bots/__init__.py)."""
-    return _kept_expert(
-        view, legal, rng, view.variant in CLAIMS_RACED, view.variant in VALUE_PONGED, race_counted=True
-    )
+def expert_fan_ponging(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+    """expert with the value pong's pong alone (an honour worth a fan ponged at the same distance
+    from ready), not its keep: the keep departs about eight times as often, so the two parts are
+    screened apart (EXPERT_TRIAL=fan_pong, bots/__init__.py)."""
+    return _kept_expert(view, legal, rng, view.variant in CLAIMS_RACED, True, view.variant in FAN_KEPT)
+
+
+def expert_fan_keeping(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+    """expert with the value pong's keep alone (a lone guest honour thrown before a lone honour
+    worth a fan), not its pong (EXPERT_TRIAL=fan_keep, bots/__init__.py)."""
+    return _kept_expert(view, legal, rng, view.variant in CLAIMS_RACED, view.variant in FAN_PONGED, True)
+
+
+def expert_race_counted(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+    """expert, its race over its own draws played by strong's one-step count instead of the
+    greedy keep-if-closer (own_draws.py, COUNTED) — built for two-player, screened in Cantonese and
+    Tianjin beside the kept expert (EXPERT_TRIAL=race_counted, bots/__init__.py)."""
+    v = view.variant
+    return _kept_expert(view, legal, rng, v in CLAIMS_RACED, v in FAN_PONGED, v in FAN_KEPT, counted=True)
 
 
 # The race's departure bar the screening level `race_bar` tries (own_draws.CLEAR is 2)
@@ -194,13 +209,9 @@ def expert_racing_on_a_lower_bar(view: PlayerView, legal: Sequence[Action], rng:
     """expert, its race over its own draws departing from strong's discard at `TRIAL_RACE_CLEAR`
     standard errors instead of own_draws.CLEAR: more departures, each less sure. Screened beside
     the kept expert as the level `expert_trial` (EXPERT_TRIAL=race_bar, bots/__init__.py)."""
+    v = view.variant
     return _kept_expert(
-        view,
-        legal,
-        rng,
-        view.variant in CLAIMS_RACED,
-        view.variant in VALUE_PONGED,
-        race_clear=TRIAL_RACE_CLEAR,
+        view, legal, rng, v in CLAIMS_RACED, v in FAN_PONGED, v in FAN_KEPT, race_clear=TRIAL_RACE_CLEAR
     )
 
 
@@ -210,7 +221,8 @@ def _kept_expert(
     rng: random.Random,
     claims: bool,
     honour_pongs: bool,
-    race_counted: bool | None = None,
+    fan_keeps: bool,
+    counted: bool | None = None,
     race_clear: float | None = None,
 ) -> Action:
     if view.phase == "choose" and view.variant == "tianjin":
@@ -223,8 +235,8 @@ def _kept_expert(
     if view.phase != "turn" or base.type != "discard":
         return base
     if view.variant in RACED:
-        base = race_discard(view, legal, base, rng, RACE_BUDGET, race_counted, race_clear)
-    if honour_pongs:
+        base = race_discard(view, legal, base, rng, RACE_BUDGET, counted, race_clear)
+    if fan_keeps:
         base = keep_fan_honour(view, legal, base)
     return expected_discard(view, legal, base)
 
