@@ -11,7 +11,6 @@ The snapshot is a real one: a shanghai table of four players 30 actions into a h
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -20,6 +19,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
+
+from bench_passes import print_medians  # noqa: E402  (the scripts' folder is on the path above)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -50,12 +51,7 @@ def main(argv: list[str] | None = None) -> int:
             for _ in range(args.calls):
                 call()
             times[name].append((time.process_time() - start) / args.calls * 1e6)
-    for name, per_call in times.items():
-        print(
-            f"{name:9} median {statistics.median(per_call):5.1f} µs CPU per copy  (passes: "
-            + " ".join(f"{t:.1f}" for t in per_call)
-            + ")"
-        )
+    print_medians(times, "copy")
     return 0
 
 

@@ -18,13 +18,15 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_passes import print_medians  # noqa: E402  (the scripts' folder is on the path above)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -78,12 +80,7 @@ def main(argv: list[str] | None = None) -> int:
                 call()
             times[name].append((time.process_time() - start) / args.calls * 1e6)
     db_threads.release_kept()
-    for name, per_call in times.items():
-        print(
-            f"{name:12} median {statistics.median(per_call):6.1f} µs CPU per call  (passes: "
-            + " ".join(f"{t:.1f}" for t in per_call)
-            + ")"
-        )
+    print_medians(times, "call")
     return 0
 
 
