@@ -134,13 +134,22 @@ def test_the_trial_level_seats_the_value_pong() -> None:
     assert table["expert_trial"] is search.expert_value_ponging
 
 
-def test_the_kept_expert_does_not_pong_for_value() -> None:
-    """Off by default: screened, it was not ahead of the kept expert on both seeds."""
-    assert not search.FAN_PONGED and not search.FAN_KEPT
+def test_the_kept_expert_pongs_for_value_and_does_not_keep() -> None:
+    """The pong is on by default in Cantonese (ahead on both goal seeds), the keep off (level)."""
+    assert sorted(search.FAN_PONGED) == ["cantonese"] and not search.FAN_KEPT
     view = _offered("cantonese", ONE_AWAY, "7z")
     legal = [PASS, Action("pong", tile("7z"))]
-    assert search.expert(view, legal, random.Random(1)) == strong(view, legal, random.Random(1)) == PASS
-    assert search.expert_value_ponging(view, legal, random.Random(1)) == Action("pong", tile("7z"))
+    assert strong(view, legal, random.Random(1)) == PASS
+    assert search.expert(view, legal, random.Random(1)) == Action("pong", tile("7z"))
+    turn = turn_view("cantonese", TWO_LONE_HONOURS, _quiet(), 74)
+    discards = _discards(TWO_LONE_HONOURS)
+    assert search.expert(turn, discards, random.Random(1)).tile == tile("1z")  # the keep would throw 2z
+
+
+def test_elsewhere_the_kept_expert_answers_a_dragon_as_strong() -> None:
+    view = _offered("shanghai", ONE_AWAY, "7z")
+    legal = [PASS, Action("pong", tile("7z"))]
+    assert search.expert(view, legal, random.Random(1)) == strong(view, legal, random.Random(1))
 
 
 def test_the_pong_alone_pongs_and_does_not_keep() -> None:
@@ -155,11 +164,13 @@ def test_the_pong_alone_pongs_and_does_not_keep() -> None:
     )
 
 
-def test_the_keep_alone_keeps_and_does_not_pong() -> None:
-    """The trial `fan_keep` throws the guest honour first and passes where strong passes."""
+def test_the_keep_trial_keeps_and_answers_a_discard_as_the_kept_expert() -> None:
+    """The trial `fan_keep` throws the guest honour first; its answer to a discard is the kept
+    expert's (which pongs the dragon in Cantonese)."""
     view = _offered("cantonese", ONE_AWAY, "7z")
     legal = [PASS, Action("pong", tile("7z"))]
-    assert search.expert_fan_keeping(view, legal, random.Random(1)) == PASS
+    kept = search.expert(view, legal, random.Random(1))
+    assert search.expert_fan_keeping(view, legal, random.Random(1)) == kept == Action("pong", tile("7z"))
     turn = turn_view("cantonese", TWO_LONE_HONOURS, _quiet(), 74)
     discards = _discards(TWO_LONE_HONOURS)
     assert search.expert(turn, discards, random.Random(1)).tile == tile("1z")

@@ -188,8 +188,9 @@ def expert_fan_ponging(view: PlayerView, legal: Sequence[Action], rng: random.Ra
 
 
 def expert_fan_keeping(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
-    """expert with the value pong's keep alone (a lone guest honour thrown before a lone honour
-    worth a fan), not its pong (EXPERT_TRIAL=fan_keep, bots/__init__.py)."""
+    """expert with the value pong's keep as well (a lone guest honour thrown before a lone honour
+    worth a fan); its pong is the kept expert's, on where FAN_PONGED lists the variant
+    (EXPERT_TRIAL=fan_keep, bots/__init__.py)."""
     return _kept_expert(view, legal, rng, view.variant in CLAIMS_RACED, view.variant in FAN_PONGED, True)
 
 
