@@ -19,6 +19,8 @@ import orjson
 from django.db import DataError, connections
 from django.db.models import JSONField, Model
 
+from common import caches
+
 M = TypeVar("M", bound=Model)
 
 
@@ -341,10 +343,9 @@ def in_one_statement_if_first(
     key = (tuple(sql for sql, _params in parts), returned, using)
     statement = _IF_FIRST.get(key)
     if statement is None:  # (the parts' texts are built once per shape: so is the whole)
-        statement = _if_first_statement(parts, returned, connection.ops.quote_name)
-        if len(_IF_FIRST) >= _IF_FIRST_LIMIT:
-            _IF_FIRST.clear()
-        _IF_FIRST[key] = statement
+        statement = caches.put(
+            _IF_FIRST, key, _if_first_statement(parts, returned, connection.ops.quote_name), _IF_FIRST_LIMIT
+        )
     prepared = getattr(connection, "prepared_cursor", None)  # (mahjong_site.postgres: parsed once)
     try:
         with prepared() if prepared is not None else connection.cursor() as cursor:
@@ -357,7 +358,7 @@ def in_one_statement_if_first(
     return tuple(row[1:])
 
 
-_IF_FIRST: dict[tuple[tuple[str, ...], tuple[str, ...], str], str] = {}
+_IF_FIRST: dict[tuple[tuple[str, ...], tuple[str, ...], str], str] = caches.registered({})
 _IF_FIRST_LIMIT = 2000  # (a few dozen shapes in play: which fields a hand action changes)
 
 

@@ -9,19 +9,9 @@ from typing import Any
 import orjson
 
 from games.engine.actions import seats_to_act
-from games.table import snapshots, store
+from games.table import snapshots
 from games.table.loaded import Loaded
 from games.table.timing import in_window, moved_on, veiled
-
-
-def nothing_new_at_pause_end(snapshot: snapshots.Snapshot, user: Any) -> bool:
-    """Whether the end of the pause leaves this viewer's frame without news (`news`), read from
-    a snapshot without rendering (`PauseEnd.nothing_new`)."""
-    ctx = store.loaded_from(snapshot)
-    if ctx is None or ctx.state is None:
-        return False
-    seat = ctx.seat_of(user)
-    return PauseEnd(ctx).nothing_new(seat.index if seat is not None else None)
 
 
 class PauseEnd:

@@ -311,13 +311,8 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Paus
             context = self._context_of(snapshot) if snapshot is not None else None
             return await self.send_state(context=context)
         head = frame_head(ctx, user)
-        if head.pause_ms:
-            PAUSE_ENDS.add(self, head.revision, head.pause_ms)
-        if head.revision < self.sent_version:
-            return False  # an older render than one this socket made already
         seen = frame_news.seen_of(head.version, head.paused, head.legal, head.pending)
-        self.sent_version = head.revision
-        if not frame_news.news(self.sent, seen, head.moved_on):
+        if not self._is_news(head.revision, head.pause_ms, seen, head.moved_on):
             return False
         await self._send_frame(context_for(ctx, user, head), seen, None)
         return True
@@ -337,18 +332,23 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Paus
         if context is None:
             context = await db(table_context)(self.table_id, self._actor(), True)
         context = await self.delayed(context)  # a spectator of a quick match sees it behind
-        revision = context["revision"]
-        pause_ms = context["table"]["pause_ms"]
-        if pause_ms:
-            PAUSE_ENDS.add(self, revision, pause_ms)
-        if revision < self.sent_version and not force:
-            return False  # an older render than one this socket made already
         seen = frame_news.seen(context)
-        self.sent_version = revision
-        if not force and not frame_news.news(self.sent, seen, context.get("moved_on", False)):
+        moved_on = context.get("moved_on", False)
+        if not self._is_news(context["revision"], context["table"]["pause_ms"], seen, moved_on, force):
             return False
         await self._send_frame(context, seen, reply_to)
         return True
+
+    def _is_news(
+        self, revision: int, pause_ms: int | None, seen: tuple[Any, ...], moved_on: bool, force: bool = False
+    ) -> bool:
+        """Whether a frame of `revision` showing `seen` goes out, rendered or not (games.sockets.news)."""
+        if pause_ms:
+            PAUSE_ENDS.add(self, revision, pause_ms)  # its end is awaited either way
+        if revision < self.sent_version and not force:
+            return False  # an older render than one this socket made already
+        self.sent_version = revision
+        return force or frame_news.news(self.sent, seen, moved_on)
 
     async def _send_frame(self, context: dict[str, Any], seen: tuple[Any, ...], reply_to: Any) -> None:
         """Send the frame of `context`, which shows `seen` (games.sockets.news)."""

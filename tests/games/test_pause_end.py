@@ -17,10 +17,19 @@ from games.engine.scenario import scenario
 from games.models import Table
 from games.rendering.heads import frame_head
 from games.rendering.presenters import context_for, shared_load
-from games.sockets.news import PauseEnd, news, nothing_new_at_pause_end, seen, seen_of
+from games.sockets.news import PauseEnd, news, seen, seen_of
 from games.table import commands, play, snapshots, store
 from tests.games.claim_window import ROBBER, four_people, rigged_table
 from tests.games.test_services import table_at_a_claim
+
+
+def nothing_new_at_pause_end(snapshot: snapshots.Snapshot, user: Any) -> bool:
+    """One socket's answer read on its own from the snapshot, as each socket read it before the
+    end of a pause was read once per table."""
+    ctx = store.loaded_from(snapshot)
+    seat = ctx.seat_of(user) if ctx is not None else None
+    return PauseEnd(ctx, snapshot).nothing_new(seat.index if seat is not None else None)
+
 
 MOVES = orjson.dumps([{"type": "discard", "tile": "1m"}])
 NONE = orjson.dumps([])
