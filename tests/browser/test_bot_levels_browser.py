@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,9 +10,10 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.browser.conftest import serving
+from tests.browser.shots import shots_dir
 from tests.browser.test_play import play_until_settlement, sign_up, start
 
-SHOTS = Path(os.environ.get("SHOTS_DIR", "/tmp/mahjong-shots/bot-levels"))
+SHOTS = shots_dir("bot-levels")
 SIZES = {"desktop": (1366, 768), "phone": (390, 844)}
 
 

@@ -7,9 +7,10 @@ import re
 
 from playwright.sync_api import Browser, Page, expect
 
+from tests.browser.shots import shots_dir
 from tests.browser.test_play import sign_up
 
-SHOTS = "/tmp/mahjong-shots/chat"
+SHOTS = shots_dir("chat")
 
 
 def practice(page: Page, variant: str = "shanghai") -> None:

@@ -13,11 +13,12 @@ import re
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser import rigs
+from tests.browser.shots import shots_dir
 from tests.browser.test_accessibility import axe_source, page_violations  # noqa: F401
 from tests.browser.test_play import sign_up, start_the_hand
 from tests.browser.test_waits_browser import discard
 
-SHOTS = "/work/shots/clubs"
+SHOTS = shots_dir("clubs")
 
 
 def member(browser: Browser, url: str, width: int = 1366, height: int = 768) -> Page:

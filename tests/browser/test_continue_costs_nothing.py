@@ -15,11 +15,12 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import serving
+from tests.browser.shots import shots_dir
 from tests.browser.test_one_screen import outside_the_viewport
 from tests.browser.test_play import play_until_settlement, sign_up
 
 CONTINUE_SECONDS = 20  # long enough that a loaded machine still shows the countdown
-SHOTS = "/tmp/continue-costs-nothing"
+SHOTS = shots_dir("continue-costs-nothing")
 
 
 @pytest.fixture(scope="module")

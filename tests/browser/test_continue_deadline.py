@@ -18,12 +18,13 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import serving
+from tests.browser.shots import shots_dir
 from tests.browser.test_play import play_until_settlement, sign_up, start_the_hand
 
 # Long enough that a loaded CI machine still shows the countdown when the settlement appears
 # (with 8 s a slow last turn once let the deadline pass before the check).
 CONTINUE_SECONDS = 20
-SHOTS = "/tmp/mahjong-shots/continue-deadline"
+SHOTS = shots_dir("continue-deadline")
 
 
 @pytest.fixture(scope="module")

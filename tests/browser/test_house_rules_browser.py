@@ -4,14 +4,14 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, expect
 
+from tests.browser.shots import shots_dir
 from tests.browser.test_play import sign_up, sign_up_zh
 
-SHOTS = Path("/tmp/mahjong-shots/house-rules")
+SHOTS = shots_dir("house-rules")
 
 
 @pytest.mark.parametrize(

@@ -11,15 +11,13 @@ players she wins on it: the settlement. Screenshots go to $MAHJONG_SHOTS (defaul
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.browser.shots import shots_dir
 from tests.browser.test_waits_browser import discard, rigged_table
 
-SHOTS = Path(os.environ.get("MAHJONG_SHOTS", "/tmp/mahjong-shots"))
+SHOTS = shots_dir()
 SIZES = {"desktop": (1366, 768), "laptop": (1280, 720), "phone": (390, 844), "sideways": (844, 390)}
 
 

@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
+from tests.browser.shots import shots_dir
 from tests.browser.test_play import create_table, play_until_settlement, sign_up, start
 
-SHOTS = Path("/tmp/shots-pages")
+SHOTS = shots_dir("pages")
 PHONE = {"width": 390, "height": 844}
 CHINESE_WINDS = re.compile("[东南西北]")
 

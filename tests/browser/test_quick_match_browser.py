@@ -9,9 +9,10 @@ import time
 
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from tests.browser.shots import shots_dir
 from tests.browser.test_play import HAND_TIMEOUT, click_if_visible, sign_up
 
-SHOTS = "/tmp/mahjong-shots/quick-match"
+SHOTS = shots_dir("quick-match")
 PROMPT_BUTTONS = ("#prompt button.tone-win", "#prompt button.tone-choose", "#prompt button.tone-pass")
 
 

@@ -11,9 +11,10 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
+from tests.browser.shots import shots_dir
 from tests.browser.test_play import create_table, play_until_settlement, sign_up, start
 
-SHOTS = Path("/tmp/mahjong-shots/records")
+SHOTS = shots_dir("records")
 
 
 def test_download_a_record_and_step_through_it_in_the_viewer(page: Page, tmp_path: Path) -> None:

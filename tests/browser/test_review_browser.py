@@ -10,19 +10,18 @@ bots finish the hand."""
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from games.engine.rulesets import get_ruleset
 from tests.browser import rigs
+from tests.browser.shots import shots_dir
 from tests.browser.test_accessibility import axe_source, serious_violations  # noqa: F401 (fixture)
 from tests.browser.test_waits_browser import discard, rigged_table
 
-SHOTS = Path(os.environ.get("SHOTS_DIR", "/tmp/review-shots"))
+SHOTS = shots_dir("review")
 LANGUAGES = {
     "shanghai": "en",
     "yihua": "zh-hans",

@@ -9,16 +9,15 @@ to $MAHJONG_SHOTS (default /tmp/mahjong-shots), never into the repository.
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.browser.shots import shots_dir
 from tests.browser.test_waits_browser import discard, rigged_table
 
-SHOTS = Path(os.environ.get("MAHJONG_SHOTS", "/tmp/mahjong-shots"))
+SHOTS = shots_dir()
 VIEWPORTS = {"desktop": (1366, 768), "phone": (390, 844)}
 
 

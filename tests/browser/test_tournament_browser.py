@@ -2,7 +2,7 @@
 duplicate deals; eight players sign up and seven check in over the JSON API (so one seat is a
 bot's); the clock seats and plays the rounds — its process is killed mid-round and another takes
 over, nothing lost — and the organiser follows it to the results page. Screenshots in both
-languages, desktop and phone (/work/shots/tourney/), axe on every tournament page.
+languages, desktop and phone ($MAHJONG_SHOTS/tourney/), axe on every tournament page.
 
 The server and its clock start through tests/games/tournaments/fast_play.py: the server plays
 for the absent players at once, so a round takes seconds."""
@@ -23,12 +23,13 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.browser.shots import shots_dir
 from tests.browser.test_accessibility import axe_source as axe  # noqa: F401 (the pinned axe-core, a fixture)
 from tests.browser.test_accessibility import page_violations, speak
 from tests.browser.test_play import sign_up
 from tests.servers import ROOT, start, start_daphne, stop, wait_for
 
-SHOTS = Path(os.environ.get("TOURNEY_SHOTS", "/work/shots/tourney"))
+SHOTS = shots_dir("tourney")
 LAUNCHER = ("-m", "tests.games.tournaments.fast_play")
 DESKTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
