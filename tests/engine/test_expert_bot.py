@@ -12,7 +12,7 @@ from games.engine.actions import Action, legal_actions
 from games.engine.bots import PlayerView, search
 from games.engine.bots.arena import arena
 from games.engine.bots.policies import strong
-from games.engine.bots.search import Budget, ExpertEvaluator, sample_world
+from games.engine.bots.search import Budget, RolloutEvaluator, sample_world
 from games.engine.bots.seen import OtherSeat, unseen_pool
 from games.engine.hand import shanten
 from games.engine.rulesets import VARIANT_IDS
@@ -90,7 +90,7 @@ def test_with_no_time_left_expert_plays_strongs_move_at_once() -> None:
 
 
 def test_the_evaluator_ranks_the_candidates_it_searched() -> None:
-    evaluator = ExpertEvaluator(FIXED)
+    evaluator = RolloutEvaluator(FIXED)
     ranked = 0
     # the search weighs push against fold: decisions late in hands, with opponents' melds laid
     turns = [t for seed in (11, 12) for t in _turns("shanghai", seed, every=2)]
@@ -148,7 +148,7 @@ def test_expert_plays_whole_hands_in_the_arena(variant: str, monkeypatch: pytest
 def test_where_no_discard_can_win_the_rollout_search_stays_out() -> None:
     """Tianjin: nothing to defend, and what its hands are worth (kongs paid when made, the 龙)
     is what strong prices and a rollout does not see — the search stays out."""
-    evaluator = ExpertEvaluator(FIXED)
+    evaluator = RolloutEvaluator(FIXED)
     turns = _turns("tianjin", 12, every=2)
     assert turns
     for state, seat in turns:

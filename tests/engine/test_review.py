@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -14,20 +15,26 @@ from typing import Any
 import pytest
 
 from games.engine.actions import Action, legal_actions
+from games.engine.bots.own_draws import RaceBudget
+from games.engine.bots.search import expert
 from games.engine.bots.seen import PlayerView
 from games.engine.record import hand_record, replay_record
 from games.engine.review import (
     REVIEWER_VERSION,
     Appraisal,
+    ExpertEvaluator,
+    StrongEvaluator,
     grade,
     review_decision,
     review_hand,
     review_replayed,
     thresholds,
 )
+from games.engine.review.evaluator import REVIEWED_BY_EXPERT
 from games.engine.rulesets import VARIANT_IDS
 from games.engine.simulate import play_hand
 from games.engine.tiles import name
+from games.engine.view import view_for
 from tests.engine.test_bots import reshuffle_hidden
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -217,6 +224,37 @@ def test_another_evaluator_replaces_the_strong_one_without_touching_the_review(r
         assert d["alternatives"][0]["recommended"]
         assert d["loss"] in (0.0, 1.0)
     assert review != review_replayed(replayed, 0)
+
+
+@pytest.mark.parametrize("variant", VARIANT_IDS)
+def test_the_review_recommends_expert_where_expert_is_measured_stronger(variant: str, records: dict) -> None:
+    review = review_hand(records[variant], 0)
+    assert review["evaluator"] == ("expert" if variant in REVIEWED_BY_EXPERT else "strong")
+    assert {"shanghai", "yihua", "cantonese"} == REVIEWED_BY_EXPERT
+
+
+def test_the_expert_evaluator_recommends_experts_move_valued_as_strongs() -> None:
+    """Its choice is the expert bot's own move (with a budget of samples only, so the clock plays
+    no part) and its values are strong's; over these hands at least one recommendation differs
+    from strong's, so the two evaluators are not the same judge under two names."""
+    differs = compared = 0
+    for variant in sorted(REVIEWED_BY_EXPERT):
+        for seed in (1, 2, 3):
+            replayed = replay_record(record_by(variant, seed))
+            before = replayed.start
+            for step in replayed.steps:
+                legal = legal_actions(before, step.seat)
+                if len(legal) > 1 and before.phase != "choose":
+                    view = PlayerView.of(view_for(before, step.seat))
+                    mine = ExpertEvaluator().appraise(view, legal)
+                    strongs = StrongEvaluator().appraise(view, legal)
+                    budget = RaceBudget(samples=32, time_ms=None)
+                    assert mine.choice == expert(view, legal, random.Random(0), budget)
+                    assert mine.values == strongs.values
+                    differs += mine.choice != strongs.choice
+                    compared += 1
+                before = step.state
+    assert compared >= 30 and differs >= 1
 
 
 # -- the command line -----------------------------------------------------------------------------

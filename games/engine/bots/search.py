@@ -2,8 +2,9 @@
 
 expert plays strong's moves, and at its discards throws, among the tiles as good as strong's
 choice, the one least likely to deal in by the deal-in tables (expectation.py). Below is the
-earlier determinized Monte Carlo search (EXPERT_SEARCH=rollouts plays it; the review's
-`ExpertEvaluator` ranks with it): measured, it did not beat strong (docs/bots.md).
+earlier determinized Monte Carlo search (EXPERT_SEARCH=rollouts plays it; `RolloutEvaluator`
+ranks candidates with it): measured, it did not beat strong (docs/bots.md). The review's expert
+evaluator (games/engine/review/evaluator.py) recommends the kept expert's move, not this.
 
 At a discard where an opponent looks close and this hand is not ready, the search weighs
 pushing against folding: strong's choice, its fastest discard (played on as strong's rollout
@@ -32,8 +33,8 @@ samples are done or its time is nearly spent (it estimates the next sample's cos
 it is never late; with fewer samples it simply keeps strong's choice more often, because it
 only departs from strong when the paired difference is clear of its own standard error.
 
-`ExpertEvaluator` is the evaluator interface (`Evaluator`): the candidates with their expected
-points, for a caller that wants to rank a move (a review) rather than make one.
+`RolloutEvaluator` (the `Evaluator` protocol here): the searched candidates with their expected
+points, for a caller that wants to rank a move rather than make one.
 """
 
 from __future__ import annotations
@@ -140,7 +141,7 @@ class Evaluator(Protocol):
 
 
 @dataclass(frozen=True)
-class ExpertEvaluator:
+class RolloutEvaluator:
     budget: Budget = BUDGET
 
     def evaluate(self, view: PlayerView, legal: Sequence[Action], rng: random.Random) -> list[Judgement]:
@@ -149,7 +150,9 @@ class ExpertEvaluator:
         return search_candidates(view, legal, rng, self.budget)[1]
 
 
-def expert(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+def expert(
+    view: PlayerView, legal: Sequence[Action], rng: random.Random, race_budget: RaceBudget | None = None
+) -> Action:
     """strong's move, but Tianjin's pre-hand stakes (坐庄 / 拉庄) chosen by stakes.py; its
     discard raced over its own draws among strong's alike discards where RACED lists the
     variant (own_draws.py), then weighed by the deal-in tables (expectation.py); its answer to
@@ -157,11 +160,14 @@ def expert(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Act
     ponged (value_pong.py) where FAN_PONGED lists the variant and kept where FAN_KEPT does —
     or, with
     EXPERT_SEARCH=rollouts in the environment, the earlier push-or-fold search below (kept to
-    compare and for the review's evaluator; it did not beat strong, docs/bots.md)."""
+    compare; it did not beat strong, docs/bots.md). `race_budget` replaces RACE_BUDGET: the
+    review passes one of samples only, so its recommendation never depends on the clock."""
     if SEARCH_ROLLOUTS:
         return search_candidates(view, legal, rng, BUDGET)[0]
     v = view.variant
-    return _kept_expert(view, legal, rng, v in CLAIMS_RACED, v in FAN_PONGED, v in FAN_KEPT)
+    return _kept_expert(
+        view, legal, rng, v in CLAIMS_RACED, v in FAN_PONGED, v in FAN_KEPT, race_budget=race_budget
+    )
 
 
 def expert_racing_claims(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
@@ -225,18 +231,20 @@ def _kept_expert(
     fan_keeps: bool,
     counted: bool | None = None,
     race_clear: float | None = None,
+    race_budget: RaceBudget | None = None,
 ) -> Action:
+    budget = race_budget or RACE_BUDGET
     if view.phase == "choose" and view.variant == "tianjin":
         return stake_choice(view, legal)  # 坐庄 / 拉庄: what the pair's payments are worth
     base = strong(view, legal, rng)
     if honour_pongs and view.phase == "claim":
         base = value_pong(view, legal, base)
     if claims and view.phase == "claim":
-        return race_claim(view, legal, base, rng, RACE_BUDGET)
+        return race_claim(view, legal, base, rng, budget)
     if view.phase != "turn" or base.type != "discard":
         return base
     if view.variant in RACED:
-        base = race_discard(view, legal, base, rng, RACE_BUDGET, counted, race_clear)
+        base = race_discard(view, legal, base, rng, budget, counted, race_clear)
     if fan_keeps:
         base = keep_fan_honour(view, legal, base)
     return expected_discard(view, legal, base)

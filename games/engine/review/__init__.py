@@ -3,13 +3,20 @@
 `review_hand(record, seat)` → a JSON-serialisable dict (docs/review.md): per decision what was
 played, the recommendation, the alternatives ranked with their measures (shanten, effective
 tiles, waits, value, danger) and a grade; a summary; and hindsight, kept apart. An `Evaluator`
-(evaluator.py) supplies the recommendation and values; the strong bot's is the default.
+(evaluator.py) supplies the recommendation and values; by default the expert bot's where it is
+measured stronger than strong (Shanghai, yihua, Cantonese), the strong bot's elsewhere.
 """
 
 from __future__ import annotations
 
 from games.engine.review.core import REVIEWER_VERSION, review_decision, review_hand, review_replayed
-from games.engine.review.evaluator import Appraisal, Evaluator, StrongEvaluator
+from games.engine.review.evaluator import (
+    Appraisal,
+    Evaluator,
+    ExpertEvaluator,
+    StrongEvaluator,
+    default_evaluator,
+)
 from games.engine.review.grades import GRADES, UNIT, grade, thresholds
 
 __all__ = [
@@ -18,7 +25,9 @@ __all__ = [
     "UNIT",
     "Appraisal",
     "Evaluator",
+    "ExpertEvaluator",
     "StrongEvaluator",
+    "default_evaluator",
     "grade",
     "review_decision",
     "review_hand",

@@ -17,7 +17,7 @@ from games.engine.bots.defence import threats
 from games.engine.bots.seen import PlayerView
 from games.engine.errors import EngineError
 from games.engine.record import ReplayedHand, replay_record
-from games.engine.review.evaluator import Evaluator, StrongEvaluator
+from games.engine.review.evaluator import Evaluator, default_evaluator
 from games.engine.review.grades import UNIT, UNRATED, grade, thresholds
 from games.engine.review.hindsight import hindsight
 from games.engine.review.measures import label, measure
@@ -28,7 +28,8 @@ from games.engine.tiles import name
 from games.engine.view import view_for
 from games.engine.waits import blind
 
-REVIEWER_VERSION = "review-1/strong"  # bump when a measure, the evaluator or a threshold changes
+# bump when a measure, the evaluator or a threshold changes
+REVIEWER_VERSION = "review-2/expert-where-stronger"
 MISTAKES_SHOWN = 3
 
 
@@ -52,7 +53,7 @@ def review_decision(
     legal = legal_actions(state, seat)
     if len(legal) <= 1 and played in legal:
         return None
-    evaluator = evaluator or StrongEvaluator()
+    evaluator = evaluator or default_evaluator(state.variant)
     view = PlayerView.of(view_for(state, seat))
     known = blind(state, seat)
     extra = [] if played in legal else [played]
@@ -124,7 +125,7 @@ def review_replayed(replayed: ReplayedHand, seat: int, evaluator: Evaluator | No
     start = replayed.start
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < start.num_players:
         raise EngineError("bad_seat", f"no seat {seat!r}: this hand has seats 0–{start.num_players - 1}")
-    evaluator = evaluator or StrongEvaluator()
+    evaluator = evaluator or default_evaluator(start.variant)
     variant = start.variant
     decisions: list[dict[str, Any]] = []
     before = start
