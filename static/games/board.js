@@ -141,8 +141,21 @@
   function newestDiscards() {
     document.querySelectorAll("#board .river").forEach(function (river) {
       river.scrollTop = river.scrollHeight;
+      keepWindInSight(river);
     });
   }
+
+  // The pond's wind label lies in its left margin, beside no tile: moved down by the pond's
+  // scroll, it stays at the box's top instead of leaving with the older rows, so a scrolled pond
+  // still says whose it is.
+  function keepWindInSight(river) {
+    var label = river.querySelector(".river-label");
+    if (label) label.style.transform = river.scrollTop ? "translateY(" + river.scrollTop + "px)" : "";
+  }
+  document.addEventListener("scroll", function (evt) {
+    var target = evt.target;
+    if (target && target.classList && target.classList.contains("river")) keepWindInSight(target);
+  }, true);
 
   // A form with data-merge="base" sends {"action": {... , "base": <number>}} as one action JSON.
   document.addEventListener("htmx:wsConfigSend", function (evt) {

@@ -179,8 +179,9 @@ def ponds_spilling(page: Page) -> list[str]:
 
 def newest_discards_cut(page: Page) -> list[str]:
     """Each pond whose newest row of discards is not wholly inside its box (a tile's top cut off
-    under the pond's wind label, or its bottom cut off), or whose label lies over one of them, or
-    which lies scrolled out of the centre (below the information, out of sight)."""
+    under the pond's wind label, or its bottom cut off), or whose label lies over one of them or
+    has scrolled out of the pond's box with the older rows, or which lies scrolled out of the
+    centre (below the information, out of sight)."""
     return page.evaluate(
         """() => {
              const inside = (a, b) => a.left >= b.left - 0.5 && a.top >= b.top - 0.5
@@ -195,6 +196,7 @@ def newest_discards_cut(page: Page) -> list[str]:
                const box = river.getBoundingClientRect();
                const label = river.querySelector('.river-label').getBoundingClientRect();
                const R = r => [r.left, r.top, r.right, r.bottom].map(Math.round).join(',');
+               if (!inside(label, box)) return [river.className + ': wind label ' + R(label) + ' out of ' + R(box)];
                return row.flatMap(t => {
                  if (!inside(t, box)) return [river.className + ': tile ' + R(t) + ' cut by ' + R(box)];
                  if (meet(t, label)) return [river.className + ': tile ' + R(t) + ' under ' + R(label)];
@@ -246,11 +248,11 @@ def test_full_ponds_stay_in_their_boxes_and_leave_the_hand_on_screen(
     for label, (width, height) in SIZES.items():
         alice.set_viewport_size({"width": width, "height": height})
         alice.wait_for_timeout(250)
-        alice.screenshot(path=str(SHOTS / f"late-ponds-{language}-{label}.png"))
         assert ponds_spilling(alice) == [], (language, label)
         # each pond scrolled to its end, as board.js does when a frame arrives at this size
         alice.evaluate("document.dispatchEvent(new Event('htmx:wsAfterMessage'))")
         alice.wait_for_timeout(100)
+        alice.screenshot(path=str(SHOTS / f"late-ponds-{language}-{label}.png"))
         assert newest_discards_cut(alice) == [], (language, label)
         selectors = ["#board .seat.me .hand .hand-tile:last-child", "#prompt .type-win"]
         assert outside_the_viewport(alice, selectors) == [], (language, label)
