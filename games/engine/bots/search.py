@@ -52,7 +52,7 @@ from games.engine.bots.claims import race_claim
 from games.engine.bots.defence import seat_threat, threats
 from games.engine.bots.expectation import expected_discard
 from games.engine.bots.own_draws import RaceBudget, race_discard
-from games.engine.bots.policies import discard_options, should_fold, strong, strong_style
+from games.engine.bots.policies import discard_options, should_fold, strong, strong_at_speed, strong_style
 from games.engine.bots.seen import OtherSeat, PlayerView, unseen_pool
 from games.engine.bots.stakes import stake_choice
 from games.engine.bots.value import settle_win
@@ -108,6 +108,8 @@ SEARCH_ROLLOUTS = os.environ.get("EXPERT_SEARCH") == "rollouts"
 RACED = frozenset(os.environ.get("EXPERT_RACED", "tianjin,cantonese").split(","))
 # The variants where expert races its answers to a discard (claims.py); none by default
 CLAIMS_RACED = frozenset(os.environ.get("EXPERT_CLAIMS_RACED", "").split(",")) - {""}
+# The variants where the screening level `speed` plays strong with no plan priced
+AT_SPEED_TRIAL = frozenset(os.environ.get("EXPERT_AT_SPEED", "two_player").split(",")) - {""}
 RACE_BUDGET = (
     RaceBudget(samples=int(os.environ["EXPERT_WORLDS"]), time_ms=None)
     if os.environ.get("EXPERT_WORLDS", "").isdigit()
@@ -216,6 +218,16 @@ def expert_racing_on_a_lower_bar(view: PlayerView, legal: Sequence[Action], rng:
     )
 
 
+def expert_at_speed(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+    """expert, its base move strong's with no plan priced (policies.strong_at_speed) where
+    AT_SPEED_TRIAL lists the variant. Screened as the level `expert_trial`
+    (EXPERT_TRIAL=speed, bots/__init__.py)."""
+    v = view.variant
+    return _kept_expert(
+        view, legal, rng, v in CLAIMS_RACED, v in FAN_PONGED, v in FAN_KEPT, at_speed=v in AT_SPEED_TRIAL
+    )
+
+
 def _kept_expert(
     view: PlayerView,
     legal: Sequence[Action],
@@ -225,10 +237,11 @@ def _kept_expert(
     fan_keeps: bool,
     counted: bool | None = None,
     race_clear: float | None = None,
+    at_speed: bool = False,
 ) -> Action:
     if view.phase == "choose" and view.variant == "tianjin":
         return stake_choice(view, legal)  # 坐庄 / 拉庄: what the pair's payments are worth
-    base = strong(view, legal, rng)
+    base = strong_at_speed(view, legal, rng) if at_speed else strong(view, legal, rng)
     if honour_pongs and view.phase == "claim":
         base = value_pong(view, legal, base)
     if claims and view.phase == "claim":
