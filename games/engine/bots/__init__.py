@@ -22,6 +22,7 @@ from games.engine.bots.search import (
     expert_race_counted,
     expert_racing_claims,
     expert_racing_on_a_lower_bar,
+    expert_reading_waits,
     expert_value_ponging,
 )
 from games.engine.bots.seen import PlayerView
@@ -54,6 +55,7 @@ TRIALS: dict[str, Bot] = {
     "race_counted": expert_race_counted,
     "race_bar": expert_racing_on_a_lower_bar,
     "speed": expert_at_speed,
+    "wait_odds": expert_reading_waits,
 }
 
 

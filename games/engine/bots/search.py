@@ -43,7 +43,7 @@ import os
 import random
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -52,7 +52,14 @@ from games.engine.bots.claims import race_claim
 from games.engine.bots.defence import seat_threat, threats
 from games.engine.bots.expectation import expected_discard
 from games.engine.bots.own_draws import RaceBudget, race_discard
-from games.engine.bots.policies import discard_options, should_fold, strong, strong_at_speed, strong_style
+from games.engine.bots.policies import (
+    discard_options,
+    should_fold,
+    strong,
+    strong_at_speed,
+    strong_reading_waits,
+    strong_style,
+)
 from games.engine.bots.seen import OtherSeat, PlayerView, unseen_pool
 from games.engine.bots.stakes import stake_choice
 from games.engine.bots.value import settle_win
@@ -228,6 +235,16 @@ def expert_at_speed(view: PlayerView, legal: Sequence[Action], rng: random.Rando
     )
 
 
+def expert_reading_waits(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+    """expert, its base move strong's with a ready hand's waits weighed by how each kind of tile
+    wins in two-player (policies.strong_reading_waits, wait_odds.py). Screened as the level
+    `expert_trial` (EXPERT_TRIAL=wait_odds, bots/__init__.py)."""
+    v = view.variant
+    return _kept_expert(
+        view, legal, rng, v in CLAIMS_RACED, v in FAN_PONGED, v in FAN_KEPT, base_bot=strong_reading_waits
+    )
+
+
 def _kept_expert(
     view: PlayerView,
     legal: Sequence[Action],
@@ -238,10 +255,11 @@ def _kept_expert(
     counted: bool | None = None,
     race_clear: float | None = None,
     at_speed: bool = False,
+    base_bot: Callable[[PlayerView, Sequence[Action], random.Random], Action] = strong,
 ) -> Action:
     if view.phase == "choose" and view.variant == "tianjin":
         return stake_choice(view, legal)  # 坐庄 / 拉庄: what the pair's payments are worth
-    base = strong_at_speed(view, legal, rng) if at_speed else strong(view, legal, rng)
+    base = strong_at_speed(view, legal, rng) if at_speed else base_bot(view, legal, rng)
     if honour_pongs and view.phase == "claim":
         base = value_pong(view, legal, base)
     if claims and view.phase == "claim":
