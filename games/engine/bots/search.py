@@ -115,6 +115,10 @@ SEARCH_ROLLOUTS = os.environ.get("EXPERT_SEARCH") == "rollouts"
 RACED = frozenset(os.environ.get("EXPERT_RACED", "tianjin,cantonese").split(","))
 # The variants where expert races its answers to a discard (claims.py); none by default
 CLAIMS_RACED = frozenset(os.environ.get("EXPERT_CLAIMS_RACED", "").split(",")) - {""}
+# The variants where expert's base move weighs a ready hand's waits by how each kind of tile
+# wins (wait_odds.py; two-player only — the table is two-player's). Off by default: level with
+# strong on the goal seeds (docs/bots.md, "expert in two-player: waits weighed by how they win")
+WAIT_ODDS = frozenset(os.environ.get("EXPERT_WAIT_ODDS", "").split(",")) - {""}
 # The variants where the screening level `speed` plays strong with no plan priced
 AT_SPEED_TRIAL = frozenset(os.environ.get("EXPERT_AT_SPEED", "two_player").split(",")) - {""}
 RACE_BUDGET = (
@@ -170,7 +174,10 @@ def expert(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Act
     if SEARCH_ROLLOUTS:
         return search_candidates(view, legal, rng, BUDGET)[0]
     v = view.variant
-    return _kept_expert(view, legal, rng, v in CLAIMS_RACED, v in FAN_PONGED, v in FAN_KEPT)
+    base_bot = strong_reading_waits if v in WAIT_ODDS else strong
+    return _kept_expert(
+        view, legal, rng, v in CLAIMS_RACED, v in FAN_PONGED, v in FAN_KEPT, base_bot=base_bot
+    )
 
 
 def expert_racing_claims(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
