@@ -6,12 +6,17 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from games.engine.actions import Action
+from games.engine.bots import decide, search
 from games.engine.bots.policies import strong, strong_reading_waits
 from games.engine.bots.seen import OtherSeat, PlayerView
 from games.engine.bots.wait_odds import ODDS, ready_worth, tile_class
 from games.engine.tiles import KINDS, parse, tile
-from tests.engine.threats import turn_view
+from games.engine.view import view_for
+from tests.engine.test_bots import reshuffle_hidden
+from tests.engine.threats import strong_turns, turn_view
 
 
 def _view(hand: str, variant: str = "two_player") -> PlayerView:
@@ -58,3 +63,27 @@ def test_other_variants_play_strong() -> None:
     view = turn_view("cantonese", "2m3m4m4m5m6m7m7m9m1z1z1z2z2z", (), wall_left=36)
     legal = _discards(view)
     assert strong_reading_waits(view, legal, random.Random(0)) == strong(view, legal, random.Random(0))
+
+
+def test_expert_with_the_wait_odds_ignores_hidden_tiles(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Switched on for two-player: re-dealing every tile the seat cannot see leaves expert's
+    move unchanged, and over these turns it does leave strong's somewhere (the odds bite)."""
+    monkeypatch.setattr(search, "WAIT_ODDS", frozenset({"two_player"}))
+    compared = differ = 0
+    for seed in range(300, 360):
+        for i, (state, seat) in enumerate(strong_turns("two_player", seed, every=1)):
+            other = reshuffle_hidden(state, seat, seed * 100 + i)
+            assert view_for(other, seat) == view_for(state, seat)
+            mine = [decide("expert", s, seat, random.Random(1)) for s in (state, other)]
+            assert mine[0] == mine[1]
+            compared += 1
+            differ += mine[0] != decide("strong", state, seat, random.Random(1))
+    assert compared and differ
+
+
+def test_expert_is_strong_in_two_player_while_the_odds_are_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(search, "WAIT_ODDS", frozenset())
+    for state, seat in strong_turns("two_player", 301, every=1):
+        assert decide("expert", state, seat, random.Random(1)) == decide(
+            "strong", state, seat, random.Random(1)
+        )
