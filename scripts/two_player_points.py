@@ -4,6 +4,7 @@ two-player: where the points come from").
 
     .venv/bin/python scripts/two_player_points.py mix --hands 2000 --seed 91
     .venv/bin/python scripts/two_player_points.py waits --hands 4000 --seed 950000
+    .venv/bin/python scripts/two_player_points.py departs --hands 300 --seed 500000 --against speed
     .venv/bin/python scripts/two_player_points.py pass --hands 1500 --seed 800000
 
 mix    wins by way (discard, self-draw), points per hand each way, the value distribution after
@@ -11,6 +12,9 @@ mix    wins by way (discard, self-draw), points per hand each way, the value dis
 waits  per unseen copy held by the hand each seat first became ready in, how often that wait
        was won on the opponent's discard and how often self-drawn, by kind of tile (honour,
        1/9, 2/8, 3–7 万) — what wait_odds.py's table is read from;
+departs  at every decision with a choice of strong against strong, whether strong with no plan
+       priced (`--against speed`) or with the wait odds (`--against wait_odds`) would move
+       otherwise, and for a discard whether the two leave the hand equally close to ready;
 pass   every discard win strong takes, played again with that win passed once (strong on after
        it, both seats, the same wall): the passed hand's payment against the win taken, by
        wall left and outs — how good strong's hold-out is.
@@ -30,7 +34,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games.engine.actions import Action, apply, legal_actions, new_hand, seats_to_act
-from games.engine.bots.policies import strong
+from games.engine.bots.policies import strong, strong_at_speed, strong_reading_waits
 from games.engine.bots.seen import PlayerView
 from games.engine.bots.shape import distance, improving
 from games.engine.bots.value import wait_payoff
@@ -118,6 +122,40 @@ def waits(hands: int, seed: int) -> None:
         print(f"{kind}: {n} copies, wins {dict(won[kind])}, per copy {rates}")
 
 
+def departs(hands: int, seed: int, against: str) -> None:
+    other = {"speed": strong_at_speed, "wait_odds": strong_reading_waits}[against]
+    decisions = 0
+    kinds: Counter[str] = Counter()
+    for i in range(hands):
+        state, rng = _deal(seed, i), random.Random(i)
+        while state.phase != "over":
+            for seat in seats_to_act(state):
+                if state.phase == "over" or seat not in seats_to_act(state):
+                    continue
+                v, legal = _view(state, seat), legal_actions(state, seat)
+                mine, theirs = strong(v, legal, rng), other(v, legal, rng)
+                decisions += len(legal) > 1
+                if mine != theirs:
+                    kinds[_departure(v, mine, theirs)] += 1
+                state, _ = apply(state, seat, mine)
+    print("decisions with a choice", decisions, "departures", sum(kinds.values()), dict(kinds))
+
+
+def _departure(v: PlayerView, mine: Action, theirs: Action) -> str:
+    if mine.type != "discard" or theirs.type != "discard":
+        return f"{mine.type} → {theirs.type}"
+
+    def left(t: Tile | None) -> tuple[int, int]:
+        c = bytearray(v.hand)
+        assert t is not None
+        c[t] -= 1
+        return distance(bytes(c), len(v.melds), v.jokers), sum(c[HONOR:])
+
+    (near, honours), (near_other, honours_other) = left(mine.tile), left(theirs.tile)
+    pace = "strong a step slower" if near > near_other else "as close"
+    return f"discard, {pace}" + (", strong keeps fewer honours" if honours < honours_other else "")
+
+
 def passed(hands: int, seed: int) -> None:
     buckets: defaultdict[tuple[int, int], list[tuple[int, int]]] = defaultdict(list)
     for i in range(hands):
@@ -153,11 +191,15 @@ def passed(hands: int, seed: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("mode", choices=("mix", "waits", "pass"))
+    parser.add_argument("mode", choices=("mix", "waits", "departs", "pass"))
     parser.add_argument("--hands", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=91)
+    parser.add_argument("--against", choices=("speed", "wait_odds"), default="speed")
     args = parser.parse_args()
-    {"mix": mix, "waits": waits, "pass": passed}[args.mode](args.hands, args.seed)
+    if args.mode == "departs":
+        departs(args.hands, args.seed, args.against)
+    else:
+        {"mix": mix, "waits": waits, "pass": passed}[args.mode](args.hands, args.seed)
 
 
 if __name__ == "__main__":
