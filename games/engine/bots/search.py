@@ -117,9 +117,11 @@ RACED = frozenset(os.environ.get("EXPERT_RACED", "tianjin,cantonese").split(",")
 CLAIMS_RACED = frozenset(os.environ.get("EXPERT_CLAIMS_RACED", "").split(",")) - {""}
 # The variants where expert's base move weighs a ready hand's waits by how each kind of tile
 # wins (wait_odds.py; two-player only — the table is two-player's). Off by default: level with
-# strong on the goal seeds (docs/bots.md, "expert in two-player: waits weighed by how they win")
+# strong on the goal seeds (docs/bots.md, "expert in two-player: where the points come from,
+# plans at speed, waits weighed by how they win")
 WAIT_ODDS = frozenset(os.environ.get("EXPERT_WAIT_ODDS", "").split(",")) - {""}
-# The variants where the screening level `speed` plays strong with no plan priced
+# The variants where the screening level `speed` plays strong with no plan priced (level with
+# strong on seeds 7 and 31: docs/bots.md, the same section)
 AT_SPEED_TRIAL = frozenset(os.environ.get("EXPERT_AT_SPEED", "two_player").split(",")) - {""}
 RACE_BUDGET = (
     RaceBudget(samples=int(os.environ["EXPERT_WORLDS"]), time_ms=None)
