@@ -54,7 +54,7 @@ def plan_multiplier(
 ) -> float:
     """≥ 1: the value of the best pattern this hand (concealed counts + melds) heads for;
     exactly 1 for `plans="speed"` (a variant whose wins mostly reach the cap: no pattern is
-    worth a step, see `SPEED_PLANS`)."""
+    worth a step: policies.strong_at_speed)."""
     if plans == "speed":
         return 1.0
     strong = plans == "strong"
