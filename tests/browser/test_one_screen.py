@@ -196,7 +196,8 @@ def newest_discards_cut(page: Page) -> list[str]:
                const box = river.getBoundingClientRect();
                const label = river.querySelector('.river-label').getBoundingClientRect();
                const R = r => [r.left, r.top, r.right, r.bottom].map(Math.round).join(',');
-               if (!inside(label, box)) return [river.className + ': wind label ' + R(label) + ' out of ' + R(box)];
+               if (!inside(label, box))
+                 return [river.className + ': wind label ' + R(label) + ' out of ' + R(box)];
                return row.flatMap(t => {
                  if (!inside(t, box)) return [river.className + ': tile ' + R(t) + ' cut by ' + R(box)];
                  if (meet(t, label)) return [river.className + ': tile ' + R(t) + ' under ' + R(label)];

@@ -16,7 +16,7 @@ from games.engine.actions import Action, apply, legal_actions, new_hand, seats_t
 from games.engine.bots import BOTS, LEVELS, PlayerView, check_level, decide, search
 from games.engine.bots.arena import arena, play
 from games.engine.bots.defence import threats
-from games.engine.bots.policies import discard_options, easy, normal, strong, strong_style
+from games.engine.bots.policies import discard_options, easy, normal, strong, strong_at_speed, strong_style
 from games.engine.bots.seen import OtherSeat
 from games.engine.bots.shape import distance, improving, two_step
 from games.engine.bots.value import plan_multiplier, wait_payoff
@@ -678,3 +678,26 @@ def test_a_hand_of_nothing_but_jokers_still_has_a_discard_to_weigh() -> None:
     )
     options = discard_options(view, hand, view.melds, set(jokers), [], strong_style("tianjin"))
     assert {o.tile for o in options} == set(jokers)
+
+
+def test_strong_at_speed_prices_no_plan_where_strong_throws_an_honour_for_one() -> None:
+    # two-player: strong throws the lone 1z to keep the one-suit plan's multiplier; with no plan
+    # priced (the screening level `speed`) a 万 goes and the honour stays — as close to ready
+    view = _view(
+        "1m2m5m6m6m7m1z2z2z3z3z4z6z6z",
+        variant="two_player",
+        others=(OtherSeat(1, (), (), 0, 0, False),),
+        players=2,
+    )
+    legal = _discards(view)
+    assert plan_multiplier("two_player", view.hand, (), "speed") == 1.0
+    assert strong(view, legal, random.Random(0)).tile == tile("1z")
+    fast = strong_at_speed(view, legal, random.Random(0)).tile
+    assert fast is not None and fast < tile("1z")
+
+    def left(t: int) -> int:
+        c = bytearray(view.hand)
+        c[t] -= 1
+        return distance(bytes(c), 0, ())
+
+    assert left(fast) == left(tile("1z"))

@@ -16,11 +16,13 @@ from games.engine.actions import Action, legal_actions
 from games.engine.bots.policies import easy, normal, random_level, strong
 from games.engine.bots.search import (
     expert,
+    expert_at_speed,
     expert_fan_keeping,
     expert_fan_ponging,
     expert_race_counted,
     expert_racing_claims,
     expert_racing_on_a_lower_bar,
+    expert_reading_waits,
     expert_value_ponging,
 )
 from games.engine.bots.seen import PlayerView
@@ -52,6 +54,8 @@ TRIALS: dict[str, Bot] = {
     "fan_keep": expert_fan_keeping,
     "race_counted": expert_race_counted,
     "race_bar": expert_racing_on_a_lower_bar,
+    "speed": expert_at_speed,
+    "wait_odds": expert_reading_waits,
 }
 
 

@@ -32,6 +32,7 @@ from games.engine.bots.defence import Threat, risk, threats
 from games.engine.bots.seen import PlayerView
 from games.engine.bots.shape import distance, improving, isolation, two_step
 from games.engine.bots.value import plan_multiplier, wait_payoff
+from games.engine.bots.wait_odds import ready_worth
 from games.engine.state import Meld
 from games.engine.tiles import KINDS, Tile
 
@@ -180,6 +181,9 @@ class Style:
     # two-player 报听: declare whenever the chosen discard allows (False: never — the declaration
     # scores nothing by default and locks the hand: no better wait later, no kong)
     declare: bool = True
+    # two-player: a ready hand's waits weighed by how often each kind of tile is won on the
+    # discard and self-drawn (wait_odds.py), not by unseen copies × the self-draw alone
+    wait_odds: bool = False
 
 
 NORMAL = Style(defend=False, plans="normal", late=False)
@@ -224,6 +228,23 @@ class Option:
 
 def normal(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
     return _play(view, legal, NORMAL)
+
+
+def strong_reading_waits(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+    """strong with a ready hand's waits weighed by how each kind of tile wins (wait_odds.py):
+    two-player only, where the one opponent throws honours and keeps 万."""
+    style = strong_style(view.variant)
+    if view.variant == "two_player":
+        style = replace(style, wait_odds=True)
+    return _play(view, legal, style)
+
+
+def strong_at_speed(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+    """strong with no plan priced: a far hand is judged by its improving tiles alone (a ready
+    one still by its waits' exact scores), so no discard or call gives up a step or an improving
+    tile for 清一色 or 碰碰和. For a variant whose wins mostly reach the cap (two-player: 71 % of
+    strong's wins score 13 fan or more before the cap), where those patterns add little."""
+    return _play(view, legal, replace(strong_style(view.variant), plans="speed"))
 
 
 def strong(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
@@ -381,7 +402,9 @@ def _evaluate(view: PlayerView, c13: bytes, melds: tuple[Meld, ...], t: Tile | N
     sh = distance(c13, len(melds), view.jokers)
     count, kinds = improving(c13, len(melds), view.jokers, view.unseen)
     mult = plan_multiplier(view.variant, c13, melds, style.plans, view.jokers)
-    if sh == 0:
+    if sh == 0 and style.wait_odds:
+        worth = ready_worth(view, c13, melds, kinds)
+    elif sh == 0:
         worth = float(sum(view.unseen[w] * _payoff(view, c13, melds, w) for w in kinds))
     else:
         worth = count * mult

@@ -44,7 +44,7 @@ import os
 import random
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -53,7 +53,14 @@ from games.engine.bots.claims import race_claim
 from games.engine.bots.defence import seat_threat, threats
 from games.engine.bots.expectation import expected_discard
 from games.engine.bots.own_draws import RaceBudget, race_discard
-from games.engine.bots.policies import discard_options, should_fold, strong, strong_style
+from games.engine.bots.policies import (
+    discard_options,
+    should_fold,
+    strong,
+    strong_at_speed,
+    strong_reading_waits,
+    strong_style,
+)
 from games.engine.bots.seen import OtherSeat, PlayerView, unseen_pool
 from games.engine.bots.stakes import stake_choice
 from games.engine.bots.value import settle_win
@@ -109,6 +116,14 @@ SEARCH_ROLLOUTS = os.environ.get("EXPERT_SEARCH") == "rollouts"
 RACED = frozenset(os.environ.get("EXPERT_RACED", "tianjin,cantonese").split(","))
 # The variants where expert races its answers to a discard (claims.py); none by default
 CLAIMS_RACED = frozenset(os.environ.get("EXPERT_CLAIMS_RACED", "").split(",")) - {""}
+# The variants where expert's base move weighs a ready hand's waits by how each kind of tile
+# wins (wait_odds.py; two-player only — the table is two-player's). Off by default: level with
+# strong on the goal seeds (docs/bots.md, "expert in two-player: where the points come from,
+# plans at speed, waits weighed by how they win")
+WAIT_ODDS = frozenset(os.environ.get("EXPERT_WAIT_ODDS", "").split(",")) - {""}
+# The variants where the screening level `speed` plays strong with no plan priced (level with
+# strong on seeds 7 and 31: docs/bots.md, the same section)
+AT_SPEED_TRIAL = frozenset(os.environ.get("EXPERT_AT_SPEED", "two_player").split(",")) - {""}
 RACE_BUDGET = (
     RaceBudget(samples=int(os.environ["EXPERT_WORLDS"]), time_ms=None)
     if os.environ.get("EXPERT_WORLDS", "").isdigit()
@@ -165,8 +180,16 @@ def expert(
     if SEARCH_ROLLOUTS:
         return search_candidates(view, legal, rng, BUDGET)[0]
     v = view.variant
+    base_bot = strong_reading_waits if v in WAIT_ODDS else strong
     return _kept_expert(
-        view, legal, rng, v in CLAIMS_RACED, v in FAN_PONGED, v in FAN_KEPT, race_budget=race_budget
+        view,
+        legal,
+        rng,
+        v in CLAIMS_RACED,
+        v in FAN_PONGED,
+        v in FAN_KEPT,
+        base_bot=base_bot,
+        race_budget=race_budget,
     )
 
 
@@ -222,6 +245,26 @@ def expert_racing_on_a_lower_bar(view: PlayerView, legal: Sequence[Action], rng:
     )
 
 
+def expert_at_speed(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+    """expert, its base move strong's with no plan priced (policies.strong_at_speed) where
+    AT_SPEED_TRIAL lists the variant. Screened as the level `expert_trial`
+    (EXPERT_TRIAL=speed, bots/__init__.py)."""
+    v = view.variant
+    return _kept_expert(
+        view, legal, rng, v in CLAIMS_RACED, v in FAN_PONGED, v in FAN_KEPT, at_speed=v in AT_SPEED_TRIAL
+    )
+
+
+def expert_reading_waits(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+    """expert, its base move strong's with a ready hand's waits weighed by how each kind of tile
+    wins in two-player (policies.strong_reading_waits, wait_odds.py). Screened as the level
+    `expert_trial` (EXPERT_TRIAL=wait_odds, bots/__init__.py)."""
+    v = view.variant
+    return _kept_expert(
+        view, legal, rng, v in CLAIMS_RACED, v in FAN_PONGED, v in FAN_KEPT, base_bot=strong_reading_waits
+    )
+
+
 def _kept_expert(
     view: PlayerView,
     legal: Sequence[Action],
@@ -231,12 +274,14 @@ def _kept_expert(
     fan_keeps: bool,
     counted: bool | None = None,
     race_clear: float | None = None,
+    at_speed: bool = False,
+    base_bot: Callable[[PlayerView, Sequence[Action], random.Random], Action] = strong,
     race_budget: RaceBudget | None = None,
 ) -> Action:
     budget = race_budget or RACE_BUDGET
     if view.phase == "choose" and view.variant == "tianjin":
         return stake_choice(view, legal)  # 坐庄 / 拉庄: what the pair's payments are worth
-    base = strong(view, legal, rng)
+    base = strong_at_speed(view, legal, rng) if at_speed else base_bot(view, legal, rng)
     if honour_pongs and view.phase == "claim":
         base = value_pong(view, legal, base)
     if claims and view.phase == "claim":

@@ -52,7 +52,11 @@ _DRAGON_FEASIBLE = (1.0, 0.55, 0.25, 0.1, 0.03)
 def plan_multiplier(
     variant: str, counts: bytes, melds: tuple[Meld, ...], plans: str = "normal", jokers: tuple[Tile, ...] = ()
 ) -> float:
-    """≥ 1: the value of the best pattern this hand (concealed counts + melds) heads for."""
+    """≥ 1: the value of the best pattern this hand (concealed counts + melds) heads for;
+    exactly 1 for `plans="speed"` (a variant whose wins mostly reach the cap: no pattern is
+    worth a step: policies.strong_at_speed)."""
+    if plans == "speed":
+        return 1.0
     strong = plans == "strong"
     if strong and variant == "tianjin":
         return 1 + (DRAGON_VALUE - 1) * _dragon_feasibility(counts, melds, jokers)

@@ -1,0 +1,206 @@
+#!/usr/bin/env python3
+"""Where two-player points come from, over hands of two strong bots (docs/bots.md, "expert in
+two-player: where the points come from").
+
+    .venv/bin/python scripts/two_player_points.py mix --hands 2000 --seed 91
+    .venv/bin/python scripts/two_player_points.py waits --hands 4000 --seed 950000
+    .venv/bin/python scripts/two_player_points.py departs --hands 300 --seed 500000 --against speed
+    .venv/bin/python scripts/two_player_points.py pass --hands 1500 --seed 800000
+
+mix    wins by way (discard, self-draw), points per hand each way, the value distribution after
+       the cap and the fan before it (the breakdown's sum), the pattern mix;
+waits  per unseen copy held by the hand each seat first became ready in, how often that wait
+       was won on the opponent's discard and how often self-drawn, by kind of tile (honour,
+       1/9, 2/8, 3–7 万) — what wait_odds.py's table is read from;
+departs  at every decision with a choice of strong against strong, whether strong with no plan
+       priced (`--against speed`) or with the wait odds (`--against wait_odds`) would move
+       otherwise, and for a discard whether the two leave the hand equally close to ready;
+pass   every discard win strong takes, played again with that win passed once (strong on after
+       it, both seats, the same wall): the passed hand's payment against the win taken, by
+       wall left and outs — how good strong's hold-out is.
+Hand i is dealt with seed + i, dealer i % 2. These read the whole state (they are diagnostics,
+not a bot): only the moves are the bots'.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from games.engine.actions import Action, apply, legal_actions, new_hand, seats_to_act
+from games.engine.bots.policies import strong, strong_at_speed, strong_reading_waits
+from games.engine.bots.seen import PlayerView
+from games.engine.bots.shape import distance, improving
+from games.engine.bots.value import wait_payoff
+from games.engine.state import HandState
+from games.engine.tiles import HONOR, Tile
+from games.engine.view import view_for
+
+VARIANT = "two_player"
+
+
+def _deal(seed: int, i: int) -> HandState:
+    return new_hand(VARIANT, seed + i, dealer=i % 2, base=1, counters={})
+
+
+def _view(state: HandState, seat: int) -> PlayerView:
+    return PlayerView.of(view_for(state, seat, hints=False))
+
+
+def _finish(state: HandState, rng: random.Random) -> HandState:
+    while state.phase != "over":
+        for seat in seats_to_act(state):
+            if state.phase == "over" or seat not in seats_to_act(state):
+                continue
+            state, _ = apply(state, seat, strong(_view(state, seat), legal_actions(state, seat), rng))
+    return state
+
+
+def mix(hands: int, seed: int) -> None:
+    ways: Counter[str] = Counter()
+    points: Counter[str] = Counter()
+    values: Counter[int] = Counter()
+    fan: list[int] = []
+    patterns: Counter[str] = Counter()
+    for i in range(hands):
+        result = _finish(_deal(seed, i), random.Random(i)).result
+        assert result is not None
+        if result.drawn:
+            ways["drawn"] += 1
+        for score in result.scores:
+            ways[result.by] += 1
+            points[result.by] += score.value * (3 if result.by == "self_draw" else 1)
+            values[score.value] += 1
+            fan.append(sum(v for _, v in score.breakdown))
+            patterns.update(score.patterns)
+    wins = len(fan)
+    print("hands", hands, "ways", dict(ways))
+    print("points per hand by way", {k: round(v / hands, 2) for k, v in points.items()})
+    print("value after the cap", sorted(values.items()))
+    print("fan before the cap ≥ 13:", round(sum(f >= 13 for f in fan) / wins, 3))
+    print("patterns", [(p, round(n / wins, 3)) for p, n in patterns.most_common(16)])
+
+
+def _kind(t: Tile) -> str:
+    if t >= HONOR:
+        return "honour"
+    return {0: "1/9", 8: "1/9", 1: "2/8", 7: "2/8"}.get(t % 9, "3-7")
+
+
+def waits(hands: int, seed: int) -> None:
+    copies: Counter[str] = Counter()
+    won: defaultdict[str, Counter[str]] = defaultdict(Counter)
+    for i in range(hands):
+        state, rng = _deal(seed, i), random.Random(i)
+        first: dict[int, dict[Tile, int]] = {}
+        while state.phase != "over":
+            for seat in seats_to_act(state):
+                if state.phase == "over" or seat not in seats_to_act(state):
+                    continue
+                action = strong(_view(state, seat), legal_actions(state, seat), rng)
+                state, _ = apply(state, seat, action)
+                if action.type == "discard" and seat not in first and state.phase != "over":
+                    v = _view(state, seat)
+                    if distance(v.hand, len(v.melds), v.jokers) == 0:
+                        _, kinds = improving(v.hand, len(v.melds), v.jokers, v.unseen)
+                        first[seat] = {w: v.unseen[w] for w in kinds}
+        result = state.result
+        assert result is not None
+        for seat, held in first.items():
+            for w, n in held.items():
+                copies[_kind(w)] += n
+            if seat in result.winners and result.win_tile in held:
+                won[_kind(result.win_tile)][result.by] += 1
+    for kind, n in copies.items():
+        rates = {way: round(k / n, 4) for way, k in won[kind].items()}
+        print(f"{kind}: {n} copies, wins {dict(won[kind])}, per copy {rates}")
+
+
+def departs(hands: int, seed: int, against: str) -> None:
+    other = {"speed": strong_at_speed, "wait_odds": strong_reading_waits}[against]
+    decisions = 0
+    kinds: Counter[str] = Counter()
+    for i in range(hands):
+        state, rng = _deal(seed, i), random.Random(i)
+        while state.phase != "over":
+            for seat in seats_to_act(state):
+                if state.phase == "over" or seat not in seats_to_act(state):
+                    continue
+                v, legal = _view(state, seat), legal_actions(state, seat)
+                mine, theirs = strong(v, legal, rng), other(v, legal, rng)
+                decisions += len(legal) > 1
+                if mine != theirs:
+                    kinds[_departure(v, mine, theirs)] += 1
+                state, _ = apply(state, seat, mine)
+    print("decisions with a choice", decisions, "departures", sum(kinds.values()), dict(kinds))
+
+
+def _departure(v: PlayerView, mine: Action, theirs: Action) -> str:
+    if mine.type != "discard" or theirs.type != "discard":
+        return f"{mine.type} → {theirs.type}"
+
+    def left(t: Tile | None) -> tuple[int, int]:
+        c = bytearray(v.hand)
+        assert t is not None
+        c[t] -= 1
+        return distance(bytes(c), len(v.melds), v.jokers), sum(c[HONOR:])
+
+    (near, honours), (near_other, honours_other) = left(mine.tile), left(theirs.tile)
+    pace = "strong a step slower" if near > near_other else "as close"
+    return f"discard, {pace}" + (", strong keeps fewer honours" if honours < honours_other else "")
+
+
+def passed(hands: int, seed: int) -> None:
+    buckets: defaultdict[tuple[int, int], list[tuple[int, int]]] = defaultdict(list)
+    for i in range(hands):
+        state, rng = _deal(seed, i), random.Random(i)
+        while state.phase != "over":
+            for seat in seats_to_act(state):
+                if state.phase == "over" or seat not in seats_to_act(state):
+                    continue
+                v = _view(state, seat)
+                action = strong(v, legal_actions(state, seat), rng)
+                if (
+                    action.type == "win"
+                    and v.phase == "claim"
+                    and v.last_discard
+                    and v.last_discard[2] == "discard"
+                ):
+                    now = wait_payoff(v, v.hand, v.last_discard[1], from_seat=v.last_discard[0])
+                    _, kinds = improving(v.hand, len(v.melds), v.jokers, v.unseen)
+                    outs = sum(v.unseen[w] for w in kinds)
+                    after = _finish(apply(state, seat, Action("pass"))[0], random.Random(i)).result
+                    assert after is not None
+                    buckets[(v.wall_left // 8 * 8, min(outs, 8) // 3 * 3)].append((now, after.payments[seat]))
+                state, _ = apply(state, seat, action)
+    print("wall left ≥, outs ≥: n, win taken, passed once, difference ± standard error")
+    for key in sorted(buckets):
+        pairs = buckets[key]
+        diff = [b - a for a, b in pairs]
+        se = statistics.stdev(diff) / len(diff) ** 0.5 if len(diff) > 1 else 0.0
+        taken = statistics.fmean(a for a, _ in pairs)
+        after = statistics.fmean(b for _, b in pairs)
+        print(key, len(pairs), round(taken, 1), round(after, 1), f"{statistics.fmean(diff):+.2f} ± {se:.2f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("mode", choices=("mix", "waits", "departs", "pass"))
+    parser.add_argument("--hands", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=91)
+    parser.add_argument("--against", choices=("speed", "wait_odds"), default="speed")
+    args = parser.parse_args()
+    if args.mode == "departs":
+        departs(args.hands, args.seed, args.against)
+    else:
+        {"mix": mix, "waits": waits, "pass": passed}[args.mode](args.hands, args.seed)
+
+
+if __name__ == "__main__":
+    main()
