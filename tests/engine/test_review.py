@@ -16,7 +16,7 @@ import pytest
 
 from games.engine.actions import Action, legal_actions
 from games.engine.bots.own_draws import RaceBudget
-from games.engine.bots.search import expert
+from games.engine.bots.search import expert_move
 from games.engine.bots.seen import PlayerView
 from games.engine.record import hand_record, replay_record
 from games.engine.review import (
@@ -249,7 +249,7 @@ def test_the_expert_evaluator_recommends_experts_move_valued_as_strongs() -> Non
                     mine = ExpertEvaluator().appraise(view, legal)
                     strongs = StrongEvaluator().appraise(view, legal)
                     budget = RaceBudget(samples=32, time_ms=None)
-                    assert mine.choice == expert(view, legal, random.Random(0), budget)
+                    assert mine.choice == expert_move(view, legal, random.Random(0), budget)
                     assert mine.values == strongs.values
                     differs += mine.choice != strongs.choice
                     compared += 1

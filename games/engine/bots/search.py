@@ -165,9 +165,7 @@ class RolloutEvaluator:
         return search_candidates(view, legal, rng, self.budget)[1]
 
 
-def expert(
-    view: PlayerView, legal: Sequence[Action], rng: random.Random, race_budget: RaceBudget | None = None
-) -> Action:
+def expert(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
     """strong's move, but Tianjin's pre-hand stakes (坐庄 / 拉庄) chosen by stakes.py; its
     discard raced over its own draws among strong's alike discards where RACED lists the
     variant (own_draws.py), then weighed by the deal-in tables (expectation.py); its answer to
@@ -175,10 +173,17 @@ def expert(
     ponged (value_pong.py) where FAN_PONGED lists the variant and kept where FAN_KEPT does —
     or, with
     EXPERT_SEARCH=rollouts in the environment, the earlier push-or-fold search below (kept to
-    compare; it did not beat strong, docs/bots.md). `race_budget` replaces RACE_BUDGET: the
-    review passes one of samples only, so its recommendation never depends on the clock."""
+    compare; it did not beat strong, docs/bots.md)."""
     if SEARCH_ROLLOUTS:
         return search_candidates(view, legal, rng, BUDGET)[0]
+    return expert_move(view, legal, rng, RACE_BUDGET)
+
+
+def expert_move(
+    view: PlayerView, legal: Sequence[Action], rng: random.Random, race_budget: RaceBudget
+) -> Action:
+    """The kept expert's move with its races on `race_budget`: the review passes a budget of
+    samples only, so its recommendation never depends on the clock."""
     v = view.variant
     base_bot = strong_reading_waits if v in WAIT_ODDS else strong
     return _kept_expert(

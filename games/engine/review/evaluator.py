@@ -28,7 +28,7 @@ from games.engine.actions import Action
 from games.engine.bots.defence import Threat, risk, threats
 from games.engine.bots.own_draws import RaceBudget
 from games.engine.bots.policies import strong
-from games.engine.bots.search import expert
+from games.engine.bots.search import expert_move
 from games.engine.bots.seen import PlayerView
 from games.engine.bots.shape import distance, improving
 from games.engine.bots.value import plan_multiplier, wait_payoff
@@ -348,7 +348,8 @@ class ExpertEvaluator(StrongEvaluator):
         strong_appraisal = super().appraise(view, legal, extra)
         if view.phase == "choose" and view.variant != "tianjin":
             return strong_appraisal  # the two-player exchange: the best value, as strong's review
-        return Appraisal(expert(view, legal, random.Random(0), self.race_budget), strong_appraisal.values)
+        choice = expert_move(view, legal, random.Random(0), self.race_budget)
+        return Appraisal(choice, strong_appraisal.values)
 
 
 EVALUATORS: dict[str, type[StrongEvaluator]] = {
