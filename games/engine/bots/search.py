@@ -51,6 +51,7 @@ from games.engine.actions import Action
 from games.engine.bots.claims import race_claim
 from games.engine.bots.defence import seat_threat, threats
 from games.engine.bots.expectation import expected_discard
+from games.engine.bots.joker_wait import joker_wait_discard
 from games.engine.bots.own_draws import RaceBudget, race_discard
 from games.engine.bots.policies import discard_options, should_fold, strong, strong_style
 from games.engine.bots.seen import OtherSeat, PlayerView, unseen_pool
@@ -229,6 +230,8 @@ def _kept_expert(
     if view.phase == "choose" and view.variant == "tianjin":
         return stake_choice(view, legal)  # 坐庄 / 拉庄: what the pair's payments are worth
     base = strong(view, legal, rng)
+    if base.type == "win":
+        return joker_wait_discard(view, legal, base)  # 混吊 (Tianjin) or the win
     if honour_pongs and view.phase == "claim":
         base = value_pong(view, legal, base)
     if claims and view.phase == "claim":
