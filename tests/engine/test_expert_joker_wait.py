@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 
 from games.engine.actions import Action, apply, legal_actions, new_hand, seats_to_act
-from games.engine.bots import PlayerView, decide, joker_wait
+from games.engine.bots import BOTS, LEVELS, PlayerView, decide, joker_wait, with_trial
 from games.engine.bots.joker_wait import best_joker_wait, joker_wait_discard
 from games.engine.bots.search import expert
 from games.engine.bots.seen import OtherSeat
@@ -114,3 +114,14 @@ def test_the_pass_ignores_hidden_tiles() -> None:
     a = decide("expert", state, seat, random.Random(1))
     assert a.type == "discard"
     assert decide("expert", other, seat, random.Random(1)) == a
+
+
+def test_switched_off_the_win_is_taken_and_the_screening_level_still_passes_it() -> None:
+    """EXPERT_JOKER_WAIT= (empty) leaves the win to strong; the screening level
+    (EXPERT_TRIAL=joker_wait) passes it whatever the setting, beside the kept expert."""
+    view = _drew("1m2m3m4m5m6m7s8s9s2z2z2z7z3p", "3p")
+    legal = _legal(view)
+    assert joker_wait_discard(view, legal, WIN, frozenset()) == WIN
+    levels, bots_ = with_trial("joker_wait", LEVELS, BOTS)
+    assert levels[-1] == "expert_trial"
+    assert bots_["expert_trial"](view, legal, random.Random(1)) == Action("discard", tile("7z"))

@@ -18,6 +18,7 @@ from games.engine.bots.search import (
     expert,
     expert_fan_keeping,
     expert_fan_ponging,
+    expert_joker_waiting,
     expert_race_counted,
     expert_racing_claims,
     expert_racing_on_a_lower_bar,
@@ -52,6 +53,7 @@ TRIALS: dict[str, Bot] = {
     "fan_keep": expert_fan_keeping,
     "race_counted": expert_race_counted,
     "race_bar": expert_racing_on_a_lower_bar,
+    "joker_wait": expert_joker_waiting,
 }
 
 

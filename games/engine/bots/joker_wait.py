@@ -42,9 +42,12 @@ OTHER_WINS_PER_DRAW = float(os.environ.get("EXPERT_JOKER_WAIT_Q", "0.1"))
 LOSS = 1.3
 
 
-def joker_wait_discard(view: PlayerView, legal: Sequence[Action], base: Action) -> Action:
-    """`base` (the win strong takes), or the discard that keeps a joker wait worth more."""
-    if view.variant not in JOKER_WAITED or base.type != "win" or view.phase != "turn":
+def joker_wait_discard(
+    view: PlayerView, legal: Sequence[Action], base: Action, variants: frozenset[str] = JOKER_WAITED
+) -> Action:
+    """`base` (the win strong takes), or the discard that keeps a joker wait worth more, where
+    `variants` lists the variant."""
+    if view.variant not in variants or base.type != "win" or view.phase != "turn":
         return base
     if view.drawn is None or view.discarded_joker:
         return base
