@@ -19,6 +19,7 @@ from games.engine.bots.search import (
     expert_at_speed,
     expert_fan_keeping,
     expert_fan_ponging,
+    expert_joker_waiting,
     expert_race_counted,
     expert_racing_claims,
     expert_racing_on_a_lower_bar,
@@ -56,6 +57,7 @@ TRIALS: dict[str, Bot] = {
     "race_bar": expert_racing_on_a_lower_bar,
     "speed": expert_at_speed,
     "wait_odds": expert_reading_waits,
+    "joker_wait": expert_joker_waiting,
 }
 
 

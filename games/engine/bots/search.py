@@ -52,6 +52,7 @@ from games.engine.actions import Action
 from games.engine.bots.claims import race_claim
 from games.engine.bots.defence import seat_threat, threats
 from games.engine.bots.expectation import expected_discard
+from games.engine.bots.joker_wait import JOKER_WAITED, joker_wait_discard
 from games.engine.bots.own_draws import RaceBudget, race_discard
 from games.engine.bots.policies import (
     discard_options,
@@ -270,6 +271,16 @@ def expert_reading_waits(view: PlayerView, legal: Sequence[Action], rng: random.
     )
 
 
+def expert_joker_waiting(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+    """expert passing a self-drawn win for a joker wait in Tianjin (joker_wait.py) whatever
+    EXPERT_JOKER_WAIT says: with EXPERT_JOKER_WAIT= (empty) the kept expert plays without it, so
+    the two are screened beside each other (EXPERT_TRIAL=joker_wait, bots/__init__.py)."""
+    v = view.variant
+    waited = frozenset({"tianjin"})
+    claims, pongs, keeps = v in CLAIMS_RACED, v in FAN_PONGED, v in FAN_KEPT
+    return _kept_expert(view, legal, rng, claims, pongs, keeps, joker_waits=waited)
+
+
 def _kept_expert(
     view: PlayerView,
     legal: Sequence[Action],
@@ -282,11 +293,14 @@ def _kept_expert(
     at_speed: bool = False,
     base_bot: Callable[[PlayerView, Sequence[Action], random.Random], Action] = strong,
     race_budget: RaceBudget | None = None,
+    joker_waits: frozenset[str] = JOKER_WAITED,
 ) -> Action:
     budget = race_budget or RACE_BUDGET
     if view.phase == "choose" and view.variant == "tianjin":
         return stake_choice(view, legal)  # 坐庄 / 拉庄: what the pair's payments are worth
     base = strong_at_speed(view, legal, rng) if at_speed else base_bot(view, legal, rng)
+    if base.type == "win":
+        return joker_wait_discard(view, legal, base, joker_waits)  # 混吊 (Tianjin) or the win
     if honour_pongs and view.phase == "claim":
         base = value_pong(view, legal, base)
     if claims and view.phase == "claim":
