@@ -230,7 +230,7 @@ def test_another_evaluator_replaces_the_strong_one_without_touching_the_review(r
 def test_the_review_recommends_expert_where_expert_is_measured_stronger(variant: str, records: dict) -> None:
     review = review_hand(records[variant], 0)
     assert review["evaluator"] == ("expert" if variant in REVIEWED_BY_EXPERT else "strong")
-    assert {"shanghai", "yihua", "cantonese"} == REVIEWED_BY_EXPERT
+    assert {"shanghai", "yihua", "cantonese", "tianjin"} == REVIEWED_BY_EXPERT
 
 
 def test_the_expert_evaluator_recommends_experts_move_valued_as_strongs() -> None:

@@ -4,7 +4,7 @@
 played, the recommendation, the alternatives ranked with their measures (shanten, effective
 tiles, waits, value, danger) and a grade; a summary; and hindsight, kept apart. An `Evaluator`
 (evaluator.py) supplies the recommendation and values; by default the expert bot's where it is
-measured stronger than strong (Shanghai, yihua, Cantonese), the strong bot's elsewhere.
+measured stronger than strong (every variant but two-player), the strong bot's in two-player.
 """
 
 from __future__ import annotations

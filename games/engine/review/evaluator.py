@@ -336,7 +336,8 @@ class ValueEvaluator(StrongEvaluator):
 class ExpertEvaluator(StrongEvaluator):
     """The expert bot's choice, valued by the same `expected_points` as strong's. expert plays
     strong's moves but for its measured departures (the deal-in tables' safer alike discard,
-    Cantonese's pong of an honour worth a fan, the race over its own draws), so its
+    Cantonese's pong of an honour worth a fan, Tianjin's win passed for the joker wait, the race
+    over its own draws), so its
     recommendation differs from strong's only there; the loss stays humble where the values
     rank the player's move above it. The race gets a budget of samples only: a review must not
     depend on how busy the machine was."""
@@ -359,10 +360,9 @@ EVALUATORS: dict[str, type[StrongEvaluator]] = {
 }
 
 # The variants whose review recommends expert's move: where expert is measured ahead of strong
-# at 95 % on both goal seeds' duplicate deals (docs/bots.md, "Where expert stands"). Elsewhere
-# strong's: in two-player expert is strong move for move; in Tianjin its lead is shown on one
-# seed only.
-REVIEWED_BY_EXPERT = frozenset({"shanghai", "yihua", "cantonese"})
+# at 95 % on both goal seeds' duplicate deals (docs/bots.md, "Where expert stands"). Not
+# two-player: there expert is strong move for move.
+REVIEWED_BY_EXPERT = frozenset({"shanghai", "yihua", "cantonese", "tianjin"})
 
 
 def default_evaluator(variant: str) -> StrongEvaluator:
