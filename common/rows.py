@@ -338,24 +338,40 @@ def in_one_statement_if_first(
     everything was written, the values of the `returned` columns the first write returned (its
     `returning` fields). (PostgreSQL runs the `WITH` the main query reads first, the others
     after it: they never run then.) One round trip, and with autocommit one transaction."""
+    return run_if_first(*statement_if_first(parts, returned, using), using=using)
+
+
+def statement_if_first(
+    parts: list[tuple[str, list[Any]]], returned: tuple[str, ...] = (), using: str = "default"
+) -> tuple[str, list[Any]]:
+    """The statement of `in_one_statement_if_first` and its values, to be sent by `run_if_first`
+    or from an event loop (common.loop_db)."""
     values = [value for _sql, part in parts for value in part]
-    connection = connections[using]
     key = (tuple(sql for sql, _params in parts), returned, using)
     statement = _IF_FIRST.get(key)
     if statement is None:  # (the parts' texts are built once per shape: so is the whole)
-        statement = caches.put(
-            _IF_FIRST, key, _if_first_statement(parts, returned, connection.ops.quote_name), _IF_FIRST_LIMIT
-        )
+        quote = connections[using].ops.quote_name
+        statement = caches.put(_IF_FIRST, key, _if_first_statement(parts, returned, quote), _IF_FIRST_LIMIT)
+    return statement, values
+
+
+def run_if_first(statement: str, values: list[Any], using: str = "default") -> tuple[Any, ...] | None:
+    connection = connections[using]
     prepared = getattr(connection, "prepared_cursor", None)  # (mahjong_site.postgres: parsed once)
     try:
         with prepared() if prepared is not None else connection.cursor() as cursor:
             cursor.execute(statement, values)
             row = cursor.fetchone()
     except DataError as error:
-        if getattr(error.__cause__, "sqlstate", None) == DIVISION_BY_ZERO:
-            return None
-        raise
+        if not refused_if_first(error.__cause__):
+            raise
+        return None
     return tuple(row[1:])
+
+
+def refused_if_first(error: BaseException | None) -> bool:
+    """Whether a statement of `statement_if_first` failed because its first write changed no row."""
+    return getattr(error, "sqlstate", None) == DIVISION_BY_ZERO
 
 
 _IF_FIRST: dict[tuple[tuple[str, ...], tuple[str, ...], str], str] = caches.registered({})
