@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
         "--announce", action="store_true", help="a change's announcement handed to the loop, old way and new"
     )
     parser.add_argument(
-        "--loop", action="store_true", help="the play lane's hop against an asynchronous connection on the loop"
+        "--loop", action="store_true", help="the play lane's hop against a connection of the loop's own"
     )
     args = parser.parse_args(argv)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mahjong_site.settings")
@@ -77,13 +77,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.loop:
         ways = {"play lane": hops(statement, args.calls)["play lane"], "on the loop": on_the_loop(args.calls)}
     times: dict[str, list[float]] = {name: [] for name in ways}
+    whole_pass = args.hop or args.announce or args.loop  # (a pass is one call that makes them all)
     for _ in range(args.passes):
         for name, call in ways.items():
             db_threads.release_kept()
-            for _ in range(1 if args.hop or args.announce or args.loop else 50):  # warm
+            for _ in range(1 if whole_pass else 50):  # warm
                 call()
             start = time.process_time()
-            for _ in range(1 if args.hop or args.announce or args.loop else args.calls):  # (those make their calls)
+            for _ in range(1 if whole_pass else args.calls):  # (those make their calls)
                 call()
             times[name].append((time.process_time() - start) / args.calls * 1e6)
     db_threads.release_kept()

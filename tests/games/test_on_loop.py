@@ -14,7 +14,7 @@ from django.db import connection, connections
 
 from common import loop_db
 from games.models import HandAction, Table
-from games.table import commands, on_loop, snapshots
+from games.table import on_loop, snapshots
 from games.table.errors import ServiceError
 from tests.games.test_unlocked import _discards, _started
 
