@@ -19,7 +19,7 @@ from common import loop_db
 from common.db_threads import on_play_thread
 from common.rows import refused_if_first
 from games.models import Table
-from games.table import commands, timing, unlocked
+from games.table import commands, statements, timing, unlocked
 
 
 async def perform(
@@ -43,6 +43,7 @@ async def _on_loop(table_id: int, user: AbstractBaseUser | None, version: Any, a
         return None
     t, (statement, values) = made
     try:
+        statements.count_one()  # (the load test's count of statements per action)
         row = await loop_db.fetch_one(statement, values)
     except loop_db.Busy:
         return None
