@@ -90,7 +90,7 @@ def _of(loop: asyncio.AbstractEventLoop) -> _Connections:
     held = _BY_LOOP.get(loop)
     if held is None:
         for other in [old for old in _BY_LOOP if old.is_closed()]:  # (tests: a loop per test)
-            del _BY_LOOP[other]
+            _finish_idle(_BY_LOOP.pop(other))
         held = _BY_LOOP[loop] = _Connections(int(getattr(settings, "LOOP_DB_CONNECTIONS", 0)))
     return held
 
@@ -135,8 +135,12 @@ def release_all() -> None:
     """Close every loop's idle connections, without their loops (a test's database torn down,
     its loop closed already). Only while no hand action runs."""
     for held in _BY_LOOP.values():
-        idle, held.idle = held.idle, []
-        for connection, _cursor in idle:
-            held.count -= 1
-            connection.pgconn.finish()
+        _finish_idle(held)
     _BY_LOOP.clear()
+
+
+def _finish_idle(held: _Connections) -> None:
+    idle, held.idle = held.idle, []
+    for connection, _cursor in idle:
+        held.count -= 1
+        connection.pgconn.finish()  # (without the loop it was made on: it may be closed)

@@ -210,16 +210,23 @@ class RowSql(Generic[M]):
 
     def update_part(self, obj: M, attnames: list[str], using: str = "default") -> tuple[str, list[Any]]:
         """`UPDATE … SET` of these fields of `obj`'s row as (SQL, parameters)."""
+        return self.set_part(obj.pk, {name: getattr(obj, name) for name in attnames}, using)
+
+    def set_part(self, pk: Any, values: dict[str, Any], using: str = "default") -> tuple[str, list[Any]]:
+        """`update_part` of the row with this key, from its new values (attname -> value): no model
+        instance made for it (a hand's count, once per hand action: its `__init__` cost more than
+        the statement's part)."""
         connection = connections[using]
+        attnames = tuple(values)
         fields = [self.by_attname[name] for name in attnames]
-        params = [f.get_db_prep_save(getattr(obj, f.attname), connection) for f in fields]
+        params = [f.get_db_prep_save(values[f.attname], connection) for f in fields]
 
         def build() -> str:
             q = connection.ops.quote_name
             assignments = ", ".join(f"{q(f.column)} = %s" for f in fields)
             return f"UPDATE {q(self.table)} SET {assignments} WHERE {q(self.pk.column)} = %s"
 
-        return self._sql((using, "update", tuple(attnames)), build), [*params, obj.pk]
+        return self._sql((using, "update", attnames), build), [*params, pk]
 
     def update_if_part(
         self,

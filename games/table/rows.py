@@ -38,7 +38,7 @@ def log_parts(logged: HandAction, hand: Hand, count: int, checkpoint: HandState 
 
 
 def _count_part(hand: Hand, count: int) -> tuple[str, list[Any]]:
-    return HAND_ROWS.update_part(Hand(pk=hand.pk, actions_count=count), ["actions_count"])
+    return HAND_ROWS.set_part(hand.pk, {"actions_count": count})
 
 
 def _checkpoint_part(hand: Hand, count: int, checkpoint: HandState) -> tuple[str, list[Any]]:
