@@ -86,6 +86,11 @@ def has_room() -> bool:
     return bool(held.idle) or held.count < held.limit
 
 
+def open_here() -> int:
+    """How many connections this loop holds (idle or in use): a look for tests and monitoring."""
+    return _of(asyncio.get_running_loop()).count
+
+
 def _of(loop: asyncio.AbstractEventLoop) -> _Connections:
     held = _BY_LOOP.get(loop)
     if held is None:

@@ -16,7 +16,7 @@ from common import loop_db
 from games.models import HandAction, Table
 from games.table import on_loop, snapshots
 from games.table.errors import ServiceError
-from tests.games.test_unlocked import _discards, _started
+from tests.games.test_unlocked import dealer_discards, started_table
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),  # the loop's connection sees only what is committed
@@ -57,8 +57,8 @@ def _perform(*args: Any) -> Any:
 
 
 def test_a_hand_action_is_made_on_the_loop(alice: User, threads: list[tuple[Any, ...]]) -> None:
-    table, dealer = _started(alice)
-    done = _perform(table.pk, dealer, table.version, _discards(table)[0])
+    table, dealer = started_table(alice)
+    done = _perform(table.pk, dealer, table.version, dealer_discards(table)[0])
     assert threads == []
     assert done.revision == table.revision + 1
     assert Table.objects.get(pk=table.pk).revision == done.revision
@@ -69,21 +69,21 @@ def test_a_hand_action_is_made_on_the_loop(alice: User, threads: list[tuple[Any,
 def test_off_or_a_table_command_goes_to_a_thread(
     alice: User, threads: list[tuple[Any, ...]], settings: Any
 ) -> None:
-    table, dealer = _started(alice)
+    table, dealer = started_table(alice)
     with pytest.raises(ServiceError):  # (a table command: the thread answers it)
         _perform(table.pk, dealer, table.version, {"type": "sit", "seat": 0})
     assert len(threads) == 1
     settings.LOOP_DB_CONNECTIONS = 0
-    done = _perform(table.pk, dealer, table.version, _discards(table)[0])
+    done = _perform(table.pk, dealer, table.version, dealer_discards(table)[0])
     assert len(threads) == 2 and done.revision == table.revision + 1
 
 
 def test_a_table_that_moved_on_is_done_on_a_thread(alice: User, threads: list[tuple[Any, ...]]) -> None:
     """The snapshot is behind the row (another process changed it): the loop's statement writes
     nothing, and the thread, under the lock, answers as it always did."""
-    table, dealer = _started(alice)
+    table, dealer = started_table(alice)
     Table.objects.filter(pk=table.pk).update(revision=table.revision + 5)
-    done = _perform(table.pk, dealer, table.version, _discards(table)[0])
+    done = _perform(table.pk, dealer, table.version, dealer_discards(table)[0])
     assert len(threads) == 1
     assert done.revision == table.revision + 6
     assert HandAction.objects.filter(hand__table=table).count() == 1  # (written once)
@@ -100,8 +100,7 @@ def test_a_connection_the_server_closed_is_not_used_again(db: None) -> None:
         await asyncio.sleep(0.2)  # (the server's FATAL message arrives)
         again = await loop_db.fetch_one("SELECT pg_backend_pid()", [])
         assert again is not None
-        held = loop_db._of(asyncio.get_running_loop())
-        return [row[0], again[0], held.count]
+        return [row[0], again[0], loop_db.open_here()]
 
     first, second, count = asyncio.run(pids())
     assert first != second and count == 1
