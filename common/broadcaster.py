@@ -44,8 +44,11 @@ def send(group: str, message: dict[str, Any]) -> None:
     if layer is None:
         return
     loop = _LOOP
-    if loop is not None and loop.is_running() and not _inside(loop):
-        loop.call_soon_threadsafe(_start, layer, group, message)
+    if loop is not None and loop.is_running():
+        if _inside(loop):  # (a change made on the loop itself: games.table.on_loop)
+            _start(layer, group, message)
+        else:
+            loop.call_soon_threadsafe(_start, layer, group, message)
         return
     try:
         async_to_sync(layer.group_send)(group, message)

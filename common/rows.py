@@ -210,16 +210,23 @@ class RowSql(Generic[M]):
 
     def update_part(self, obj: M, attnames: list[str], using: str = "default") -> tuple[str, list[Any]]:
         """`UPDATE … SET` of these fields of `obj`'s row as (SQL, parameters)."""
+        return self.set_part(obj.pk, {name: getattr(obj, name) for name in attnames}, using)
+
+    def set_part(self, pk: Any, values: dict[str, Any], using: str = "default") -> tuple[str, list[Any]]:
+        """`update_part` of the row with this key, from its new values (attname -> value): no model
+        instance made for it (a hand's count, once per hand action: its `__init__` cost more than
+        the statement's part)."""
         connection = connections[using]
+        attnames = tuple(values)
         fields = [self.by_attname[name] for name in attnames]
-        params = [f.get_db_prep_save(getattr(obj, f.attname), connection) for f in fields]
+        params = [f.get_db_prep_save(values[f.attname], connection) for f in fields]
 
         def build() -> str:
             q = connection.ops.quote_name
             assignments = ", ".join(f"{q(f.column)} = %s" for f in fields)
             return f"UPDATE {q(self.table)} SET {assignments} WHERE {q(self.pk.column)} = %s"
 
-        return self._sql((using, "update", tuple(attnames)), build), [*params, obj.pk]
+        return self._sql((using, "update", attnames), build), [*params, pk]
 
     def update_if_part(
         self,
@@ -338,24 +345,40 @@ def in_one_statement_if_first(
     everything was written, the values of the `returned` columns the first write returned (its
     `returning` fields). (PostgreSQL runs the `WITH` the main query reads first, the others
     after it: they never run then.) One round trip, and with autocommit one transaction."""
+    return run_if_first(*statement_if_first(parts, returned, using), using=using)
+
+
+def statement_if_first(
+    parts: list[tuple[str, list[Any]]], returned: tuple[str, ...] = (), using: str = "default"
+) -> tuple[str, list[Any]]:
+    """The statement of `in_one_statement_if_first` and its values, to be sent by `run_if_first`
+    or from an event loop (common.loop_db)."""
     values = [value for _sql, part in parts for value in part]
-    connection = connections[using]
     key = (tuple(sql for sql, _params in parts), returned, using)
     statement = _IF_FIRST.get(key)
     if statement is None:  # (the parts' texts are built once per shape: so is the whole)
-        statement = caches.put(
-            _IF_FIRST, key, _if_first_statement(parts, returned, connection.ops.quote_name), _IF_FIRST_LIMIT
-        )
+        quote = connections[using].ops.quote_name
+        statement = caches.put(_IF_FIRST, key, _if_first_statement(parts, returned, quote), _IF_FIRST_LIMIT)
+    return statement, values
+
+
+def run_if_first(statement: str, values: list[Any], using: str = "default") -> tuple[Any, ...] | None:
+    connection = connections[using]
     prepared = getattr(connection, "prepared_cursor", None)  # (mahjong_site.postgres: parsed once)
     try:
         with prepared() if prepared is not None else connection.cursor() as cursor:
             cursor.execute(statement, values)
             row = cursor.fetchone()
     except DataError as error:
-        if getattr(error.__cause__, "sqlstate", None) == DIVISION_BY_ZERO:
-            return None
-        raise
+        if not refused_if_first(error.__cause__):
+            raise
+        return None
     return tuple(row[1:])
+
+
+def refused_if_first(error: BaseException | None) -> bool:
+    """Whether a statement of `statement_if_first` failed because its first write changed no row."""
+    return getattr(error, "sqlstate", None) == DIVISION_BY_ZERO
 
 
 _IF_FIRST: dict[tuple[tuple[str, ...], tuple[str, ...], str], str] = caches.registered({})

@@ -107,6 +107,10 @@ DB_THREADS = env_int("DB_THREADS", 4 if _POSTGRES else 1)
 # … and for sockets arriving and leaving, apart (common/db_threads.py: a storm of handshakes must
 # not queue in front of the hand actions); 0: the same threads.
 ARRIVAL_DB_THREADS = env_int("ARRIVAL_DB_THREADS", 2 if _POSTGRES else 0)
+# Asynchronous connections per socket process for a hand action's one statement, sent from the
+# event loop without the hop to a play thread (common/loop_db.py, games/table/on_loop.py);
+# 0: every hand action on a play thread.
+LOOP_DB_CONNECTIONS = env_int("LOOP_DB_CONNECTIONS", 2 if _POSTGRES else 0)
 # Admission control (games/sockets/admission.py): table-socket handshakes a process runs at once before
 # it tells new sockets `busy` + retry_after and closes them with 1013 (0: no limit); the base
 # of retry_after, seconds.

@@ -8,6 +8,8 @@ With `--hop`, the whole hop of a hand action's call instead: awaited from an eve
 to a play thread through a thread pool executor (as before) or through the play lane's own queue
 (`common.db_threads.on_play_thread`), the call keeping its thread's connection either way.
 With `--announce`, a change's announcement handed from a thread to the broadcaster's loop.
+With `--loop`, the play lane's hop against the statement sent on the event loop itself through
+an asynchronous psycopg connection (prepared, autocommit), no thread.
 
 DATABASE_URL names the PostgreSQL database (any: the statement reads no table). Each call runs
 `SELECT 1` through a cursor, as a hand action runs its one statement; CPU is this process's
@@ -41,6 +43,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--announce", action="store_true", help="a change's announcement handed to the loop, old way and new"
     )
+    parser.add_argument(
+        "--loop", action="store_true", help="the play lane's hop against a connection of the loop's own"
+    )
     args = parser.parse_args(argv)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mahjong_site.settings")
     import django
@@ -69,14 +74,17 @@ def main(argv: list[str] | None = None) -> int:
         ways = hops(statement, args.calls)
     if args.announce:
         ways = announcements(args.calls)
+    if args.loop:
+        ways = {"play lane": hops(statement, args.calls)["play lane"], "on the loop": on_the_loop(args.calls)}
     times: dict[str, list[float]] = {name: [] for name in ways}
+    whole_pass = args.hop or args.announce or args.loop  # (a pass is one call that makes them all)
     for _ in range(args.passes):
         for name, call in ways.items():
             db_threads.release_kept()
-            for _ in range(1 if args.hop or args.announce else 50):  # warm
+            for _ in range(1 if whole_pass else 50):  # warm
                 call()
             start = time.process_time()
-            for _ in range(1 if args.hop or args.announce else args.calls):  # (those make their calls)
+            for _ in range(1 if whole_pass else args.calls):  # (those make their calls)
                 call()
             times[name].append((time.process_time() - start) / args.calls * 1e6)
     db_threads.release_kept()
@@ -112,6 +120,20 @@ def hops(statement: Callable[[], None], calls: int) -> dict[str, Callable[[], No
             await db_threads.on_play_thread(statement)
 
     return {"executor": lambda: asyncio.run(executor()), "play lane": lambda: asyncio.run(lane())}
+
+
+def on_the_loop(calls: int) -> Callable[[], None]:
+    """One pass: `calls` awaits one after another from an event loop of `SELECT 1` on an
+    asynchronous connection of the loop's own (common.loop_db), no thread."""
+    import asyncio
+
+    from common import loop_db
+
+    async def statements() -> None:
+        for _ in range(calls):
+            await loop_db.fetch_one("SELECT %s::int", [1])
+
+    return lambda: asyncio.run(statements())
 
 
 def announcements(calls: int) -> dict[str, Callable[[], None]]:

@@ -59,9 +59,11 @@ def _fresh_process_caches() -> Iterator[None]:
 
     caches.clear_all()
     yield
+    from common import loop_db
     from common.db_threads import release_kept
 
     release_kept()  # (a play thread's kept connection would outlive the test's database)
+    loop_db.release_all()  # (and so would a loop's)
 
 
 @pytest.fixture(autouse=True)

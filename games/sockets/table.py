@@ -20,7 +20,7 @@ from django.db.utils import InterfaceError, OperationalError
 from accounts import sockets
 from accounts.services import token_digest, user_for_token
 from common import broadcaster
-from common.db_threads import db, db_arrivals, on_play_thread
+from common.db_threads import db, db_arrivals
 from games.rendering.fragments import language_from_scope, render_error_html, render_table_html
 from games.rendering.heads import frame_head
 from games.rendering.presenters import context_for, json_view, snapshot_context, table_context
@@ -49,7 +49,7 @@ from games.sockets.frames import (
 from games.sockets.lean import LeanConsumer, json_text
 from games.sockets.pause_end import PauseEndSocket
 from games.sockets.watchers import HEARTBEAT, PAUSE_ENDS, WATCHER
-from games.table import commands, snapshots, store
+from games.table import on_loop, snapshots, store
 from games.table import presence as table_presence
 from games.table.errors import ServiceError
 from games.table.loaded import Loaded
@@ -250,13 +250,11 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Paus
         reply_to = reply_id(message.get("id")) if self.json_mode else None
         sits = isinstance(action, dict) and action.get("type") == "sit" and self.counted_seated is False
         try:
-            table = await on_play_thread(
-                commands.perform,
+            table = await on_loop.perform(
                 self.table_id,
                 self._actor(),
                 self._version_meant(message.get("version")),
                 action,
-                None,
                 self.socket_id if sits else None,
             )
             if sits:

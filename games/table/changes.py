@@ -40,17 +40,22 @@ def change_hand(
 ) -> Change:
     """`body` (a hand action) as `change` would run it, made first without the lock on this
     process's snapshot when that can decide it (games.table.unlocked): one statement, not four."""
-
-    def checked(t: Change) -> None:
-        if expect is not None:
-            check_version(t, expect)
-        body(t)
-
-    t = unlocked.try_unlocked(table_id, now, timing.set_deadline, checked)
+    t = unlocked.try_unlocked(table_id, now, timing.set_deadline, checked(expect, body))
     if t is None:
         with change(table_id, now, expect) as t:
             body(t)
     return t
+
+
+def checked(expect: Expected | None, body: Callable[[Change], None]) -> Callable[[Change], None]:
+    """`body` after the version check (`check_version`), for a change made without the lock."""
+
+    def run(t: Change) -> None:
+        if expect is not None:
+            check_version(t, expect)
+        body(t)
+
+    return run
 
 
 def check_version(t: Change, expect: Expected) -> None:

@@ -21,7 +21,7 @@ from games.engine.rulesets import get_ruleset
 from games.engine.view import legal_json
 from games.models import Seat, Table
 from games.table import play, seating, stake, timing
-from games.table.changes import Expected, change, change_hand
+from games.table.changes import Expected, change, change_hand, checked
 from games.table.errors import ServiceError
 from games.table.loaded import Loaded
 from games.table.store import Change
@@ -55,6 +55,7 @@ _EVERYONE = frozenset(Who)
 _OWNER = frozenset({Who.ANYONE, Who.MANAGER})
 _LOGGED_IN = frozenset({Who.ANYONE})
 
+Body = Callable[[Change], None]  # what a command does to a loaded table
 Handler = Callable[[Change, AbstractBaseUser, dict[str, Any], "int | None"], None]
 Offer = Callable[[Loaded, AbstractBaseUser, "Seat | None"], list[dict[str, Any]]]
 
@@ -188,6 +189,13 @@ def perform(
     """Run one `legal` entry a client sent back, if the table is still at `version` (checked
     under the change's lock). `now`: the time of a hand action (tests on a fake clock; else the
     real time); `socket_id`: the socket it came over (`seating.sit`)."""
+    command, expect = _accepted(user, version, action)
+    when = now if command is HAND_ACTION else None  # (a table command happens now, as it always did)
+    return run(command, table_id, user, action, expect, when, socket_id)
+
+
+def _accepted(user: AbstractBaseUser | None, version: Any, action: Any) -> tuple[Command, Expected]:
+    """`perform`'s checks of what a client sent, before any table is read: its command and version."""
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise ServiceError("bad_action", "an action is an object with a 'type'")
     if isinstance(version, bool) or not isinstance(version, int):
@@ -195,8 +203,21 @@ def perform(
     if user is None or not user.is_authenticated:
         raise ServiceError("login_required", "log in to play")
     command = COMMANDS.get(action["type"], HAND_ACTION)
-    when = now if command is HAND_ACTION else None  # (a table command happens now, as it always did)
-    return run(command, table_id, user, action, Expected(version, command.same_decision), when, socket_id)
+    return command, Expected(version, command.same_decision)
+
+
+def hand_action_body(
+    user: AbstractBaseUser | None, version: Any, action: Any
+) -> Callable[[Change], None] | None:
+    """What `perform` runs on the table for a hand action, its version checked first
+    (games.table.on_loop); None for anything else, which `perform` answers."""
+    try:
+        command, expect = _accepted(user, version, action)
+    except ServiceError:
+        return None
+    if command is not HAND_ACTION:
+        return None
+    return checked(expect, _body(command, user, action, None))
 
 
 def run(
@@ -210,18 +231,22 @@ def run(
 ) -> Table:
     """One command under one lock: the version (if any), who may, then the handler. A hand
     action may be made without the lock (`change_hand`): the same checks, the same handler."""
+    body = _body(command, user, action, socket_id)
+    if command is HAND_ACTION:
+        return change_hand(table_id, now, expect, body).table
+    with change(table_id, now, expect) as t:
+        body(t)
+    return t.table
 
+
+def _body(command: Command, user: AbstractBaseUser, action: dict[str, Any], socket_id: int | None) -> Body:
     def body(t: Change) -> None:
         if command.who is not Who.ANYONE:  # (the handler of an ANYONE command asks for a login)
             seating.require_login(t, user)
             command.who.check(t, user)
         command.run(t, user, action, socket_id)
 
-    if command is HAND_ACTION:
-        return change_hand(table_id, now, expect, body).table
-    with change(table_id, now, expect) as t:
-        body(t)
-    return t.table
+    return body
 
 
 def legal_for(t: Loaded, user: AbstractBaseUser | None) -> list[dict[str, Any]]:

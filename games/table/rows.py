@@ -11,7 +11,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connections
 
-from common.rows import RowShape, RowSql, in_one_statement, in_one_statement_if_first
+from common.rows import RowShape, RowSql, in_one_statement, statement_if_first
 from games.engine.state import HandState
 from games.models import Hand, HandAction, HandCheckpoint, Seat, Table
 from games.sockets.models import OpenSocket
@@ -38,7 +38,7 @@ def log_parts(logged: HandAction, hand: Hand, count: int, checkpoint: HandState 
 
 
 def _count_part(hand: Hand, count: int) -> tuple[str, list[Any]]:
-    return HAND_ROWS.update_part(Hand(pk=hand.pk, actions_count=count), ["actions_count"])
+    return HAND_ROWS.set_part(hand.pk, {"actions_count": count})
 
 
 def _checkpoint_part(hand: Hand, count: int, checkpoint: HandState) -> tuple[str, list[Any]]:
@@ -81,13 +81,13 @@ LogEntry = tuple[HandAction, Hand, int, "HandState | None"]  # the action, its h
 HeldBack = tuple[list[LogEntry], dict[tuple[int, int], HandState]]  # a change's log rows, its new states
 
 
-def save_if_current(
-    table: Table, before: tuple[Any, ...], logs: list[LogEntry], seats: list[tuple[Seat, list[str]]]
-) -> bool:
+def statement_if_current(
+    table: Table, before: tuple[Any, ...], logs: list[LogEntry], seats: list[Seat], seats_before: list[Any]
+) -> tuple[str, list[Any]]:
     """A change made on a snapshot, without the table's lock: its table fields, log rows and
-    seat fields in one statement, written only if the table's row is still what the snapshot
-    held (`GUARD_FIELDS`, as in `before`). PostgreSQL only. Whether it was written; if so,
-    `table` gets the row's fields kept outside the revision (`FRESH_FIELDS`) as they are now."""
+    seat fields in one statement (common.rows.statement_if_first), which writes only if the
+    table's row is still what the snapshot held (`GUARD_FIELDS`, as in `before`). PostgreSQL
+    only. What it returns when it wrote goes to `set_fresh`."""
     was = dict(zip(TABLE_FIELDS, before, strict=True))
     changed = set(changed_names(TABLE_FIELDS, before, TABLE_SHAPE.values(table))) | QUIET_FIELDS
     names = [name for name in TABLE_FIELDS if name in changed]
@@ -100,13 +100,17 @@ def save_if_current(
         if kept:
             parts.append(_checkpoint_part(hand, *kept[-1]))
         parts += [ACTION_ROWS.insert_part(entry[0]) for entry in logs]
-    parts += [SEAT_ROWS.update_part(seat, names) for seat, names in seats if names]
-    fresh = in_one_statement_if_first(parts, returned=FRESH_COLUMNS)
-    if fresh is None:
-        return False
+    for seat, loaded in zip(seats, seats_before, strict=True):
+        if changed := changed_names(SEAT_FIELDS, loaded, SEAT_SHAPE.values(seat)):
+            parts.append(SEAT_ROWS.update_part(seat, changed))
+    return statement_if_first(parts, returned=FRESH_COLUMNS)
+
+
+def set_fresh(table: Table, fresh: tuple[Any, ...]) -> None:
+    """`table` gets the row's fields kept outside the revision (`FRESH_FIELDS`) as the
+    statement of `statement_if_current` returned them."""
     for name, value in zip(FRESH_FIELDS, fresh, strict=True):
         setattr(table, name, value)
-    return True
 
 
 def changed_names(names: tuple[str, ...], before: tuple[Any, ...], after: tuple[Any, ...]) -> list[str]:

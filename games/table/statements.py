@@ -34,6 +34,14 @@ def _count(execute: Any, sql: str, params: Any, many: bool, context: dict[str, A
     return execute(sql, params, many, context)
 
 
+def count_one() -> None:
+    """A statement sent outside Django's connections (a hand action's on the event loop:
+    games.table.on_loop), counted when counting is on."""
+    global _counted
+    if _installed:
+        _counted = next(_COUNTER) + 1
+
+
 def _on_connection(sender: Any, connection: Any, **kwargs: Any) -> None:
     if _count not in connection.execute_wrappers:
         connection.execute_wrappers.append(_count)

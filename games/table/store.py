@@ -47,8 +47,9 @@ from games.table.rows import (
     HeldBack,
     changed_names,
     save_changes,
-    save_if_current,
     save_table,
+    set_fresh,
+    statement_if_current,
 )
 from games.table.statements import install_from_env
 from games.table.visibility import seen_by_all
@@ -210,26 +211,24 @@ class Change(Loaded):
 
     def hold_back(self, states: dict[tuple[int, int], HandState]) -> None:
         """Made on a snapshot (with its `states`) without the lock (games.table.unlocked): log rows
-        and new states are held back for `commit_if_current`."""
+        and new states are held back for `statement_if_current`."""
         self._unlocked = ([], dict(states))
 
-    def commit_if_current(self, finish: Callable[[Change], None]) -> bool:
-        """`commit` of a change made on a snapshot, in one autocommitted statement written only if
-        the table's row is still at the snapshot's revision (rows.save_if_current); then kept and
-        announced. False: nothing changed, or nothing was written."""
-        assert self._unlocked is not None
-        logs, states = self._unlocked
-        fields = self._changed_fields()
+    def statement_if_current(self, finish: Callable[[Change], None]) -> tuple[str, list[Any]] | None:
+        """`commit` of a change made on a snapshot: one statement written only if the table's row is still
+        at its revision (rows.statement_if_current), sent in autocommit, its result to `written`."""
+        fields, logs = self._changed_fields(), self._unlocked[0] if self._unlocked is not None else []
         if not self._changed_given(fields):
-            return False
+            return None
         self._bump(finish, fields)
-        seats = [
-            (seat, changed_names(SEAT_FIELDS, before, SEAT_SHAPE.values(seat)))
-            for seat, before in zip(self.seats, self._seats_before, strict=True)
-        ]
-        if not save_if_current(self.table, self._table_before, logs, seats):
+        return statement_if_current(self.table, self._table_before, logs, self.seats, self._seats_before)
+
+    def written(self, fresh: tuple[Any, ...] | None) -> bool:
+        """Keep and announce the change once its statement wrote (`fresh`: what it returned, or None)."""
+        if fresh is None or self._unlocked is None:  # (not written)
             return False
-        for key, state in states.items():  # (only now: they are the log's from here on)
+        set_fresh(self.table, fresh)
+        for key, state in self._unlocked[1].items():  # (only now: they are the log's from here on)
             remember_state(key, state)
         self._announcer()()
         return True

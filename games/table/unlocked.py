@@ -8,7 +8,7 @@ of a table (games.table.snapshots) is what the database holds while the table's 
 the snapshot's — every change bumps it — so a change worked out on a private copy of it needs
 no read, and its writes (the table's row with the revision bumped, the log row, the hand's count,
 a checkpoint, seat fields) can go in one statement that applies only if the row is still at that
-revision (games.table.rows.save_if_current). When it is not, nothing was written and the change
+revision (games.table.rows.statement_if_current). When it is not, nothing was written and the change
 is made again under the lock, which answers as it always did; so does anything the snapshot
 cannot decide on its own: a refusal (the snapshot may be old), a statement the command needs
 (it is stopped before it runs), the hand's end.
@@ -20,9 +20,11 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
+from django.core.exceptions import SynchronousOnlyOperation
 from django.db import connections
 from django.utils import timezone
 
+from common.rows import run_if_first
 from games.models import Hand
 from games.table import snapshots
 from games.table.errors import NeedsLock, ServiceError
@@ -39,6 +41,19 @@ def try_unlocked(
     """Run `body` on the newest snapshot of a table whose hand is in play and write what it
     changed if the table is still at the snapshot's revision (`finish`: as for a locked change).
     None when it could not be done so: nothing was written or kept, do it under the lock."""
+    made = made_unlocked(table_id, now, finish, body)
+    if made is None:
+        return None
+    t, statement = made
+    return t if t.written(run_if_first(*statement)) else None
+
+
+def made_unlocked(
+    table_id: int, now: datetime | None, finish: Callable[[Change], None], body: Callable[[Change], None]
+) -> tuple[Change, tuple[str, list[Any]]] | None:
+    """`body` made on the newest snapshot, and the one statement that writes it if the table is
+    still at the snapshot's revision, to be sent in autocommit and its result handed to
+    `Change.written`. None when it cannot be made so (nothing kept)."""
     connection = connections["default"]
     snapshot = snapshots.newest(table_id)
     if connection.vendor != "postgresql" or connection.in_atomic_block or snapshot is None:
@@ -55,6 +70,7 @@ def try_unlocked(
     try:
         with connection.execute_wrapper(_no_statements):
             body(t)
-        return t if t.commit_if_current(finish) else None
-    except (NeedsLock, ServiceError):
+        statement = t.statement_if_current(finish)
+    except (NeedsLock, ServiceError, SynchronousOnlyOperation):  # (the last: a statement on the loop)
         return None
+    return (t, statement) if statement is not None else None

@@ -123,3 +123,12 @@ def test_select_returns_every_match_in_order_up_to_the_limit(alice: User) -> Non
     ]
     assert len(rows.select([("table_id", "=", table.pk)], limit=2)) == 2
     assert rows.select([("table_id", "=", 10**9)]) == []
+
+
+def test_set_part_is_the_update_part_of_a_row_known_by_its_key(db: None) -> None:
+    rows = RowSql(Hand)
+    assert rows.set_part(7, {"actions_count": 42}) == rows.update_part(
+        Hand(pk=7, actions_count=42), ["actions_count"]
+    )
+    sql, params = rows.set_part(7, {"actions_count": 42})
+    assert sql.startswith("UPDATE") and params == [42, 7]

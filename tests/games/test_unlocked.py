@@ -28,7 +28,7 @@ def _fresh_snapshots() -> None:
     snapshots.forget()
 
 
-def _started(alice: User) -> tuple[Table, User]:
+def started_table(alice: User) -> tuple[Table, User]:
     """Four people at a table in play (no pause, no undo window), and the dealer, who discards first."""
     people = [alice, *(User.objects.create_user(username=f"player{i}") for i in (1, 2, 3))]
     table = opening.create_table(alice, "shanghai", undo_ms=0, min_pause_ms=0)
@@ -44,7 +44,7 @@ def _started(alice: User) -> tuple[Table, User]:
     return table, people[state.turn]
 
 
-def _discards(table: Table) -> list[dict[str, Any]]:
+def dealer_discards(table: Table) -> list[dict[str, Any]]:
     """The dealer's discards, one per tile."""
     state = store.load(table).state
     assert state is not None
@@ -73,9 +73,9 @@ def _replayed(hand_id: int, count: int) -> Any:
 
 
 def test_a_hand_action_on_a_current_snapshot_is_one_statement(alice: User) -> None:
-    table, dealer = _started(alice)
+    table, dealer = started_table(alice)
     assert snapshots.at(table.pk, table.revision) is not None
-    discard = _discards(table)[0]
+    discard = dealer_discards(table)[0]
     with _statements() as statements:
         done = commands.perform(table.pk, dealer, table.version, discard)
     # no BEGIN, no locked read, no COMMIT: the compare-and-set alone
@@ -92,8 +92,8 @@ def test_a_hand_action_on_a_current_snapshot_is_one_statement(alice: User) -> No
 
 
 def test_a_snapshot_the_table_moved_past_writes_nothing_and_the_lock_decides(alice: User) -> None:
-    table, dealer = _started(alice)
-    first, second = _discards(table)[:2]
+    table, dealer = started_table(alice)
+    first, second = dealer_discards(table)[:2]
     old = snapshots.newest(table.pk)
     assert old is not None
     commands.act(table.pk, dealer, first)  # as another process would: under the lock
@@ -116,9 +116,9 @@ def test_a_snapshot_the_table_moved_past_writes_nothing_and_the_lock_decides(ali
 def test_a_spectator_counted_without_a_new_revision_shows_in_the_next_snapshot(alice: User) -> None:
     """The count is written quietly (no new revision), so the snapshot an action is made on may
     hold an older one; the new snapshot shows the row's, not the old snapshot's."""
-    table, dealer = _started(alice)
+    table, dealer = started_table(alice)
     assert snapshots.newest(table.pk) is not None
-    discard = _discards(table)[0]
+    discard = dealer_discards(table)[0]
     Table.objects.filter(pk=table.pk).update(spectators=3)  # another process's spectators
     with _statements() as statements:
         done = commands.perform(table.pk, dealer, table.version, discard)
@@ -130,8 +130,8 @@ def test_a_spectator_counted_without_a_new_revision_shows_in_the_next_snapshot(a
 
 
 def test_an_action_inside_a_transaction_takes_the_lock(alice: User) -> None:
-    table, dealer = _started(alice)
-    discard = _discards(table)[0]
+    table, dealer = started_table(alice)
+    discard = dealer_discards(table)[0]
     with _statements() as sent, transaction.atomic():
         commands.perform(table.pk, dealer, table.version, discard)
     statements = [sql for sql in sent if '"games_table"' in sql]
@@ -145,8 +145,8 @@ def _fields(row: Any) -> dict[str, Any]:
 def test_the_snapshot_kept_from_its_own_rows_is_what_its_blob_holds(alice: User) -> None:
     """Kept from the change's rows, not unpacked from the bytes it announced: the same fields and
     light users as unpacking gives, and nothing the caller does to the table it got back reaches it."""
-    table, dealer = _started(alice)
-    discard = _discards(table)[0]
+    table, dealer = started_table(alice)
+    discard = dealer_discards(table)[0]
     with _statements() as statements:
         done = commands.perform(table.pk, dealer, table.version, discard)
     assert len(statements) == 1  # made on the snapshot
