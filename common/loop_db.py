@@ -108,6 +108,9 @@ def _usable(connection: psycopg.AsyncConnection[Any]) -> bool:
     return not poller.poll(0)  # (an idle connection in autocommit is sent nothing)
 
 
+LOOP_CONNECT_TIMEOUT_S = 5
+
+
 async def _connect() -> tuple[psycopg.AsyncConnection[Any], psycopg.AsyncCursor[Any]]:
     """A connection as Django makes its own (the same parameters and adapters, its time zone),
     in autocommit, preparing its statements from their first run; with its one cursor (a new
@@ -117,6 +120,9 @@ async def _connect() -> tuple[psycopg.AsyncConnection[Any], psycopg.AsyncCursor[
     for name in ("cursor_factory", "pool"):
         params.pop(name, None)
     params["prepare_threshold"] = 1
+    # an unreachable host must fail the one act that asked, as a play thread's would, not hold
+    # it for the operating system's TCP timeout (minutes)
+    params.setdefault("connect_timeout", LOOP_CONNECT_TIMEOUT_S)
     connection = await psycopg.AsyncConnection.connect(autocommit=True, **params)
     zone = django_connection.timezone_name
     if zone and connection.info.parameter_status("TimeZone") != zone:
