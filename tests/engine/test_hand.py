@@ -722,6 +722,7 @@ def test_waits_known_is_waits_kept_per_tiles_and_jokers() -> None:
         assert hand.waits_known(c, jokers) == frozenset(hand.waits(c, jokers))
         assert hand.waits_known(c, jokers) is hand.waits_known(c, jokers)  # answered once
     ready = c_of("123m456m789m123p5p")
-    assert hand.waits_known(ready) == {parse("5p")[0]}
+    kept = hand.waits_known(ready)
+    assert kept == {parse("5p")[0]} and hand.waits_known(ready) is kept
     hand.forget_waits()
-    assert hand._WAITS_KNOWN == {}
+    assert hand.waits_known(ready) is not kept  # answered afresh
