@@ -64,8 +64,10 @@ def versions_played(bench: Any, count: int) -> list[Any]:
 def forget(kept: list[Any]) -> None:
     """Every kept answer dropped: the per-process caches, and what states keep on themselves."""
     from common import caches
+    from games.engine import hand
 
     caches.clear_all()
+    getattr(hand, "forget_waits", lambda: None)()  # the waits kept per hand (older trees keep none)
     for snapshot in kept:
         for state in snapshot.states.values():
             state.__dict__.pop("_memo", None)

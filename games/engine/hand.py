@@ -313,6 +313,29 @@ def waits(counts: bytes, jokers: int = 0) -> list[Tile]:
     return out
 
 
+# (counts, jokers) -> `waits` as a frozenset. A server asks the waits help of every seat at every
+# version, and a seat that does not move asks it of the same tiles again and again (the seat to
+# play asks it of each 13 tiles it could keep, one of which it then waits on). Pure and bounded.
+_WAITS_KNOWN: dict[tuple[bytes, int], frozenset[Tile]] = {}
+_WAITS_KNOWN_LIMIT = 20_000  # ~10 MB at most
+
+
+def waits_known(counts: bytes, jokers: int = 0) -> frozenset[Tile]:
+    """`waits`, answered once per (counts, jokers) in this process."""
+    key = (counts, jokers)
+    known = _WAITS_KNOWN.get(key)
+    if known is None:
+        if len(_WAITS_KNOWN) >= _WAITS_KNOWN_LIMIT:
+            _WAITS_KNOWN.clear()  # pure answers: the next asks fill it again
+        known = _WAITS_KNOWN[key] = frozenset(waits(counts, jokers))
+    return known
+
+
+def forget_waits() -> None:
+    """Empty `waits_known`'s answers (a cold pass of a benchmark; `reset_tables` does it too)."""
+    _WAITS_KNOWN.clear()
+
+
 # ---------------------------------------------------------------------------
 # Shanten. A suit's partial-cost vector is (no_pair, with_pair): for
 # m = 0..4, the fewest jokers that make m melds (and m melds + the pair) out
@@ -535,6 +558,7 @@ def reset_tables(combinations_only: bool = False) -> None:
     that join suits together."""
     _JOIN.clear()
     _FINAL.clear()
+    forget_waits()
     if combinations_only:
         return
     for table in (_SUITED, _HONOURS, _SUITED_ADD, _HONOURS_ADD, _SUITED_PARTIAL, _HONOUR_PARTIAL):

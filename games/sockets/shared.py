@@ -19,9 +19,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.contrib.auth.models import AbstractBaseUser
+
 from common import caches
-from games.rendering.presenters import snapshot_context
-from games.table import snapshots
+from games.rendering.presenters import context_for, snapshot_context
+from games.table import snapshots, store
+from games.table.loaded import Loaded
 
 SHARE_FOR = 0.1  # seconds
 
@@ -63,3 +66,29 @@ def frame_text(context: dict[str, Any], json_mode: bool, language: str, build: C
     if text is None:
         text = known.texts[key] = build()
     return text
+
+
+# table id -> (the snapshot, when it was read, its Loaded): the table as every socket of this
+# process renders it from one announcement. Reading it (`store.loaded_from`: the rows, the state,
+# the clock) was done once per socket; the Loaded is only read by the renders, and it holds no
+# viewer's part (each frame's head and context are still built per viewer from it).
+_LOADED: dict[int, tuple[snapshots.Snapshot, float, Loaded | None]] = caches.registered({})
+
+
+def loaded(snapshot: snapshots.Snapshot) -> Loaded | None:
+    """`store.loaded_from(snapshot)`, shared by the sockets that render the same snapshot within
+    `SHARE_FOR` (its `now`, the countdowns' instant, is that of the first of them)."""
+    table_id, now = snapshot.table.pk, time.monotonic()
+    known = _LOADED.get(table_id)
+    if known is not None and known[0] is snapshot and now - known[1] < SHARE_FOR:
+        return known[2]
+    ctx = store.loaded_from(snapshot)
+    caches.put(_LOADED, table_id, (snapshot, now, ctx), _LIMIT)
+    return ctx
+
+
+def own_context(snapshot: snapshots.Snapshot, user: AbstractBaseUser) -> dict[str, Any] | None:
+    """`user`'s render context of `snapshot` from the shared `loaded` (None: it cannot be built
+    from the snapshot). The context itself is the viewer's own."""
+    ctx = loaded(snapshot)
+    return context_for(ctx, user) if ctx is not None else None

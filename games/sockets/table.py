@@ -23,7 +23,7 @@ from common import broadcaster
 from common.db_threads import db, db_arrivals
 from games.rendering.fragments import language_from_scope, render_error_html, render_table_html
 from games.rendering.heads import frame_head
-from games.rendering.presenters import context_for, json_view, snapshot_context, table_context
+from games.rendering.presenters import context_for, json_view, table_context
 from games.rendering.spectator_delay import DelayedSpectatorSocket
 from games.social.announcements import AnnouncementSocket
 from games.social.chat import ChatSocket
@@ -297,7 +297,7 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Paus
         snapshot = snapshots.at(self.table_id, version)
         if snapshot is None and isinstance(blob, bytes):
             snapshot = snapshots.keep(blob)  # once per process: the other sockets find it kept
-        ctx = store.loaded_from(snapshot) if snapshot is not None else None
+        ctx = shared.loaded(snapshot) if snapshot is not None else None
         await self._send_loaded(ctx, snapshot)
 
     async def _send_loaded(self, ctx: Loaded | None, snapshot: snapshots.Snapshot | None) -> bool:
@@ -319,7 +319,7 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Paus
         """This viewer's render context of a snapshot; an anonymous viewer's is shared by every
         anonymous viewer of the table in this process (games.sockets.shared)."""
         user = self._actor()
-        return snapshot_context(snapshot, user) if user is not None else shared.anonymous_context(snapshot)
+        return shared.own_context(snapshot, user) if user is not None else shared.anonymous_context(snapshot)
 
     async def send_state(
         self, force: bool = False, context: dict[str, Any] | None = None, reply_to: str | int | None = None

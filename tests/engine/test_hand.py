@@ -710,3 +710,19 @@ def test_thirteen_orphans_agrees_with_brute_force(jokers: int) -> None:
         assert is_thirteen_orphans(bytes(c), jokers) == expected, (c, jokers)
         hits += expected
     assert 100 < hits < 390
+
+
+def test_waits_known_is_waits_kept_per_tiles_and_jokers() -> None:
+    hand.forget_waits()
+    rng = random.Random(7)
+    for _ in range(300):
+        tiles = rng.sample([t for t in range(34) for _ in range(4)], 13)
+        c = bytes(Counter(tiles).get(t, 0) for t in range(34))
+        jokers = rng.choice((0, 0, 1))
+        assert hand.waits_known(c, jokers) == frozenset(hand.waits(c, jokers))
+        assert hand.waits_known(c, jokers) is hand.waits_known(c, jokers)  # answered once
+    ready = c_of("123m456m789m123p5p")
+    kept = hand.waits_known(ready)
+    assert kept == {parse("5p")[0]} and hand.waits_known(ready) is kept
+    hand.forget_waits()
+    assert hand.waits_known(ready) is not kept  # answered afresh

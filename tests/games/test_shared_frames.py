@@ -4,6 +4,7 @@ A signed-in viewer's frame stays its own."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -11,11 +12,12 @@ import pytest
 from channels.db import database_sync_to_async as sync_to_async
 from django.contrib.auth.models import User
 
+from games.models import Table
 from games.sockets import shared
 from games.sockets import table as table_socket
 from games.table import commands
 from tests.conftest import make_user
-from tests.games.conftest import bot_table
+from tests.games.conftest import bot_table, two_seated
 from tests.games.test_consumers import latest_state, open_socket
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -59,3 +61,47 @@ async def test_anonymous_viewers_share_one_render_of_each_version(
     assert own["version"] == json.loads(texts[0])["version"]
     for socket in [*json_sockets, *html_sockets, signed_in]:
         await socket.disconnect()
+
+
+def _two_players_started(alice: User, bob: User) -> Any:
+    """A two-player hand under way, and the snapshot of its current version."""
+    from games.table import snapshots
+
+    snapshots.forget()
+    table = two_seated(alice, bob)
+    commands.start_hand(table.pk, alice)
+    revision = Table.objects.values_list("revision", flat=True).get(pk=table.pk)
+    snapshot = snapshots.at(table.pk, revision)
+    assert snapshot is not None
+    return snapshot
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_sockets_of_a_process_share_one_read_of_a_snapshot(
+    alice: User, bob: User, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    snapshot = _two_players_started(alice, bob)
+    first = shared.loaded(snapshot)
+    assert first is not None and shared.loaded(snapshot) is first  # the next socket's: the same read
+    other = dataclasses.replace(snapshot)  # another snapshot of the table (say, a newer version)
+    assert shared.loaded(other) is not first
+    clock = iter([1000.0, 1000.0 + shared.SHARE_FOR + 0.01])
+    monkeypatch.setattr(shared.time, "monotonic", lambda: next(clock))
+    kept = shared.loaded(snapshot)  # read at 1000.0
+    assert shared.loaded(snapshot) is not kept  # past SHARE_FOR: its clock would be stale
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_shared_read_carries_no_seat_s_tiles_to_another_viewer(alice: User, bob: User) -> None:
+    """Hidden information: each viewer's context from the one shared read opens its own hand only."""
+    snapshot = _two_players_started(alice, bob)
+    mine = {user.username: shared.own_context(snapshot, user) for user in (alice, bob)}
+    for index, name in enumerate(("alice", "bob")):
+        context = mine[name]
+        assert context is not None
+        seats = context["view"]["seats"]
+        assert seats[index].get("hand")  # its own tiles, face up
+        assert seats[1 - index].get("hand") is None  # never the other seat's
+        assert context["view"]["me"] == index
+    assert shared.loaded(snapshot) is not None
+    assert shared.own_context(snapshot, alice) == mine["alice"]  # read again from the shared one: the same

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from games.engine.hand import is_complete, waits
+from games.engine.hand import is_complete, waits_known
 from games.engine.rulesets.options import OptionRange, Value, check_options
 from games.engine.scoring.context import ScoreResult, WinContext, no_win
 from games.engine.state import HandResult, HandState, Meld
@@ -156,7 +156,7 @@ class Ruleset:
 
     def is_ready_hand(self, state: HandState, seat: int, counts: bytes) -> bool:
         """A 13-tile concealed part one tile from winning (for 报听)."""
-        return bool(waits(counts))
+        return bool(waits_known(counts))
 
     def restriction(self, state: HandState, seat: int, action: Action) -> str | None:
         """An error code if the variant forbids this otherwise possible action."""
@@ -171,11 +171,11 @@ class Ruleset:
         shapes adds the kinds those could take (tests/engine/test_waits.py checks the superset)."""
         jokers = sum(counts[t] for t in state.jokers)
         if not jokers:
-            return set(waits(counts)) | set(state.jokers)
+            return set(waits_known(counts)).union(state.jokers)
         plain = bytearray(counts)
         for t in state.jokers:
             plain[t] = 0
-        return set(waits(bytes(plain), jokers)) | set(state.jokers)
+        return set(waits_known(bytes(plain), jokers)).union(state.jokers)
 
     def is_winning_shape(self, state: HandState, seat: int, counts: bytes) -> bool:
         """Shape test for the concealed part `counts` (winning tile included).
