@@ -2,7 +2,31 @@
 
 from __future__ import annotations
 
+import argparse
 import statistics
+import time
+from collections.abc import Callable, Mapping
+
+
+def bench_arguments(doc: str | None, calls: int) -> argparse.ArgumentParser:
+    """The options every alternating bench takes: calls per pass and the number of passes."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--calls", type=int, default=calls)
+    parser.add_argument("--passes", type=int, default=10)
+    return parser
+
+
+def alternate(ways: Mapping[str, Callable[[], object]], passes: int, calls: int) -> dict[str, list[float]]:
+    """µs of CPU per call of each way, one figure per pass, the ways taking turns within each
+    pass so that a drift of the machine falls on all of them alike."""
+    times: dict[str, list[float]] = {name: [] for name in ways}
+    for _ in range(passes):
+        for name, way in ways.items():
+            start = time.process_time()
+            for _ in range(calls):
+                way()
+            times[name].append((time.process_time() - start) / calls * 1e6)
+    return times
 
 
 def print_medians(times: dict[str, list[float]], unit: str) -> None:

@@ -10,9 +10,7 @@ The snapshot is a real one: a shanghai table of four players 30 actions into a h
 
 from __future__ import annotations
 
-import argparse
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -20,15 +18,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from bench_passes import print_medians  # noqa: E402  (the scripts' folder is on the path above)
+from bench_passes import alternate, bench_arguments, print_medians  # noqa: E402  (the scripts' folder is on the path above)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--calls", type=int, default=3000)
-    parser.add_argument("--passes", type=int, default=10)
+    parser = bench_arguments(__doc__, calls=3000)
     parser.add_argument("--database", default="mahjong_copybench")
     args = parser.parse_args(argv)
     import service_bench
@@ -44,13 +38,7 @@ def main(argv: list[str] | None = None) -> int:
         "unpacked": lambda: snapshots.unpack_rows(snapshot.blob),
         "copied": lambda: snapshots.private_rows(snapshot),
     }
-    times: dict[str, list[float]] = {name: [] for name in ways}
-    for _ in range(args.passes):
-        for name, call in ways.items():
-            start = time.process_time()
-            for _ in range(args.calls):
-                call()
-            times[name].append((time.process_time() - start) / args.calls * 1e6)
+    times = alternate(ways, args.passes, args.calls)
     print_medians(times, "copy")
     return 0
 

@@ -9,10 +9,8 @@ No database is touched (the part's text and parameters only); DATABASE_URL names
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -20,15 +18,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from bench_passes import print_medians  # noqa: E402  (the scripts' folder is on the path above)
+from bench_passes import alternate, bench_arguments, print_medians  # noqa: E402  (the scripts' folder is on the path above)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--calls", type=int, default=20000)
-    parser.add_argument("--passes", type=int, default=10)
+    parser = bench_arguments(__doc__, calls=20000)
     args = parser.parse_args(argv)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mahjong_site.settings")
     import django
@@ -42,13 +36,7 @@ def main(argv: list[str] | None = None) -> int:
         "set_part": lambda: HAND_ROWS.set_part(7, {"actions_count": 42}),
     }
     assert len({repr(way()) for way in ways.values()}) == 1  # (the same text and parameters)
-    times: dict[str, list[float]] = {name: [] for name in ways}
-    for _ in range(args.passes):
-        for name, way in ways.items():
-            start = time.process_time()
-            for _ in range(args.calls):
-                way()
-            times[name].append((time.process_time() - start) / args.calls * 1e6)
+    times = alternate(ways, args.passes, args.calls)
     print_medians(times, "part")
     return 0
 

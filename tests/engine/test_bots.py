@@ -6,7 +6,7 @@ import inspect
 import json
 import os
 import random
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 import pytest
 
@@ -93,6 +93,21 @@ def reshuffle_hidden(state: HandState, viewer: int, seed: int) -> HandState:
         live[i] = t
     wall = state.wall[: state.head] + tuple(live) + state.wall[state.tail :]
     return evolve(state, players=tuple(players), wall=wall)
+
+
+def expert_blind_and_departing(turns: Iterable[tuple[HandState, int]], seed: int) -> tuple[int, int]:
+    """At each (state, seat) of `turns`: expert's move is the same on a table whose hidden tiles
+    were dealt again (asserted), and whether it leaves strong's. → (turns compared, departures),
+    so a caller can require the lever under test to bite somewhere."""
+    compared = differ = 0
+    for i, (state, seat) in enumerate(turns):
+        other = reshuffle_hidden(state, seat, seed * 100 + i)
+        assert view_for(other, seat) == view_for(state, seat)
+        mine = [decide("expert", s, seat, random.Random(1)) for s in (state, other)]
+        assert mine[0] == mine[1]
+        compared += 1
+        differ += mine[0] != decide("strong", state, seat, random.Random(1))
+    return compared, differ
 
 
 def _seats_to_act_mid_hand(

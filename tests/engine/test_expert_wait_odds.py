@@ -14,8 +14,7 @@ from games.engine.bots.policies import strong, strong_reading_waits
 from games.engine.bots.seen import OtherSeat, PlayerView
 from games.engine.bots.wait_odds import ODDS, ready_worth, tile_class
 from games.engine.tiles import KINDS, parse, tile
-from games.engine.view import view_for
-from tests.engine.test_bots import reshuffle_hidden
+from tests.engine.test_bots import expert_blind_and_departing
 from tests.engine.threats import strong_turns, turn_view
 
 
@@ -69,16 +68,11 @@ def test_expert_with_the_wait_odds_ignores_hidden_tiles(monkeypatch: pytest.Monk
     """Switched on for two-player: re-dealing every tile the seat cannot see leaves expert's
     move unchanged, and over these turns it does leave strong's somewhere (the odds bite)."""
     monkeypatch.setattr(search, "WAIT_ODDS", frozenset({"two_player"}))
-    compared = differ = 0
-    for seed in range(300, 360):
-        for i, (state, seat) in enumerate(strong_turns("two_player", seed, every=1)):
-            other = reshuffle_hidden(state, seat, seed * 100 + i)
-            assert view_for(other, seat) == view_for(state, seat)
-            mine = [decide("expert", s, seat, random.Random(1)) for s in (state, other)]
-            assert mine[0] == mine[1]
-            compared += 1
-            differ += mine[0] != decide("strong", state, seat, random.Random(1))
-    assert compared and differ
+    counts = [
+        expert_blind_and_departing(strong_turns("two_player", seed, every=1), seed)
+        for seed in range(300, 360)
+    ]
+    assert sum(c for c, _ in counts) and sum(d for _, d in counts)
 
 
 def test_expert_is_strong_in_two_player_while_the_odds_are_off(monkeypatch: pytest.MonkeyPatch) -> None:
