@@ -29,6 +29,7 @@ import random
 import statistics
 import sys
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -38,7 +39,7 @@ from games.engine.bots.policies import strong, strong_at_speed, strong_reading_w
 from games.engine.bots.seen import PlayerView
 from games.engine.bots.shape import distance, improving
 from games.engine.bots.value import wait_payoff
-from games.engine.state import HandState
+from games.engine.state import HandResult, HandState
 from games.engine.tiles import HONOR, Tile
 from games.engine.view import view_for
 
@@ -53,13 +54,29 @@ def _view(state: HandState, seat: int) -> PlayerView:
     return PlayerView.of(view_for(state, seat, hints=False))
 
 
-def _finish(state: HandState, rng: random.Random) -> HandState:
+def _played(
+    state: HandState,
+    move: Callable[[HandState, int], Action],
+    after: Callable[[HandState, int, Action], None] = lambda state, seat, action: None,
+) -> HandState:
+    """The hand played to its end: each seat to act plays `move(state, seat)`, and `after` sees
+    the state that action made."""
     while state.phase != "over":
         for seat in seats_to_act(state):
             if state.phase == "over" or seat not in seats_to_act(state):
                 continue
-            state, _ = apply(state, seat, strong(_view(state, seat), legal_actions(state, seat), rng))
+            action = move(state, seat)
+            state, _ = apply(state, seat, action)
+            after(state, seat, action)
     return state
+
+
+def _strong_move(rng: random.Random) -> Callable[[HandState, int], Action]:
+    return lambda state, seat: strong(_view(state, seat), legal_actions(state, seat), rng)
+
+
+def _finish(state: HandState, rng: random.Random) -> HandState:
+    return _played(state, _strong_move(rng))
 
 
 def mix(hands: int, seed: int) -> None:
@@ -93,24 +110,25 @@ def _kind(t: Tile) -> str:
     return {0: "1/9", 8: "1/9", 1: "2/8", 7: "2/8"}.get(t % 9, "3-7")
 
 
+def _first_ready_waits(seed: int, i: int) -> tuple[HandResult | None, dict[int, dict[Tile, int]]]:
+    """Hand `i` played by strong, and each seat's waits (unseen copies) when it first was ready."""
+    first: dict[int, dict[Tile, int]] = {}
+
+    def first_ready(state: HandState, seat: int, action: Action) -> None:
+        if action.type == "discard" and seat not in first and state.phase != "over":
+            v = _view(state, seat)
+            if distance(v.hand, len(v.melds), v.jokers) == 0:
+                _, kinds = improving(v.hand, len(v.melds), v.jokers, v.unseen)
+                first[seat] = {w: v.unseen[w] for w in kinds}
+
+    return _played(_deal(seed, i), _strong_move(random.Random(i)), first_ready).result, first
+
+
 def waits(hands: int, seed: int) -> None:
     copies: Counter[str] = Counter()
     won: defaultdict[str, Counter[str]] = defaultdict(Counter)
     for i in range(hands):
-        state, rng = _deal(seed, i), random.Random(i)
-        first: dict[int, dict[Tile, int]] = {}
-        while state.phase != "over":
-            for seat in seats_to_act(state):
-                if state.phase == "over" or seat not in seats_to_act(state):
-                    continue
-                action = strong(_view(state, seat), legal_actions(state, seat), rng)
-                state, _ = apply(state, seat, action)
-                if action.type == "discard" and seat not in first and state.phase != "over":
-                    v = _view(state, seat)
-                    if distance(v.hand, len(v.melds), v.jokers) == 0:
-                        _, kinds = improving(v.hand, len(v.melds), v.jokers, v.unseen)
-                        first[seat] = {w: v.unseen[w] for w in kinds}
-        result = state.result
+        result, first = _first_ready_waits(seed, i)
         assert result is not None
         for seat, held in first.items():
             for w, n in held.items():
@@ -122,22 +140,32 @@ def waits(hands: int, seed: int) -> None:
         print(f"{kind}: {n} copies, wins {dict(won[kind])}, per copy {rates}")
 
 
+def _departures_of_hand(
+    seed: int, i: int, other: Callable[[PlayerView, list[Action], random.Random], Action], kinds: Counter[str]
+) -> int:
+    """Hand `i` played by strong; where `other` would play otherwise is counted in `kinds`.
+    → the decisions with a choice."""
+    rng, decisions = random.Random(i), 0
+
+    def compared(state: HandState, seat: int) -> Action:
+        nonlocal decisions
+        v, legal = _view(state, seat), legal_actions(state, seat)
+        mine, theirs = strong(v, legal, rng), other(v, legal, rng)
+        decisions += len(legal) > 1
+        if mine != theirs:
+            kinds[_departure(v, mine, theirs)] += 1
+        return mine
+
+    _played(_deal(seed, i), compared)
+    return decisions
+
+
 def departs(hands: int, seed: int, against: str) -> None:
     other = {"speed": strong_at_speed, "wait_odds": strong_reading_waits}[against]
     decisions = 0
     kinds: Counter[str] = Counter()
     for i in range(hands):
-        state, rng = _deal(seed, i), random.Random(i)
-        while state.phase != "over":
-            for seat in seats_to_act(state):
-                if state.phase == "over" or seat not in seats_to_act(state):
-                    continue
-                v, legal = _view(state, seat), legal_actions(state, seat)
-                mine, theirs = strong(v, legal, rng), other(v, legal, rng)
-                decisions += len(legal) > 1
-                if mine != theirs:
-                    kinds[_departure(v, mine, theirs)] += 1
-                state, _ = apply(state, seat, mine)
+        decisions += _departures_of_hand(seed, i, other, kinds)
     print("decisions with a choice", decisions, "departures", sum(kinds.values()), dict(kinds))
 
 
@@ -156,29 +184,30 @@ def _departure(v: PlayerView, mine: Action, theirs: Action) -> str:
     return f"discard, {pace}" + (", strong keeps fewer honours" if honours < honours_other else "")
 
 
+def _passes_of_hand(seed: int, i: int, buckets: defaultdict[tuple[int, int], list[tuple[int, int]]]) -> None:
+    """Hand `i` played by strong; each discard win it takes also played on with the win passed
+    once, (taken, passed) kept in `buckets` by (wall left, outs)."""
+    rng = random.Random(i)
+
+    def passed_once(state: HandState, seat: int) -> Action:
+        v = _view(state, seat)
+        action = strong(v, legal_actions(state, seat), rng)
+        if action.type == "win" and v.phase == "claim" and v.last_discard and v.last_discard[2] == "discard":
+            now = wait_payoff(v, v.hand, v.last_discard[1], from_seat=v.last_discard[0])
+            _, kinds = improving(v.hand, len(v.melds), v.jokers, v.unseen)
+            outs = sum(v.unseen[w] for w in kinds)
+            after = _finish(apply(state, seat, Action("pass"))[0], random.Random(i)).result
+            assert after is not None
+            buckets[(v.wall_left // 8 * 8, min(outs, 8) // 3 * 3)].append((now, after.payments[seat]))
+        return action
+
+    _played(_deal(seed, i), passed_once)
+
+
 def passed(hands: int, seed: int) -> None:
     buckets: defaultdict[tuple[int, int], list[tuple[int, int]]] = defaultdict(list)
     for i in range(hands):
-        state, rng = _deal(seed, i), random.Random(i)
-        while state.phase != "over":
-            for seat in seats_to_act(state):
-                if state.phase == "over" or seat not in seats_to_act(state):
-                    continue
-                v = _view(state, seat)
-                action = strong(v, legal_actions(state, seat), rng)
-                if (
-                    action.type == "win"
-                    and v.phase == "claim"
-                    and v.last_discard
-                    and v.last_discard[2] == "discard"
-                ):
-                    now = wait_payoff(v, v.hand, v.last_discard[1], from_seat=v.last_discard[0])
-                    _, kinds = improving(v.hand, len(v.melds), v.jokers, v.unseen)
-                    outs = sum(v.unseen[w] for w in kinds)
-                    after = _finish(apply(state, seat, Action("pass"))[0], random.Random(i)).result
-                    assert after is not None
-                    buckets[(v.wall_left // 8 * 8, min(outs, 8) // 3 * 3)].append((now, after.payments[seat]))
-                state, _ = apply(state, seat, action)
+        _passes_of_hand(seed, i, buckets)
     print("wall left ≥, outs ≥: n, win taken, passed once, difference ± standard error")
     for key in sorted(buckets):
         pairs = buckets[key]

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
+from functools import lru_cache
 
 from games.engine.tiles import HONOR, KINDS, Tile, is_honour, is_terminal
 
@@ -313,27 +314,19 @@ def waits(counts: bytes, jokers: int = 0) -> list[Tile]:
     return out
 
 
-# (counts, jokers) -> `waits` as a frozenset. A server asks the waits help of every seat at every
-# version, and a seat that does not move asks it of the same tiles again and again (the seat to
-# play asks it of each 13 tiles it could keep, one of which it then waits on). Pure and bounded.
-_WAITS_KNOWN: dict[tuple[bytes, int], frozenset[Tile]] = {}
-_WAITS_KNOWN_LIMIT = 20_000  # ~10 MB at most
-
-
+# A server asks the waits help of every seat at every version, and a seat that does not move
+# asks it of the same tiles again and again (the seat to play asks it of each 13 tiles it could
+# keep, one of which it then waits on). Pure, so kept per (counts, jokers); the least recently
+# asked go first when full (~10 MB at most), never the whole memo at once.
+@lru_cache(maxsize=20_000)
 def waits_known(counts: bytes, jokers: int = 0) -> frozenset[Tile]:
     """`waits`, answered once per (counts, jokers) in this process."""
-    key = (counts, jokers)
-    known = _WAITS_KNOWN.get(key)
-    if known is None:
-        if len(_WAITS_KNOWN) >= _WAITS_KNOWN_LIMIT:
-            _WAITS_KNOWN.clear()  # pure answers: the next asks fill it again
-        known = _WAITS_KNOWN[key] = frozenset(waits(counts, jokers))
-    return known
+    return frozenset(waits(counts, jokers))
 
 
 def forget_waits() -> None:
     """Empty `waits_known`'s answers (a cold pass of a benchmark; `reset_tables` does it too)."""
-    _WAITS_KNOWN.clear()
+    waits_known.cache_clear()
 
 
 # ---------------------------------------------------------------------------

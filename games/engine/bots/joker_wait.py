@@ -28,7 +28,7 @@ from games.engine.actions import Action
 from games.engine.bots.seen import PlayerView
 from games.engine.bots.value import wait_payoff
 from games.engine.scoring.tianjin import is_joker_wait
-from games.engine.tiles import KINDS, Tile
+from games.engine.tiles import tiles_of
 
 # The variants where expert passes a win for a joker wait: only Tianjin scores 混吊
 JOKER_WAITED = frozenset(os.environ.get("EXPERT_JOKER_WAIT", "tianjin").split(",")) - {""}
@@ -80,7 +80,7 @@ def best_joker_wait(view: PlayerView, legal: Sequence[Action]) -> tuple[Action, 
         c[t] -= 1
         c13 = bytes(c)
         c[t] += 1
-        if not is_joker_wait(_tiles(c13), view.jokers):
+        if not is_joker_wait(tiles_of(c13), view.jokers):
             continue
         mean = sum(n * wait_payoff(view, c13, w) for w, n in enumerate(view.unseen) if n) / unseen
         if best is None or mean > best[1]:
@@ -94,7 +94,3 @@ def _win_now(view: PlayerView) -> float:
     c = bytearray(view.hand)
     c[view.drawn] -= 1
     return float(wait_payoff(view, bytes(c), view.drawn))
-
-
-def _tiles(counts: bytes) -> list[Tile]:
-    return [t for t in range(KINDS) for _ in range(counts[t])]

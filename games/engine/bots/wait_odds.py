@@ -21,7 +21,7 @@ from dataclasses import replace
 from games.engine.bots.seen import PlayerView
 from games.engine.bots.value import wait_payoff
 from games.engine.state import Meld
-from games.engine.tiles import HONOR, Tile
+from games.engine.tiles import Tile, is_honour
 
 # Per unseen copy held by a first-ready hand of strong against strong: (won on the opponent's
 # discard, self-drawn). 2,500 hands, seeds 900,000+: honours 318 and 150 wins over 3,702
@@ -30,7 +30,7 @@ ODDS: dict[str, tuple[float, float]] = {"honour": (0.086, 0.041), "suit": (0.038
 
 
 def tile_class(t: Tile) -> str:
-    return "honour" if t >= HONOR else "suit"
+    return "honour" if is_honour(t) else "suit"
 
 
 def ready_worth(view: PlayerView, c13: bytes, melds: tuple[Meld, ...], waits: Iterable[Tile]) -> float:

@@ -230,6 +230,18 @@ class StrongEvaluator:
     name = "strong"
 
     def appraise(self, view: PlayerView, legal: Sequence[Action], extra: Sequence[Action] = ()) -> Appraisal:
+        values = self.values(view, legal, extra)
+        if view.phase == "choose":  # the bot takes the default unthinkingly: recommend the best value
+            valued = [a for a in legal if a in values]
+            choice = max(valued, key=lambda a: values[a]) if valued else legal[0]
+        else:
+            choice = strong(view, legal, random.Random(0))
+        return Appraisal(choice, values)
+
+    def values(
+        self, view: PlayerView, legal: Sequence[Action], extra: Sequence[Action] = ()
+    ) -> dict[Action, float]:
+        """The expected points of each action of `legal` and `extra` that has an estimate."""
         ts = threats(view) if get_ruleset(view.variant).win_on_discard else []
         values: dict[Action, float] = {}
         for a in (*legal, *extra):
@@ -237,12 +249,7 @@ class StrongEvaluator:
                 v = self.value(view, a, ts)
                 if v is not None:
                     values[a] = round(v, 3)
-        if view.phase == "choose":  # the bot takes the default unthinkingly: recommend the best value
-            valued = [a for a in legal if a in values]
-            choice = max(valued, key=lambda a: values[a]) if valued else legal[0]
-        else:
-            choice = strong(view, legal, random.Random(0))
-        return Appraisal(choice, values)
+        return values
 
     def value(self, view: PlayerView, a: Action, ts: list[Threat]) -> float | None:
         v = view.variant
@@ -346,11 +353,10 @@ class ExpertEvaluator(StrongEvaluator):
     race_budget = RaceBudget(samples=32, time_ms=None)
 
     def appraise(self, view: PlayerView, legal: Sequence[Action], extra: Sequence[Action] = ()) -> Appraisal:
-        strong_appraisal = super().appraise(view, legal, extra)
         if view.phase == "choose" and view.variant != "tianjin":
-            return strong_appraisal  # the two-player exchange: the best value, as strong's review
+            return super().appraise(view, legal, extra)  # the two-player exchange: the best value
         choice = expert_move(view, legal, random.Random(0), self.race_budget)
-        return Appraisal(choice, strong_appraisal.values)
+        return Appraisal(choice, self.values(view, legal, extra))
 
 
 EVALUATORS: dict[str, type[StrongEvaluator]] = {
