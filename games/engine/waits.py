@@ -112,9 +112,12 @@ def discard_waits(state: HandState, seat: int) -> dict[Tile, list[Wait]]:
     discards that leave it ready are listed; without refusal reasons — they show once it waits)."""
     known = blind(state, seat)
     concealed = known.players[seat].concealed
+    asked = get_ruleset(known.variant).discards_that_may_wait(known, seat, concealed)
+    if asked == []:
+        return {}  # (most turns: no discard leaves the hand ready)
     seen = seen_by(state, seat)
     out: dict[Tile, list[Wait]] = {}
-    for t in range(KINDS):
+    for t in range(KINDS) if asked is None else asked:
         if concealed[t]:
             after = bytearray(concealed)
             after[t] -= 1
