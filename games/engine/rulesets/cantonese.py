@@ -49,6 +49,10 @@ class CantoneseRuleset(Ruleset):
             found |= set(ORPHANS)
         return found
 
+    def may_wait(self, state: HandState, seat: int, counts: bytes) -> bool:
+        """十三幺 of a hand with no melds: it may wait."""
+        return not state.players[seat].melds or super().may_wait(state, seat, counts)
+
     def discards_that_may_wait(self, state: HandState, seat: int, counts: bytes) -> list[Tile] | None:
         """十三幺 of a hand with no melds: every discard is asked."""
         if not state.players[seat].melds:

@@ -94,6 +94,10 @@ class YihuaRuleset(Ruleset):
             found |= seven_pairs_wait(counts)
         return found
 
+    def may_wait(self, state: HandState, seat: int, counts: bytes) -> bool:
+        """七对 of a hand with no melds: it may wait."""
+        return not state.players[seat].melds or super().may_wait(state, seat, counts)
+
     def discards_that_may_wait(self, state: HandState, seat: int, counts: bytes) -> list[Tile] | None:
         """七对 of a hand with no melds: every discard is asked."""
         if not state.players[seat].melds:
