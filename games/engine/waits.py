@@ -4,7 +4,8 @@ why a completed shape would still not be a legal win.
 Everything here is computed from what that seat may see. The state is first *blinded*
 (`blind`): the wall's tiles and the other seats' concealed tiles are replaced by nothing before
 any rule is asked, so no answer can depend on them (tests/engine/test_waits.py checks it by
-changing hidden tiles).
+changing hidden tiles). Only the rulesets' quick tests of whether a hand may wait at all
+(`may_wait`, `discards_that_may_wait`) come first, on the seat's own tiles, melds and flowers.
 """
 
 from __future__ import annotations
@@ -103,18 +104,24 @@ def _face_up(state: HandState) -> tuple[int, ...]:
 
 def waits_for(state: HandState, seat: int) -> list[Wait]:
     """The waits of `seat`'s concealed part as it is (13, 10, 7… tiles: between turns)."""
+    concealed = state.players[seat].concealed
+    if not get_ruleset(state.variant).may_wait(state, seat, concealed):  # (its own tiles only)
+        return []  # most seats most of the time: nothing to blind or ask
     known = blind(state, seat)  # (seen_by reads only what the seat sees: counted on `state`, once)
-    return _waits(known, seat, known.players[seat].concealed, seen_by(state, seat))
+    return _waits(known, seat, concealed, seen_by(state, seat))
 
 
 def discard_waits(state: HandState, seat: int) -> dict[Tile, list[Wait]]:
     """On `seat`'s turn: for each tile it could discard, the waits it would then have (only
     discards that leave it ready are listed; without refusal reasons — they show once it waits)."""
+    concealed = state.players[seat].concealed
+    asked = get_ruleset(state.variant).discards_that_may_wait(state, seat, concealed)  # (its own tiles only)
+    if asked == []:
+        return {}  # most turns: no discard leaves the hand ready
     known = blind(state, seat)
-    concealed = known.players[seat].concealed
     seen = seen_by(state, seat)
     out: dict[Tile, list[Wait]] = {}
-    for t in range(KINDS):
+    for t in range(KINDS) if asked is None else asked:
         if concealed[t]:
             after = bytearray(concealed)
             after[t] -= 1

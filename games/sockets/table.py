@@ -31,6 +31,7 @@ from games.sockets import news as frame_news
 from games.sockets import presence, shared
 from games.sockets.admission import ADMISSION
 from games.sockets.arrival import arrive
+from games.sockets.fanout import FANOUT
 from games.sockets.frames import (
     BUSY,
     CLOSE_BAD_TOKEN,
@@ -78,6 +79,7 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Paus
     closed = False  # set on disconnect: a pause ending later renders nothing
     revoked = False  # set when its token is revoked or its session logs out (closing)
     refused_admission = False  # told `busy` at the handshake (games.sockets.admission)
+    admitting = False  # between joining the table's group and the connect's first frame
 
     async def _database_lost(self, kind: str, error: Exception, reply_to: str | int | None = None) -> None:
         """The database connection broke mid-call (a restart, a reset connection): the pool hands
@@ -97,7 +99,7 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Paus
         self.refused = 0
         self.sent_version = -1  # the newest revision rendered for this socket (sent or not)
         self.sent: tuple[Any, ...] | None = None  # what its last frame showed (news.seen)
-        self.counted = False
+        self.counted, self.admitting = False, True  # (frames wait for the connect's first: `table_changed`)
         self.missed = -1  # the newest version announced before the connect admitted this socket
         self.counted_seated: bool | None = None  # counted for a seat or as a spectator (first frame)
         self.socket_id: int | None = None  # its OpenSocket row (games.sockets.presence)
@@ -125,9 +127,8 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Paus
                 await self._join_auth_group(sockets.session_group(session_key))
         await self._follow_account()
         invite = (query.get("invite") or [""])[0]
-        # Joined first so that no version committed after the connect is missed; frames for it
-        # wait until the connect has admitted this socket (`table_changed`).
-        await self.channel_layer.group_add(store.group_name(self.table_id), self.channel_name)
+        # Joined first, so no version committed after the connect is missed (once per process: fanout)
+        await FANOUT.join(self, store.group_name(self.table_id))
         await self.join_announcements()
         if presence.registered() is None:
             await db_arrivals(presence.heartbeat)()
@@ -155,6 +156,7 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Paus
         if context is None:
             context = await db_arrivals(table_context)(self.table_id, self._actor(), True)
         await self.send_state(force=True, context=context)
+        self.admitting = False
         if self.missed > self.sent_version:  # a newer version came during the handshake
             await self.send_state()
         ADMISSION.leave(self)  # the handshake is done: the next one may start
@@ -206,7 +208,7 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Paus
         if not hasattr(self, "table_id"):
             return
         WATCHER.remove(self)
-        await self.channel_layer.group_discard(store.group_name(self.table_id), self.channel_name)
+        await FANOUT.leave(self)
         await self.leave_announcements()
         if not getattr(self, "counted", False):
             return
@@ -288,7 +290,7 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Paus
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         version = event.get("version", 0)
-        if not self.counted:  # not admitted yet: the connect sends what it should see
+        if not self.counted or self.admitting:  # not admitted yet: the connect sends what it should see
             self.missed = max(self.missed, version)
             return
         if version <= self.sent_version:

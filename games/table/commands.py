@@ -67,6 +67,7 @@ class Command:
     who: Who
     offer: Offer  # the `legal` entries of this command for a viewer allowed by `who`
     same_decision: bool = False  # version rule: any version since the decision began (hand actions)
+    mid_hand: bool = False  # its `offer` may list something while a hand runs (else it lists nothing)
 
 
 def _between_hands(t: Loaded) -> bool:
@@ -158,10 +159,16 @@ COMMANDS: dict[str, Command] = {
         Command("start", lambda t, u, _a, _s: play.start_hand(t, u), Who.MANAGER, _offer_start),
         Command("accept_stake", lambda t, u, _a, _s: stake.accept_stake(t, u), Who.SEATED, _offer_accept),
         Command("continue", lambda t, u, _a, _s: play.continue_play(t, u), Who.SEATED, _offer_continue),
-        Command("auto", lambda t, u, a, _s: play.set_auto(t, u, a.get("on")), Who.SEATED, _offer_auto),
-        Command("leave", lambda t, u, _a, _s: play.leave(t, u), Who.SEATED, _offer_leave),
+        Command(
+            "auto",
+            lambda t, u, a, _s: play.set_auto(t, u, a.get("on")),
+            Who.SEATED,
+            _offer_auto,
+            mid_hand=True,
+        ),
+        Command("leave", lambda t, u, _a, _s: play.leave(t, u), Who.SEATED, _offer_leave, mid_hand=True),
         Command("stand", lambda t, u, _a, _s: seating.stand(t, u), Who.SEATED, _offer_stand),
-        Command("undo", lambda t, u, _a, _s: play.undo(t, u), Who.SEATED, _offer_undo),
+        Command("undo", lambda t, u, _a, _s: play.undo(t, u), Who.SEATED, _offer_undo, mid_hand=True),
     )
 }
 # Anything else is a hand action: the engine's own (`legal_json`), for the seat it waits for.
@@ -175,6 +182,11 @@ NAMES = tuple(COMMANDS)  # the table commands' names (the fuzzer's and the board
 OFFERED_TO = {
     allowed: tuple(c for c in COMMANDS.values() if c.who in allowed)
     for allowed in (_EVERYONE, _OWNER, _LOGGED_IN)
+}
+# The same while a hand runs, when most commands offer nothing (every frame of play is built then:
+# asking each of them was most of `legal`'s table part; tests/games/test_commands_offered.py).
+OFFERED_MID_HAND = {
+    allowed: tuple(c for c in commands if c.mid_hand) for allowed, commands in OFFERED_TO.items()
 }
 
 
@@ -259,7 +271,8 @@ def legal_for(t: Loaded, user: AbstractBaseUser | None) -> list[dict[str, Any]]:
     if awaiting and t.state is not None and not timing.veiled(t, seat.index):
         hand = legal_json(t.state, seat.index)
     allowed = Who.allowed(t, user, seat)
-    offered = [entry for c in OFFERED_TO[allowed] for entry in c.offer(t, user, seat)]
+    commands = (OFFERED_MID_HAND if t.hand_running else OFFERED_TO)[allowed]
+    offered = [entry for c in commands for entry in c.offer(t, user, seat)]
     return hand + offered
 
 

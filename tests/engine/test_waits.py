@@ -236,3 +236,132 @@ def _states_of_play(variant: str, seed: int, hands: int) -> Iterator[HandState]:
             yield state
             seat = seats_to_act(state)[0]
             state, _ = apply(state, seat, decide("easy", state, seat, rng))
+
+
+# --- the discard filter: every discard after which the shape test finds a wait is asked ---
+
+
+def discards_with_a_wait(state: HandState, seat: int, concealed: bytes) -> set[int]:
+    """Discards whose remainder some kind completes (the shape test over all 34 kinds)."""
+    out = set()
+    for t in range(KINDS):
+        if concealed[t]:
+            rest = bytearray(concealed)
+            rest[t] -= 1
+            if shape_waits_by_brute_force(state, seat, bytes(rest)):
+                out.add(t)
+    return out
+
+
+def assert_discards_cover(state: HandState, seat: int, concealed: bytes) -> int:
+    """The ruleset's discard filter misses no discard that leaves a wait; 1 when it asked a
+    subset of the discards (None asks them all)."""
+    asked = get_ruleset(state.variant).discards_that_may_wait(state, seat, concealed)
+    if asked is None:
+        return 0
+    assert asked == sorted(set(asked)) and all(concealed[t] for t in asked)
+    missed = discards_with_a_wait(state, seat, concealed) - set(asked)
+    assert not missed, (state.variant, bytes(concealed).hex(), sorted(missed))
+    return 1
+
+
+@pytest.mark.parametrize("variant", VARIANT_IDS)
+def test_discard_filter_misses_no_wait_in_played_hands(variant: str) -> None:
+    """Bots play whole hands; on every turn the seat to play's 14 tiles are checked."""
+    rng = random.Random(23)
+    n = get_ruleset(variant).players
+    filtered = 0
+    for i in range(8):
+        state = new_hand(variant, 700 + i, dealer=i % n, base=2 if variant == "yihua" else 1)
+        while state.phase != "over":
+            for seat, p in enumerate(state.players):
+                if p.hand_size % 3 == 2:
+                    filtered += assert_discards_cover(state, seat, p.concealed)
+            seat = seats_to_act(state)[0]
+            state, _ = apply(state, seat, decide("easy", state, seat, rng))
+    assert filtered  # the filter answered for some turns (not only "ask every discard")
+
+
+@pytest.mark.parametrize("variant", VARIANT_IDS)
+def test_discard_filter_misses_no_wait_near_complete_hands(variant: str) -> None:
+    """14-tile hands one or two tiles from a complete hand, seven pairs or thirteen orphans,
+    with melds and without, 八花 and jokers where the variant has them."""
+    rng = random.Random(11)
+    state = new_hand(variant, 3, dealer=0, base=2 if variant == "yihua" else 1)
+    kinds = sorted({t for t in get_ruleset(variant).wall_tiles() if t < KINDS})
+    states = [state]
+    if variant == "shanghai":
+        states.append(state.with_player(0, flowers=tuple(sorted(FLOWERS))[:8]))
+    ready = 0
+    for counts in near_complete_hands(rng, 1500, kinds):
+        extra = bytearray(counts)
+        extra[rng.choice(kinds)] += 1
+        if max(extra) > 4:
+            continue
+        for s in states:
+            seated = s.with_player(0, concealed=bytes(extra), drawn=None)
+            assert_discards_cover(seated, 0, bytes(extra))
+            ready += bool(discards_with_a_wait(seated, 0, bytes(extra)))
+    assert ready  # hands that wait after some discard were among them
+
+
+def test_discard_waits_table_unchanged_by_the_filter(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The discard → waits table of played turns, the filter on and every discard asked."""
+    for variant in VARIANT_IDS:
+        rules = type(get_ruleset(variant))
+        for state in _states_of_play(variant, seed=5, hands=1):
+            if state.phase != "turn":
+                continue
+            filtered = discard_waits(state, state.turn)
+            with monkeypatch.context() as patched:
+                patched.setattr(rules, "discards_that_may_wait", lambda *args: None)
+                assert discard_waits(state, state.turn) == filtered
+
+
+def assert_may_wait_covers(state: HandState, seat: int, concealed: bytes) -> int:
+    """`may_wait` says no only of a hand no kind completes (the shape test over all 34 kinds);
+    1 when it said no."""
+    if get_ruleset(state.variant).may_wait(state, seat, concealed):
+        return 0
+    assert not shape_waits_by_brute_force(state, seat, concealed), (state.variant, bytes(concealed).hex())
+    return 1
+
+
+@pytest.mark.parametrize("variant", VARIANT_IDS)
+def test_may_wait_misses_no_wait(variant: str) -> None:
+    """Every waiting seat of played hands, then 13-tile hands one or two tiles from a complete
+    hand, seven pairs or thirteen orphans (八花 where the variant has it)."""
+    rng = random.Random(29)
+    n = get_ruleset(variant).players
+    said_no = 0
+    for i in range(8):
+        state = new_hand(variant, 600 + i, dealer=i % n, base=2 if variant == "yihua" else 1)
+        while state.phase != "over":
+            for seat, p in enumerate(state.players):
+                if p.hand_size % 3 == 1:
+                    said_no += assert_may_wait_covers(state, seat, p.concealed)
+            seat = seats_to_act(state)[0]
+            state, _ = apply(state, seat, decide("easy", state, seat, rng))
+    assert said_no  # the quick test answered for some seats
+    state = new_hand(variant, 3, dealer=0, base=2 if variant == "yihua" else 1)
+    states = [state]
+    if variant == "shanghai":
+        states.append(state.with_player(0, flowers=tuple(sorted(FLOWERS))[:8]))
+    kinds = sorted({t for t in get_ruleset(variant).wall_tiles() if t < KINDS})
+    for counts in near_complete_hands(rng, 1500, kinds):
+        for s in states:
+            assert_may_wait_covers(s.with_player(0, concealed=counts, drawn=None), 0, counts)
+
+
+def test_waits_unchanged_by_the_quick_test(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every waiting seat's waits of played hands, the quick test on and every hand asked."""
+    for variant in VARIANT_IDS:
+        rules = type(get_ruleset(variant))
+        for state in _states_of_play(variant, seed=7, hands=1):
+            for seat, p in enumerate(state.players):
+                if p.hand_size % 3 != 1:
+                    continue
+                quick = waits_for(state, seat)
+                with monkeypatch.context() as patched:
+                    patched.setattr(rules, "may_wait", lambda *args: True)
+                    assert waits_for(state, seat) == quick

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from games.engine.hand import is_complete, waits_known
+from games.engine.hand import MAX_MELDS, is_complete, shanten, shanten_each_step, waits_known
 from games.engine.rulesets.options import OptionRange, Value, check_options
 from games.engine.scoring.context import ScoreResult, WinContext, no_win
 from games.engine.state import HandResult, HandState, Meld
@@ -176,6 +176,45 @@ class Ruleset:
         for t in state.jokers:
             plain[t] = 0
         return set(waits_known(bytes(plain), jokers)).union(state.jokers)
+
+    def may_wait(self, state: HandState, seat: int, counts: bytes) -> bool:
+        """Whether the concealed part `counts` (3k+1 tiles) might wait on something: False only
+        when `wait_candidates` could find no wait. A seat that does not move is asked its waits
+        help at every version, and most hands are one tile from ready or more: `shanten` of the
+        normal shape (a joker's completion included) answers before the state is blinded and the
+        candidates asked. A variant whose special shapes could wait where the normal one cannot
+        answers True for those hands. Reads only what the seat sees: its own tiles, melds and
+        flowers, and the joker kinds."""
+        held_jokers = [t for t in state.jokers if t < KINDS and counts[t]]
+        if not held_jokers:
+            return shanten(counts[:KINDS]) <= 0
+        plain = bytearray(counts[:KINDS])
+        for t in held_jokers:
+            plain[t] = 0
+        return shanten(bytes(plain), sum(counts[t] for t in held_jokers)) <= 0
+
+    def discards_that_may_wait(self, state: HandState, seat: int, counts: bytes) -> list[Tile] | None:
+        """Of the kinds in the concealed part `counts` (3k+2 tiles, the seat's turn), those whose
+        discard might leave it waiting on something, in order: every discard `wait_candidates`
+        could find a wait for, and maybe more; None: every discard must be asked. The discard →
+        waits table of the seat to play asked the candidates after each of its ~12 discards, at
+        every turn of every hand, while most hands are two tiles or more from ready: one pass of
+        `shanten_each_step` over the 14 tiles says which discards leave the normal shape ready
+        (a hand one tile from ready or more has no wait, a joker's included). A variant whose
+        special shapes could wait where the normal one cannot answers None for those hands."""
+        held_jokers = [t for t in state.jokers if t < KINDS and counts[t]]
+        jokers = sum(counts[t] for t in held_jokers)
+        plain = bytearray(counts[:KINDS])
+        for t in held_jokers:
+            plain[t] = 0
+        melds = min(MAX_MELDS, (sum(plain) + jokers - 1) // 3)
+        after = shanten_each_step(bytes(plain), jokers, melds, -1)
+        # a joker thrown leaves one joker fewer: always asked (a rare hand, jokers being wild)
+        return [
+            t
+            for t in range(KINDS)
+            if counts[t] and (t in held_jokers or (after[t] is not None and after[t] <= 0))
+        ]
 
     def is_winning_shape(self, state: HandState, seat: int, counts: bytes) -> bool:
         """Shape test for the concealed part `counts` (winning tile included).

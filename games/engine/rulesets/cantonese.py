@@ -49,6 +49,16 @@ class CantoneseRuleset(Ruleset):
             found |= set(ORPHANS)
         return found
 
+    def may_wait(self, state: HandState, seat: int, counts: bytes) -> bool:
+        """十三幺 of a hand with no melds: it may wait."""
+        return not state.players[seat].melds or super().may_wait(state, seat, counts)
+
+    def discards_that_may_wait(self, state: HandState, seat: int, counts: bytes) -> list[Tile] | None:
+        """十三幺 of a hand with no melds: every discard is asked."""
+        if not state.players[seat].melds:
+            return None
+        return super().discards_that_may_wait(state, seat, counts)
+
     def win_check(self, state: HandState, seat: int, ctx: WinContext) -> ScoreResult:
         """§4.2 漏和 before scoring: a passed discard win locks that tile."""
         if scoring.missed_win_blocks(state.players[seat], ctx.win_tile, ctx.by):

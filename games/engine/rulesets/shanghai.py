@@ -100,6 +100,20 @@ class ShanghaiRuleset(Ruleset):
             found |= set(range(27, KINDS))
         return found
 
+    def may_wait(self, state: HandState, seat: int, counts: bytes) -> bool:
+        """八花 waits on anything; 乱风向 on any honour."""
+        p = state.players[seat]
+        if len(p.flowers) == 8 or (_all_honours(counts) and all(is_honour(m.tile) for m in p.melds)):
+            return True
+        return super().may_wait(state, seat, counts)
+
+    def discards_that_may_wait(self, state: HandState, seat: int, counts: bytes) -> list[Tile] | None:
+        """八花 waits on anything; 乱风向 when at most one tile is not an honour (it is thrown)."""
+        p = state.players[seat]
+        if len(p.flowers) == 8 or (sum(counts[:27]) <= 1 and all(is_honour(m.tile) for m in p.melds)):
+            return None
+        return super().discards_that_may_wait(state, seat, counts)
+
     def win_check(self, state: HandState, seat: int, ctx: WinContext) -> ScoreResult:
         p = state.players[seat]
         # §2.5: heavenly / earthly = the winner has not discarded yet (claims by

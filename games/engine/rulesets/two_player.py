@@ -251,6 +251,16 @@ class TwoPlayerRuleset(Ruleset):
             found |= seven_pairs_wait(counts)
         return found
 
+    def may_wait(self, state: HandState, seat: int, counts: bytes) -> bool:
+        """七对 of a hand with no melds: it may wait."""
+        return not state.players[seat].melds or super().may_wait(state, seat, counts)
+
+    def discards_that_may_wait(self, state: HandState, seat: int, counts: bytes) -> list[Tile] | None:
+        """七对 of a hand with no melds: every discard is asked."""
+        if not state.players[seat].melds:
+            return None
+        return super().discards_that_may_wait(state, seat, counts)
+
     def is_ready_hand(self, state: HandState, seat: int, counts: bytes) -> bool:
         """§6.2: a 13-tile hand (with the seat's melds) one tile from winning."""
         return scoring.is_ready(counts, state.players[seat].melds)
