@@ -20,6 +20,7 @@ from django.db import DataError, connections
 from django.db.models import JSONField, Model
 
 from common import caches
+from common.row_values import db_values
 
 M = TypeVar("M", bound=Model)
 
@@ -199,7 +200,7 @@ class RowSql(Generic[M]):
         """`INSERT` of `obj` as (SQL, parameters), returning nothing: nobody reads its id."""
         connection = connections[using]
         fields = [f for f in self.fields if f is not self.pk]
-        params = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
+        params = db_values(self.model, connection, fields, [f.pre_save(obj, True) for f in fields])
 
         def build() -> str:
             q = connection.ops.quote_name
@@ -219,7 +220,7 @@ class RowSql(Generic[M]):
         connection = connections[using]
         attnames = tuple(values)
         fields = [self.by_attname[name] for name in attnames]
-        params = [f.get_db_prep_save(values[f.attname], connection) for f in fields]
+        params = db_values(self.model, connection, fields, list(values.values()))
 
         def build() -> str:
             q = connection.ops.quote_name
@@ -243,8 +244,8 @@ class RowSql(Generic[M]):
         fields = [self.by_attname[name] for name in attnames]
         checked = [self.by_attname[name] for name in expected]
         returned = [self.pk, *(self.by_attname[name] for name in returning)]
-        params = [f.get_db_prep_save(getattr(obj, f.attname), connection) for f in fields]
-        params += [obj.pk, *(f.get_db_prep_value(expected[f.attname], connection) for f in checked)]
+        params = db_values(self.model, connection, fields, [getattr(obj, f.attname) for f in fields])
+        params += [obj.pk, *db_values(self.model, connection, checked, list(expected.values()))]
 
         def build() -> str:
             q = connection.ops.quote_name
@@ -259,7 +260,9 @@ class RowSql(Generic[M]):
     def upsert_part(self, obj: M, using: str = "default") -> tuple[str, list[Any]]:
         """`INSERT` of `obj` with its key, replacing every other field of a row with that key."""
         connection = connections[using]
-        params = [f.get_db_prep_save(getattr(obj, f.attname), connection) for f in self.fields]
+        params = db_values(
+            self.model, connection, self.fields, [getattr(obj, f.attname) for f in self.fields]
+        )
 
         def build() -> str:
             q = connection.ops.quote_name
