@@ -23,6 +23,8 @@ from games.engine.bots.search import (
     expert_race_counted,
     expert_racing_claims,
     expert_racing_on_a_lower_bar,
+    expert_reading_the_wall,
+    expert_reading_the_wall_always,
     expert_reading_waits,
     expert_value_ponging,
 )
@@ -58,6 +60,8 @@ TRIALS: dict[str, Bot] = {
     "speed": expert_at_speed,
     "wait_odds": expert_reading_waits,
     "joker_wait": expert_joker_waiting,
+    "wall": expert_reading_the_wall,
+    "wall_always": expert_reading_the_wall_always,
 }
 
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 
 from games.engine.actions import Action
 from games.engine.bots.defence import Threat, risk, threats
+from games.engine.bots.opponent_hand import reading_the_wall
 from games.engine.bots.seen import PlayerView
 from games.engine.bots.shape import distance, improving, isolation, two_step
 from games.engine.bots.value import plan_multiplier, wait_payoff
@@ -249,6 +250,22 @@ def strong_at_speed(view: PlayerView, legal: Sequence[Action], rng: random.Rando
 
 def strong(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
     return _play(view, legal, strong_style(view.variant))
+
+
+def strong_reading_the_wall(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+    """strong with its discards (two-player only) counted on the copies likely left in the wall,
+    not every unseen copy (opponent_hand.py): a wait or improving tile the one opponent has
+    thrown is nearly all in the wall, one it keeps beside its own 万 partly in its hand."""
+    if view.phase != "turn" or view.variant != "two_player":
+        return strong(view, legal, rng)
+    return _play(reading_the_wall(view), legal, strong_style(view.variant))
+
+
+def strong_reading_the_wall_always(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+    """strong_reading_the_wall at every decision, its answers to a discard and hold-out too."""
+    if view.variant != "two_player":
+        return strong(view, legal, rng)
+    return _play(reading_the_wall(view), legal, strong_style(view.variant))
 
 
 def _play(view: PlayerView, legal: Sequence[Action], style: Style) -> Action:

@@ -59,6 +59,8 @@ from games.engine.bots.policies import (
     should_fold,
     strong,
     strong_at_speed,
+    strong_reading_the_wall,
+    strong_reading_the_wall_always,
     strong_reading_waits,
     strong_style,
 )
@@ -124,6 +126,9 @@ CLAIMS_RACED = frozenset(os.environ.get("EXPERT_CLAIMS_RACED", "").split(",")) -
 WAIT_ODDS = frozenset(os.environ.get("EXPERT_WAIT_ODDS", "").split(",")) - {""}
 # The variants where the screening level `speed` plays strong with no plan priced (level with
 # strong on seeds 7 and 31: docs/bots.md, the same section)
+# The variants where expert's base move counts outs on the copies likely left in the wall, the
+# one opponent's likely hand read from its river (opponent_hand.py; two-player only)
+WALL_READ = frozenset(os.environ.get("EXPERT_WALL_READ", "").split(",")) - {""}
 AT_SPEED_TRIAL = frozenset(os.environ.get("EXPERT_AT_SPEED", "two_player").split(",")) - {""}
 RACE_BUDGET = (
     RaceBudget(samples=int(os.environ["EXPERT_WORLDS"]), time_ms=None)
@@ -187,6 +192,8 @@ def expert_move(
     samples only, so its recommendation never depends on the clock."""
     v = view.variant
     base_bot = strong_reading_waits if v in WAIT_ODDS else strong
+    if v in WALL_READ:
+        base_bot = strong_reading_the_wall
     return _kept_expert(
         view,
         legal,
@@ -268,6 +275,31 @@ def expert_reading_waits(view: PlayerView, legal: Sequence[Action], rng: random.
     v = view.variant
     return _kept_expert(
         view, legal, rng, v in CLAIMS_RACED, v in FAN_PONGED, v in FAN_KEPT, base_bot=strong_reading_waits
+    )
+
+
+def expert_reading_the_wall(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+    """expert, its base move's discards counted on the copies likely left in the wall in
+    two-player (policies.strong_reading_the_wall, opponent_hand.py). Screened as the level
+    `expert_trial` (EXPERT_TRIAL=wall, bots/__init__.py)."""
+    v = view.variant
+    return _kept_expert(
+        view, legal, rng, v in CLAIMS_RACED, v in FAN_PONGED, v in FAN_KEPT, base_bot=strong_reading_the_wall
+    )
+
+
+def expert_reading_the_wall_always(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+    """expert_reading_the_wall at every decision, its claims and hold-out too
+    (EXPERT_TRIAL=wall_always, bots/__init__.py)."""
+    v = view.variant
+    return _kept_expert(
+        view,
+        legal,
+        rng,
+        v in CLAIMS_RACED,
+        v in FAN_PONGED,
+        v in FAN_KEPT,
+        base_bot=strong_reading_the_wall_always,
     )
 
 
