@@ -14,8 +14,11 @@ waits  per unseen copy held by the hand each seat first became ready in, how oft
        was won on the opponent's discard and how often self-drawn, by kind of tile (honour,
        1/9, 2/8, 3–7 万) — what wait_odds.py's table is read from;
 departs  at every decision with a choice of strong against strong, whether strong with no plan
-       priced (`--against speed`) or with the wait odds (`--against wait_odds`) would move
-       otherwise, and for a discard whether the two leave the hand equally close to ready;
+       priced (`--against speed`), with the wait odds (`--against wait_odds`), counting on the
+       wall's likely copies (`wall`, `wall_always`) or on unseen copies within the set
+       (`set_count`), or breaking discard ties by what the opponent least likely calls
+       (`unfed`) would move otherwise, and for a discard whether the two leave the hand
+       equally close to ready;
 pass   every discard win strong takes, played again with that win passed once (strong on after
        it, both seats, the same wall): the passed hand's payment against the win taken, by
        wall left and outs — how good strong's hold-out is;
@@ -40,7 +43,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games.engine.actions import Action, apply, legal_actions, new_hand, seats_to_act
 from games.engine.bots.opponent_hand import feature, river_stage
-from games.engine.bots.policies import strong, strong_at_speed, strong_reading_waits
+from games.engine.bots.policies import (
+    strong,
+    strong_at_speed,
+    strong_counting_the_set,
+    strong_feeding_least,
+    strong_reading_the_wall,
+    strong_reading_the_wall_always,
+    strong_reading_waits,
+)
 from games.engine.bots.seen import PlayerView, unseen_pool
 from games.engine.bots.shape import distance, improving
 from games.engine.bots.value import wait_payoff
@@ -166,7 +177,14 @@ def _departures_of_hand(
 
 
 def departs(hands: int, seed: int, against: str) -> None:
-    other = {"speed": strong_at_speed, "wait_odds": strong_reading_waits}[against]
+    other = {
+        "speed": strong_at_speed,
+        "wait_odds": strong_reading_waits,
+        "wall": strong_reading_the_wall,
+        "wall_always": strong_reading_the_wall_always,
+        "set_count": strong_counting_the_set,
+        "unfed": strong_feeding_least,
+    }[against]
     decisions = 0
     kinds: Counter[str] = Counter()
     for i in range(hands):
@@ -257,7 +275,11 @@ def main() -> None:
     parser.add_argument("mode", choices=("mix", "waits", "departs", "pass", "holds"))
     parser.add_argument("--hands", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=91)
-    parser.add_argument("--against", choices=("speed", "wait_odds"), default="speed")
+    parser.add_argument(
+        "--against",
+        choices=("speed", "wait_odds", "wall", "wall_always", "set_count", "unfed"),
+        default="speed",
+    )
     args = parser.parse_args()
     if args.mode == "departs":
         departs(args.hands, args.seed, args.against)

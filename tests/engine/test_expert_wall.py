@@ -1,20 +1,29 @@
 """Two-player outs counted on the copies likely left in the wall (opponent_hand.py): an honour the
 one opponent threw is nearly all in the wall, the counts add up to the opponent's hand, strong's
-discards change by the reading, and the level that uses it stays blind."""
+discards change by the reading, and the level that uses it stays blind. And two-player's unseen
+counts kept within its set, so the hold-out's self-draw chance reads copies that exist."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 
-from games.engine.actions import Action
+from games.engine.actions import Action, apply, legal_actions, new_hand, seats_to_act
 from games.engine.bots import decide, search
-from games.engine.bots.opponent_hand import HELD, SCALE, feature, wall_counts
-from games.engine.bots.policies import strong, strong_reading_the_wall
+from games.engine.bots.opponent_hand import HELD, SCALE, feature, feeding, wall_counts
+from games.engine.bots.policies import (
+    strong,
+    strong_counting_the_set,
+    strong_feeding_least,
+    strong_reading_the_wall,
+)
 from games.engine.bots.seen import OtherSeat, PlayerView, unseen_pool
+from games.engine.state import HandState
 from games.engine.tiles import KINDS, parse, tile
-from tests.engine.test_bots import expert_blind_and_departing
+from games.engine.view import view_for
+from tests.engine.test_bots import expert_blind_and_departing, reshuffle_hidden
 from tests.engine.threats import strong_turns, turn_view
 
 
@@ -83,3 +92,63 @@ def test_expert_is_strong_in_two_player_while_the_reading_is_off(monkeypatch: py
         assert decide("expert", state, seat, random.Random(1)) == decide(
             "strong", state, seat, random.Random(1)
         )
+
+
+def _claim_window(seed: int, step: int) -> tuple[HandState, int]:
+    """The claim window `step` actions into a hand of two strong bots (seed `seed`)."""
+    state = new_hand("two_player", seed, base=2)
+    rng = random.Random(seed)
+    while state.step < step or state.phase != "claim":
+        seat = seats_to_act(state)[0]
+        state, _ = apply(state, seat, decide("strong", state, seat, rng))
+    return state, seats_to_act(state)[0]
+
+
+def test_two_player_unseen_counts_read_4_of_the_suits_it_plays_without() -> None:
+    state, seat = _claim_window(300, 19)
+    view = PlayerView.of(view_for(state, seat, hints=False))
+    assert sum(view.unseen) - sum(unseen_pool(view)) == 72  # 18 kinds of 筒 and 条 × 4
+
+
+def test_counting_the_set_holds_out_where_strong_takes_the_win() -> None:
+    """With the self-draw's chance read on copies that exist, the hold-out passes a discard win
+    strong takes; the same on a table whose hidden tiles were dealt again (blind)."""
+    state, seat = _claim_window(300, 19)
+    view = PlayerView.of(view_for(state, seat, hints=False))
+    legal = legal_actions(state, seat)
+    assert strong(view, legal, random.Random(1)).type == "win"
+    assert strong_counting_the_set(view, legal, random.Random(1)).type == "pass"
+    other = reshuffle_hidden(state, seat, 7)
+    assert view_for(other, seat) == view_for(state, seat)
+    again = PlayerView.of(view_for(other, seat, hints=False))
+    assert strong_counting_the_set(again, legal_actions(other, seat), random.Random(1)).type == "pass"
+
+
+def test_feeding_least_throws_the_honour_the_opponent_cannot_pong() -> None:
+    # 2z and 3z are lone honours strong ranks alike (it throws the first, 2z); the opponent threw
+    # a 3z, so it hardly ever holds the two a pong wants — that one goes
+    view = _view("2m2m4m4m8m9m9m2z3z5z5z6z6z7z", "3z")
+    legal = _discards(view)
+    assert feeding(view, tile("3z")) < feeding(view, tile("2z")) / 10
+    assert strong(view, legal, random.Random(0)).tile == tile("2z")
+    assert strong_feeding_least(view, legal, random.Random(0)).tile == tile("3z")
+
+
+def test_feeding_least_keeps_strongs_discard_outside_a_tie() -> None:
+    # a lone 9m beside a hand of pairs and runs: strong's discard is not tied with another
+    view = _view("1m2m3m4m5m6m7m8m9m1z1z5z5z9m", "3z")
+    legal = _discards(view)
+    assert strong_feeding_least(view, legal, random.Random(0)) == strong(view, legal, random.Random(0))
+
+
+@pytest.mark.parametrize("bot", [strong_feeding_least, strong_reading_the_wall, strong_counting_the_set])
+def test_the_two_player_readings_ignore_hidden_tiles(bot: Callable[..., Action]) -> None:
+    """Each base move gives the same on a table whose hidden tiles were dealt again."""
+    for seed in range(300, 304):
+        for i, (state, seat) in enumerate(strong_turns("two_player", seed, every=1)):
+            other = reshuffle_hidden(state, seat, seed * 100 + i)
+            moves = [
+                bot(PlayerView.of(view_for(s, seat, hints=False)), legal_actions(s, seat), random.Random(1))
+                for s in (state, other)
+            ]
+            assert moves[0] == moves[1]

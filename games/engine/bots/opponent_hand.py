@@ -63,30 +63,41 @@ HELD: dict[tuple[str, bool, bool, int], float] = {
 }
 
 
+def held_copies(view: PlayerView) -> list[float]:
+    """Per kind, the copies likely in the one opponent's concealed hand: each unseen copy's
+    chance by its bin (HELD), scaled so they add up to the opponent's hand size."""
+    pool = unseen_pool(view)
+    opponent = view.others[0]
+    thrown = set(opponent.discards)
+    stage = river_stage(len(opponent.discards))
+    copies = [pool[t] * HELD.get(feature(t, thrown, stage), 0.25) if pool[t] else 0.0 for t in range(KINDS)]
+    expected = sum(copies)
+    held = opponent.hand_count if opponent.hand_count >= 0 else 13
+    factor = held / expected if expected else 0.0
+    return [min(float(pool[t]), c * factor) for t, c in enumerate(copies)]
+
+
 def wall_counts(view: PlayerView) -> bytes:
     """The view's unseen counts with each kind's copies likely in the opponent's hand taken out,
     in quarters of a copy (× SCALE); kinds outside the variant's set keep 4 × SCALE, as
     `view.unseen` keeps them at 4, so ratios over the whole of it move only by the reading."""
     pool = unseen_pool(view)
-    opponent = view.others[0]
-    thrown = set(opponent.discards)
-    stage = river_stage(len(opponent.discards))
-    weights = [0.0] * KINDS
-    expected = 0.0
-    for t in range(KINDS):
-        if pool[t]:
-            weights[t] = HELD.get(feature(t, thrown, stage), 0.25)
-            expected += pool[t] * weights[t]
-    held = opponent.hand_count if opponent.hand_count >= 0 else 13
-    factor = held / expected if expected else 0.0
+    held = held_copies(view)
     out = bytearray(KINDS)
     for t in range(KINDS):
-        if pool[t]:
-            share = min(1.0, weights[t] * factor)
-            out[t] = round(pool[t] * (1 - share) * SCALE)
-        else:
-            out[t] = view.unseen[t] * SCALE
+        out[t] = round((pool[t] - held[t]) * SCALE) if pool[t] else view.unseen[t] * SCALE
     return bytes(out)
+
+
+def feeding(view: PlayerView, t: Tile) -> float:
+    """How much discarding `t` is likely to help the one opponent call it: its likely copies of
+    `t` (a pong wants two) and, for a 万, of the kinds within two of it (a chi wants two of
+    them; the opponent is always the next seat, so every 万 discard is chi-able)."""
+    held = held_copies(view)
+    near = 0.0
+    if t < HONOR:
+        near = sum(held[u] for u in range(max(MAN, t - 2), min(MAN + 8, t + 2) + 1) if u != t)
+    return 2 * held[t] + near
 
 
 def reading_the_wall(view: PlayerView) -> PlayerView:

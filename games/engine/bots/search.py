@@ -59,6 +59,8 @@ from games.engine.bots.policies import (
     should_fold,
     strong,
     strong_at_speed,
+    strong_counting_the_set,
+    strong_feeding_least,
     strong_reading_the_wall,
     strong_reading_the_wall_always,
     strong_reading_waits,
@@ -300,6 +302,26 @@ def expert_reading_the_wall_always(view: PlayerView, legal: Sequence[Action], rn
         v in FAN_PONGED,
         v in FAN_KEPT,
         base_bot=strong_reading_the_wall_always,
+    )
+
+
+def expert_counting_the_set(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+    """expert, its base move's hold-out reading two-player's unseen copies within its set
+    (policies.strong_counting_the_set). Screened as the level `expert_trial`
+    (EXPERT_TRIAL=set_count, bots/__init__.py)."""
+    v = view.variant
+    return _kept_expert(
+        view, legal, rng, v in CLAIMS_RACED, v in FAN_PONGED, v in FAN_KEPT, base_bot=strong_counting_the_set
+    )
+
+
+def expert_feeding_least(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+    """expert, its base move's ties between discards broken by what the one opponent is least
+    likely to call in two-player (policies.strong_feeding_least). Screened as the level
+    `expert_trial` (EXPERT_TRIAL=unfed, bots/__init__.py)."""
+    v = view.variant
+    return _kept_expert(
+        view, legal, rng, v in CLAIMS_RACED, v in FAN_PONGED, v in FAN_KEPT, base_bot=strong_feeding_least
     )
 
 
