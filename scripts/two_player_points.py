@@ -6,6 +6,7 @@ two-player: where the points come from").
     .venv/bin/python scripts/two_player_points.py waits --hands 4000 --seed 950000
     .venv/bin/python scripts/two_player_points.py departs --hands 300 --seed 500000 --against speed
     .venv/bin/python scripts/two_player_points.py pass --hands 1500 --seed 800000
+    .venv/bin/python scripts/two_player_points.py holds --hands 3000 --seed 1200000
 
 mix    wins by way (discard, self-draw), points per hand each way, the value distribution after
        the cap and the fan before it (the breakdown's sum), the pattern mix;
@@ -13,11 +14,17 @@ waits  per unseen copy held by the hand each seat first became ready in, how oft
        was won on the opponent's discard and how often self-drawn, by kind of tile (honour,
        1/9, 2/8, 3–7 万) — what wait_odds.py's table is read from;
 departs  at every decision with a choice of strong against strong, whether strong with no plan
-       priced (`--against speed`) or with the wait odds (`--against wait_odds`) would move
-       otherwise, and for a discard whether the two leave the hand equally close to ready;
+       priced (`--against speed`), with the wait odds (`--against wait_odds`), counting on the
+       wall's likely copies (`wall`, `wall_always`) or on unseen copies within the set
+       (`set_count`), or breaking discard ties by what the opponent least likely calls
+       (`unfed`) would move otherwise, and for a discard whether the two leave the hand
+       equally close to ready;
 pass   every discard win strong takes, played again with that win passed once (strong on after
        it, both seats, the same wall): the passed hand's payment against the win taken, by
-       wall left and outs — how good strong's hold-out is.
+       wall left and outs — how good strong's hold-out is;
+holds  at every turn of either seat, per kind of unseen tile, the share of its unseen copies
+       that sit in the opponent's concealed hand, by opponent_hand.py's bins (class, thrown by
+       the opponent, a 万 neighbour thrown, the river's stage) — what its table is read from.
 Hand i is dealt with seed + i, dealer i % 2. These read the whole state (they are diagnostics,
 not a bot): only the moves are the bots'.
 """
@@ -35,12 +42,21 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games.engine.actions import Action, apply, legal_actions, new_hand, seats_to_act
-from games.engine.bots.policies import strong, strong_at_speed, strong_reading_waits
-from games.engine.bots.seen import PlayerView
+from games.engine.bots.opponent_hand import feature, river_stage
+from games.engine.bots.policies import (
+    strong,
+    strong_at_speed,
+    strong_counting_the_set,
+    strong_feeding_least,
+    strong_reading_the_wall,
+    strong_reading_the_wall_always,
+    strong_reading_waits,
+)
+from games.engine.bots.seen import PlayerView, unseen_pool
 from games.engine.bots.shape import distance, improving
 from games.engine.bots.value import wait_payoff
 from games.engine.state import HandResult, HandState
-from games.engine.tiles import HONOR, Tile
+from games.engine.tiles import HONOR, KINDS, Tile
 from games.engine.view import view_for
 
 VARIANT = "two_player"
@@ -161,7 +177,14 @@ def _departures_of_hand(
 
 
 def departs(hands: int, seed: int, against: str) -> None:
-    other = {"speed": strong_at_speed, "wait_odds": strong_reading_waits}[against]
+    other = {
+        "speed": strong_at_speed,
+        "wait_odds": strong_reading_waits,
+        "wall": strong_reading_the_wall,
+        "wall_always": strong_reading_the_wall_always,
+        "set_count": strong_counting_the_set,
+        "unfed": strong_feeding_least,
+    }[against]
     decisions = 0
     kinds: Counter[str] = Counter()
     for i in range(hands):
@@ -218,17 +241,50 @@ def passed(hands: int, seed: int) -> None:
         print(key, len(pairs), round(taken, 1), round(after, 1), f"{statistics.fmean(diff):+.2f} ± {se:.2f}")
 
 
+def _holds_of_hand(seed: int, i: int, copies: Counter[tuple], held: Counter[tuple]) -> None:
+    def count(state: HandState, seat: int) -> Action:
+        v = _view(state, seat)
+        if state.phase == "turn" and v.others:
+            opponent = v.others[0]
+            thrown = set(opponent.discards)
+            stage = river_stage(len(opponent.discards))
+            theirs = state.players[opponent.seat].concealed
+            pool = unseen_pool(v)
+            for t in range(KINDS):
+                if pool[t]:
+                    key = feature(t, thrown, stage)
+                    copies[key] += pool[t]
+                    held[key] += theirs[t]
+        return strong(v, legal_actions(state, seat), rng)
+
+    rng = random.Random(i)
+    _played(_deal(seed, i), count)
+
+
+def holds(hands: int, seed: int) -> None:
+    copies: Counter[tuple] = Counter()
+    held: Counter[tuple] = Counter()
+    for i in range(hands):
+        _holds_of_hand(seed, i, copies, held)
+    for key in sorted(copies):
+        print(f"{key}: {round(held[key] / copies[key], 3)},  # {held[key]} of {copies[key]}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("mode", choices=("mix", "waits", "departs", "pass"))
+    parser.add_argument("mode", choices=("mix", "waits", "departs", "pass", "holds"))
     parser.add_argument("--hands", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=91)
-    parser.add_argument("--against", choices=("speed", "wait_odds"), default="speed")
+    parser.add_argument(
+        "--against",
+        choices=("speed", "wait_odds", "wall", "wall_always", "set_count", "unfed"),
+        default="speed",
+    )
     args = parser.parse_args()
     if args.mode == "departs":
         departs(args.hands, args.seed, args.against)
     else:
-        {"mix": mix, "waits": waits, "pass": passed}[args.mode](args.hands, args.seed)
+        {"mix": mix, "waits": waits, "pass": passed, "holds": holds}[args.mode](args.hands, args.seed)
 
 
 if __name__ == "__main__":

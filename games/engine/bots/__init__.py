@@ -17,12 +17,16 @@ from games.engine.bots.policies import easy, normal, random_level, strong
 from games.engine.bots.search import (
     expert,
     expert_at_speed,
+    expert_counting_the_set,
     expert_fan_keeping,
     expert_fan_ponging,
+    expert_feeding_least,
     expert_joker_waiting,
     expert_race_counted,
     expert_racing_claims,
     expert_racing_on_a_lower_bar,
+    expert_reading_the_wall,
+    expert_reading_the_wall_always,
     expert_reading_waits,
     expert_value_ponging,
 )
@@ -58,6 +62,10 @@ TRIALS: dict[str, Bot] = {
     "speed": expert_at_speed,
     "wait_odds": expert_reading_waits,
     "joker_wait": expert_joker_waiting,
+    "wall": expert_reading_the_wall,
+    "wall_always": expert_reading_the_wall_always,
+    "set_count": expert_counting_the_set,
+    "unfed": expert_feeding_least,
 }
 
 

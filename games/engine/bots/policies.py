@@ -29,7 +29,8 @@ from dataclasses import dataclass, replace
 
 from games.engine.actions import Action
 from games.engine.bots.defence import Threat, risk, threats
-from games.engine.bots.seen import PlayerView
+from games.engine.bots.opponent_hand import feeding, reading_the_wall
+from games.engine.bots.seen import PlayerView, unseen_pool
 from games.engine.bots.shape import distance, improving, isolation, two_step
 from games.engine.bots.value import plan_multiplier, wait_payoff
 from games.engine.bots.wait_odds import ready_worth
@@ -249,6 +250,59 @@ def strong_at_speed(view: PlayerView, legal: Sequence[Action], rng: random.Rando
 
 def strong(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
     return _play(view, legal, strong_style(view.variant))
+
+
+def strong_reading_the_wall(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+    """strong with its discards (two-player only) counted on the copies likely left in the wall,
+    not every unseen copy (opponent_hand.py): a wait or improving tile the one opponent has
+    thrown is nearly all in the wall, one it keeps beside its own 万 partly in its hand."""
+    if view.phase != "turn" or view.variant != "two_player":
+        return strong(view, legal, rng)
+    return _play(reading_the_wall(view), legal, strong_style(view.variant))
+
+
+def strong_feeding_least(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+    """strong, its discard (two-player only) chosen among those it ranks exactly alike — as
+    close to ready, as many improving tiles, the same shape two draws ahead — as the one the one
+    opponent is least likely to call (opponent_hand.feeding): strong takes the first of a tie."""
+    base = strong(view, legal, rng)
+    if view.variant != "two_player" or view.phase != "turn" or base.type != "discard" or not view.others:
+        return base
+    discards = [a for a in legal if a.type == "discard"]
+    tiles = {a.tile for a in discards if a.tile is not None}
+    options = discard_options(view, view.hand, view.melds, tiles, [], strong_style(view.variant))
+    chosen = next((o for o in options if o.tile == base.tile), None)
+    if chosen is None:
+        return base
+    alike = [
+        o.tile
+        for o in options
+        if (o.shanten, o.worth, o.ahead) == (chosen.shanten, chosen.worth, chosen.ahead)
+    ]
+    if len(alike) < 2:
+        return base
+    least = min(alike, key=lambda t: (feeding(view, t), t != base.tile))
+    return (
+        next(a for a in discards if a.tile == least and a.ready == base.ready) if least != base.tile else base
+    )
+
+
+def strong_counting_the_set(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+    """strong with two-player's unseen counts kept within its set: `view.unseen` counts 4 copies
+    of every kind, the 筒 and 条 two-player plays without too, so the hold-out's chance of a
+    self-draw per round (its outs over every unseen copy) reads 72 copies that are not there —
+    about 2.4 times too low. Only sums over the whole of `unseen` move (the hold-out's); the
+    discard counts never reach a kind outside the set."""
+    if view.variant != "two_player":
+        return strong(view, legal, rng)
+    return _play(replace(view, unseen=bytes(unseen_pool(view))), legal, strong_style(view.variant))
+
+
+def strong_reading_the_wall_always(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+    """strong_reading_the_wall at every decision, its answers to a discard and hold-out too."""
+    if view.variant != "two_player":
+        return strong(view, legal, rng)
+    return _play(reading_the_wall(view), legal, strong_style(view.variant))
 
 
 def _play(view: PlayerView, legal: Sequence[Action], style: Style) -> Action:

@@ -59,6 +59,10 @@ from games.engine.bots.policies import (
     should_fold,
     strong,
     strong_at_speed,
+    strong_counting_the_set,
+    strong_feeding_least,
+    strong_reading_the_wall,
+    strong_reading_the_wall_always,
     strong_reading_waits,
     strong_style,
 )
@@ -125,6 +129,11 @@ WAIT_ODDS = frozenset(os.environ.get("EXPERT_WAIT_ODDS", "").split(",")) - {""}
 # The variants where the screening level `speed` plays strong with no plan priced (level with
 # strong on seeds 7 and 31: docs/bots.md, the same section)
 AT_SPEED_TRIAL = frozenset(os.environ.get("EXPERT_AT_SPEED", "two_player").split(",")) - {""}
+# The variants where expert's base move counts outs on the copies likely left in the wall, the
+# one opponent's likely hand read from its river (opponent_hand.py; two-player only). Off by
+# default: level with strong on the goal seeds (docs/bots.md, "expert in two-player: the
+# opponent's hand read from its river")
+WALL_READ = frozenset(os.environ.get("EXPERT_WALL_READ", "").split(",")) - {""}
 RACE_BUDGET = (
     RaceBudget(samples=int(os.environ["EXPERT_WORLDS"]), time_ms=None)
     if os.environ.get("EXPERT_WORLDS", "").isdigit()
@@ -187,6 +196,8 @@ def expert_move(
     samples only, so its recommendation never depends on the clock."""
     v = view.variant
     base_bot = strong_reading_waits if v in WAIT_ODDS else strong
+    if v in WALL_READ:
+        base_bot = strong_reading_the_wall
     return _kept_expert(
         view,
         legal,
@@ -268,6 +279,51 @@ def expert_reading_waits(view: PlayerView, legal: Sequence[Action], rng: random.
     v = view.variant
     return _kept_expert(
         view, legal, rng, v in CLAIMS_RACED, v in FAN_PONGED, v in FAN_KEPT, base_bot=strong_reading_waits
+    )
+
+
+def expert_reading_the_wall(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+    """expert, its base move's discards counted on the copies likely left in the wall in
+    two-player (policies.strong_reading_the_wall, opponent_hand.py). Screened as the level
+    `expert_trial` (EXPERT_TRIAL=wall, bots/__init__.py)."""
+    v = view.variant
+    return _kept_expert(
+        view, legal, rng, v in CLAIMS_RACED, v in FAN_PONGED, v in FAN_KEPT, base_bot=strong_reading_the_wall
+    )
+
+
+def expert_reading_the_wall_always(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+    """expert_reading_the_wall at every decision, its claims and hold-out too
+    (EXPERT_TRIAL=wall_always, bots/__init__.py)."""
+    v = view.variant
+    return _kept_expert(
+        view,
+        legal,
+        rng,
+        v in CLAIMS_RACED,
+        v in FAN_PONGED,
+        v in FAN_KEPT,
+        base_bot=strong_reading_the_wall_always,
+    )
+
+
+def expert_counting_the_set(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+    """expert, its base move's hold-out reading two-player's unseen copies within its set
+    (policies.strong_counting_the_set). Screened as the level `expert_trial`
+    (EXPERT_TRIAL=set_count, bots/__init__.py)."""
+    v = view.variant
+    return _kept_expert(
+        view, legal, rng, v in CLAIMS_RACED, v in FAN_PONGED, v in FAN_KEPT, base_bot=strong_counting_the_set
+    )
+
+
+def expert_feeding_least(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+    """expert, its base move's ties between discards broken by what the one opponent is least
+    likely to call in two-player (policies.strong_feeding_least). Screened as the level
+    `expert_trial` (EXPERT_TRIAL=unfed, bots/__init__.py)."""
+    v = view.variant
+    return _kept_expert(
+        view, legal, rng, v in CLAIMS_RACED, v in FAN_PONGED, v in FAN_KEPT, base_bot=strong_feeding_least
     )
 
 
