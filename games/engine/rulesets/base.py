@@ -86,6 +86,9 @@ class Ruleset:
     # The pre-hand choices are made blind: while they are open no view shows a concealed tile or
     # the jokers (tianjin 坐庄/拉庄 come "玩家拿牌前", before the players take their tiles).
     blind_choices: ClassVar[bool] = False
+    # A hand with no melds may be made in a special shape the normal one's shanten does not see
+    # (十三幺, 七对): the waits help's quick tests then ask the rules (may_wait and the next).
+    concealed_special_shapes: ClassVar[bool] = False
     # House rules a table may set, with defaults (values must be JSON-able).
     default_options: ClassVar[dict[str, Any]] = {}
     # The values each option admits (options.py): every key of `default_options` has one. A range
@@ -185,6 +188,8 @@ class Ruleset:
         candidates asked. A variant whose special shapes could wait where the normal one cannot
         answers True for those hands. Reads only what the seat sees: its own tiles, melds and
         flowers, and the joker kinds."""
+        if self.concealed_special_shapes and not state.players[seat].melds:
+            return True
         held_jokers = [t for t in state.jokers if t < KINDS and counts[t]]
         if not held_jokers:
             return shanten(counts[:KINDS]) <= 0
@@ -202,6 +207,8 @@ class Ruleset:
         `shanten_each_step` over the 14 tiles says which discards leave the normal shape ready
         (a hand one tile from ready or more has no wait, a joker's included). A variant whose
         special shapes could wait where the normal one cannot answers None for those hands."""
+        if self.concealed_special_shapes and not state.players[seat].melds:
+            return None
         held_jokers = [t for t in state.jokers if t < KINDS and counts[t]]
         jokers = sum(counts[t] for t in held_jokers)
         plain = bytearray(counts[:KINDS])

@@ -22,6 +22,7 @@ class CantoneseRuleset(Ruleset):
     id = "cantonese"
     name_zh = "广东鸡平和"
     name_en = "Cantonese"
+    concealed_special_shapes = True  # 十三幺 of a hand with no melds
     players = 4
     has_flowers = False
     has_chi = True
@@ -48,16 +49,6 @@ class CantoneseRuleset(Ruleset):
         if not state.players[seat].melds:
             found |= set(ORPHANS)
         return found
-
-    def may_wait(self, state: HandState, seat: int, counts: bytes) -> bool:
-        """十三幺 of a hand with no melds: it may wait."""
-        return not state.players[seat].melds or super().may_wait(state, seat, counts)
-
-    def discards_that_may_wait(self, state: HandState, seat: int, counts: bytes) -> list[Tile] | None:
-        """十三幺 of a hand with no melds: every discard is asked."""
-        if not state.players[seat].melds:
-            return None
-        return super().discards_that_may_wait(state, seat, counts)
 
     def win_check(self, state: HandState, seat: int, ctx: WinContext) -> ScoreResult:
         """§4.2 漏和 before scoring: a passed discard win locks that tile."""

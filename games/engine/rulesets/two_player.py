@@ -38,6 +38,7 @@ class TwoPlayerRuleset(Ruleset):
     id = "two_player"
     name_zh = "二人麻将"
     name_en = "Two-player"
+    concealed_special_shapes = True  # 七对 of a hand with no melds
     players = 2
     has_flowers = True
     has_chi = True  # always from the opponent, who is always the previous player
@@ -250,16 +251,6 @@ class TwoPlayerRuleset(Ruleset):
         if not state.players[seat].melds:
             found |= seven_pairs_wait(counts)
         return found
-
-    def may_wait(self, state: HandState, seat: int, counts: bytes) -> bool:
-        """七对 of a hand with no melds: it may wait."""
-        return not state.players[seat].melds or super().may_wait(state, seat, counts)
-
-    def discards_that_may_wait(self, state: HandState, seat: int, counts: bytes) -> list[Tile] | None:
-        """七对 of a hand with no melds: every discard is asked."""
-        if not state.players[seat].melds:
-            return None
-        return super().discards_that_may_wait(state, seat, counts)
 
     def is_ready_hand(self, state: HandState, seat: int, counts: bytes) -> bool:
         """§6.2: a 13-tile hand (with the seat's melds) one tile from winning."""

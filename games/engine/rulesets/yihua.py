@@ -40,6 +40,7 @@ class YihuaRuleset(Ruleset):
     id = "yihua"
     name_zh = "一花起胡"
     name_en = "One-flower"
+    concealed_special_shapes = True  # 七对 of a hand with no melds
     players = 4
     even_stake = True  # §1.2: an even base stake
     has_flowers = True
@@ -93,16 +94,6 @@ class YihuaRuleset(Ruleset):
         if not state.players[seat].melds:
             found |= seven_pairs_wait(counts)
         return found
-
-    def may_wait(self, state: HandState, seat: int, counts: bytes) -> bool:
-        """七对 of a hand with no melds: it may wait."""
-        return not state.players[seat].melds or super().may_wait(state, seat, counts)
-
-    def discards_that_may_wait(self, state: HandState, seat: int, counts: bytes) -> list[Tile] | None:
-        """七对 of a hand with no melds: every discard is asked."""
-        if not state.players[seat].melds:
-            return None
-        return super().discards_that_may_wait(state, seat, counts)
 
     def win_check(self, state: HandState, seat: int, ctx: WinContext) -> ScoreResult:
         """Score, then the locks on a win on a discard: Y1 (unless the win is a
