@@ -272,59 +272,43 @@ def expert_at_speed(view: PlayerView, legal: Sequence[Action], rng: random.Rando
     )
 
 
-def expert_reading_waits(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
-    """expert, its base move strong's with a ready hand's waits weighed by how each kind of tile
-    wins in two-player (policies.strong_reading_waits, wait_odds.py). Screened as the level
-    `expert_trial` (EXPERT_TRIAL=wait_odds, bots/__init__.py)."""
-    v = view.variant
-    return _kept_expert(
-        view, legal, rng, v in CLAIMS_RACED, v in FAN_PONGED, v in FAN_KEPT, base_bot=strong_reading_waits
-    )
+def _expert_on(
+    base_bot: Callable[[PlayerView, Sequence[Action], random.Random], Action],
+) -> Callable[[PlayerView, Sequence[Action], random.Random], Action]:
+    """The kept expert with `base_bot` in place of strong as its base move: the screening
+    levels that change only that (EXPERT_TRIAL=<name>, bots/__init__.py)."""
+
+    def played(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+        v = view.variant
+        return _kept_expert(
+            view, legal, rng, v in CLAIMS_RACED, v in FAN_PONGED, v in FAN_KEPT, base_bot=base_bot
+        )
+
+    return played
 
 
-def expert_reading_the_wall(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
-    """expert, its base move's discards counted on the copies likely left in the wall in
-    two-player (policies.strong_reading_the_wall, opponent_hand.py). Screened as the level
-    `expert_trial` (EXPERT_TRIAL=wall, bots/__init__.py)."""
-    v = view.variant
-    return _kept_expert(
-        view, legal, rng, v in CLAIMS_RACED, v in FAN_PONGED, v in FAN_KEPT, base_bot=strong_reading_the_wall
-    )
+# expert, its base move strong's with a ready hand's waits weighed by how each kind of tile wins in
+# two-player (policies.strong_reading_waits, wait_odds.py; EXPERT_TRIAL=wait_odds)
+expert_reading_waits = _expert_on(strong_reading_waits)
 
 
-def expert_reading_the_wall_always(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
-    """expert_reading_the_wall at every decision, its claims and hold-out too
-    (EXPERT_TRIAL=wall_always, bots/__init__.py)."""
-    v = view.variant
-    return _kept_expert(
-        view,
-        legal,
-        rng,
-        v in CLAIMS_RACED,
-        v in FAN_PONGED,
-        v in FAN_KEPT,
-        base_bot=strong_reading_the_wall_always,
-    )
+# expert, its base move's discards counted on the copies likely left in the wall in two-player
+# (policies.strong_reading_the_wall, opponent_hand.py; EXPERT_TRIAL=wall)
+expert_reading_the_wall = _expert_on(strong_reading_the_wall)
 
 
-def expert_counting_the_set(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
-    """expert, its base move's hold-out reading two-player's unseen copies within its set
-    (policies.strong_counting_the_set). Screened as the level `expert_trial`
-    (EXPERT_TRIAL=set_count, bots/__init__.py)."""
-    v = view.variant
-    return _kept_expert(
-        view, legal, rng, v in CLAIMS_RACED, v in FAN_PONGED, v in FAN_KEPT, base_bot=strong_counting_the_set
-    )
+# expert_reading_the_wall at every decision, its claims and hold-out too (EXPERT_TRIAL=wall_always)
+expert_reading_the_wall_always = _expert_on(strong_reading_the_wall_always)
 
 
-def expert_feeding_least(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
-    """expert, its base move's ties between discards broken by what the one opponent is least
-    likely to call in two-player (policies.strong_feeding_least). Screened as the level
-    `expert_trial` (EXPERT_TRIAL=unfed, bots/__init__.py)."""
-    v = view.variant
-    return _kept_expert(
-        view, legal, rng, v in CLAIMS_RACED, v in FAN_PONGED, v in FAN_KEPT, base_bot=strong_feeding_least
-    )
+# expert, its base move's hold-out reading two-player's unseen copies within its set
+# (policies.strong_counting_the_set; EXPERT_TRIAL=set_count)
+expert_counting_the_set = _expert_on(strong_counting_the_set)
+
+
+# expert, its base move's ties between discards broken by what the one opponent is least likely
+# to call in two-player (policies.strong_feeding_least; EXPERT_TRIAL=unfed)
+expert_feeding_least = _expert_on(strong_feeding_least)
 
 
 def expert_joker_waiting(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
