@@ -25,6 +25,7 @@ from games.engine.rulesets import VARIANT_IDS
 from games.engine.state import HandState, Meld, evolve
 from games.engine.tiles import KINDS, counts_of, parse, tile
 from games.engine.view import view_for
+from tests.engine.threats import strong_turns
 
 # A few hundred hands per variant in CI (every hand seats all three levels); more by hand:
 # BOT_PROPERTY_HANDS=1000 .venv/bin/pytest tests/engine/test_bots.py -k illegal
@@ -108,6 +109,20 @@ def expert_blind_and_departing(turns: Iterable[tuple[HandState, int]], seed: int
         compared += 1
         differ += mine[0] != decide("strong", state, seat, random.Random(1))
     return compared, differ
+
+
+def two_player_expert_blind_and_departing(seeds: range) -> tuple[int, int]:
+    """expert_blind_and_departing over every discard of a hand of strong bots per seed, summed."""
+    counts = [expert_blind_and_departing(strong_turns("two_player", seed, every=1), seed) for seed in seeds]
+    return sum(c for c, _ in counts), sum(d for _, d in counts)
+
+
+def departures_from_strong(variant: str, seed: int) -> int:
+    """How many of expert's moves differ from strong's over the discards of a hand of strong bots."""
+    return sum(
+        decide("expert", state, seat, random.Random(1)) != decide("strong", state, seat, random.Random(1))
+        for state, seat in strong_turns(variant, seed, every=1)
+    )
 
 
 def _seats_to_act_mid_hand(

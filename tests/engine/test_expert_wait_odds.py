@@ -9,13 +9,13 @@ import random
 import pytest
 
 from games.engine.actions import Action
-from games.engine.bots import decide, search
+from games.engine.bots import search
 from games.engine.bots.policies import strong, strong_reading_waits
 from games.engine.bots.seen import OtherSeat, PlayerView
 from games.engine.bots.wait_odds import ODDS, ready_worth, tile_class
 from games.engine.tiles import KINDS, parse, tile
-from tests.engine.test_bots import expert_blind_and_departing
-from tests.engine.threats import strong_turns, turn_view
+from tests.engine.test_bots import departures_from_strong, two_player_expert_blind_and_departing
+from tests.engine.threats import turn_view
 
 
 def _view(hand: str, variant: str = "two_player") -> PlayerView:
@@ -68,16 +68,10 @@ def test_expert_with_the_wait_odds_ignores_hidden_tiles(monkeypatch: pytest.Monk
     """Switched on for two-player: re-dealing every tile the seat cannot see leaves expert's
     move unchanged, and over these turns it does leave strong's somewhere (the odds bite)."""
     monkeypatch.setattr(search, "WAIT_ODDS", frozenset({"two_player"}))
-    counts = [
-        expert_blind_and_departing(strong_turns("two_player", seed, every=1), seed)
-        for seed in range(300, 360)
-    ]
-    assert sum(c for c, _ in counts) and sum(d for _, d in counts)
+    compared, departed = two_player_expert_blind_and_departing(range(300, 360))
+    assert compared and departed
 
 
 def test_expert_is_strong_in_two_player_while_the_odds_are_off(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(search, "WAIT_ODDS", frozenset())
-    for state, seat in strong_turns("two_player", 301, every=1):
-        assert decide("expert", state, seat, random.Random(1)) == decide(
-            "strong", state, seat, random.Random(1)
-        )
+    assert departures_from_strong("two_player", 301) == 0

@@ -172,16 +172,20 @@ def near_complete_hands(rng: random.Random, count: int, kinds: Sequence[int]) ->
             yield bytes(counts)
 
 
+def _near_complete_tables(variant: str) -> tuple[list[HandState], list[int]]:
+    """A fresh hand of `variant` to seat near-complete hands in (with 八花 too in Shanghai: it takes
+    any 14 tiles), and the variant's tile kinds."""
+    state = new_hand(variant, 3, dealer=0, base=2 if variant == "yihua" else 1)
+    states = [state]
+    if variant == "shanghai":
+        states.append(state.with_player(0, flowers=tuple(sorted(FLOWERS))[:8]))
+    return states, sorted({t for t in get_ruleset(variant).wall_tiles() if t < KINDS})
+
+
 @pytest.mark.parametrize("variant", VARIANT_IDS)
 def test_wait_candidates_cover_special_shapes_flowers_and_jokers(variant: str) -> None:
     rng = random.Random(5)
-    state = new_hand(variant, 3, dealer=0, base=2 if variant == "yihua" else 1)
-    kinds = get_ruleset(variant).wall_tiles()
-    kinds = sorted({t for t in kinds if t < KINDS})
-    states = [state]
-    if variant == "shanghai":  # 八花 takes any 14 tiles
-        eight = tuple(sorted(FLOWERS))[:8]
-        states.append(state.with_player(0, flowers=eight))
+    states, kinds = _near_complete_tables(variant)
     for counts in near_complete_hands(rng, 1500, kinds):
         for s in states:
             assert_candidates_cover(s.with_player(0, concealed=counts, drawn=None), 0, counts)
@@ -268,17 +272,11 @@ def assert_discards_cover(state: HandState, seat: int, concealed: bytes) -> int:
 @pytest.mark.parametrize("variant", VARIANT_IDS)
 def test_discard_filter_misses_no_wait_in_played_hands(variant: str) -> None:
     """Bots play whole hands; on every turn the seat to play's 14 tiles are checked."""
-    rng = random.Random(23)
-    n = get_ruleset(variant).players
     filtered = 0
-    for i in range(8):
-        state = new_hand(variant, 700 + i, dealer=i % n, base=2 if variant == "yihua" else 1)
-        while state.phase != "over":
-            for seat, p in enumerate(state.players):
-                if p.hand_size % 3 == 2:
-                    filtered += assert_discards_cover(state, seat, p.concealed)
-            seat = seats_to_act(state)[0]
-            state, _ = apply(state, seat, decide("easy", state, seat, rng))
+    for state in _states_of_play(variant, seed=700, hands=8):
+        for seat, p in enumerate(state.players):
+            if p.hand_size % 3 == 2:
+                filtered += assert_discards_cover(state, seat, p.concealed)
     assert filtered  # the filter answered for some turns (not only "ask every discard")
 
 
@@ -287,11 +285,7 @@ def test_discard_filter_misses_no_wait_near_complete_hands(variant: str) -> None
     """14-tile hands one or two tiles from a complete hand, seven pairs or thirteen orphans,
     with melds and without, 八花 and jokers where the variant has them."""
     rng = random.Random(11)
-    state = new_hand(variant, 3, dealer=0, base=2 if variant == "yihua" else 1)
-    kinds = sorted({t for t in get_ruleset(variant).wall_tiles() if t < KINDS})
-    states = [state]
-    if variant == "shanghai":
-        states.append(state.with_player(0, flowers=tuple(sorted(FLOWERS))[:8]))
+    states, kinds = _near_complete_tables(variant)
     ready = 0
     for counts in near_complete_hands(rng, 1500, kinds):
         extra = bytearray(counts)
@@ -332,22 +326,13 @@ def test_may_wait_misses_no_wait(variant: str) -> None:
     """Every waiting seat of played hands, then 13-tile hands one or two tiles from a complete
     hand, seven pairs or thirteen orphans (八花 where the variant has it)."""
     rng = random.Random(29)
-    n = get_ruleset(variant).players
     said_no = 0
-    for i in range(8):
-        state = new_hand(variant, 600 + i, dealer=i % n, base=2 if variant == "yihua" else 1)
-        while state.phase != "over":
-            for seat, p in enumerate(state.players):
-                if p.hand_size % 3 == 1:
-                    said_no += assert_may_wait_covers(state, seat, p.concealed)
-            seat = seats_to_act(state)[0]
-            state, _ = apply(state, seat, decide("easy", state, seat, rng))
+    for state in _states_of_play(variant, seed=600, hands=8):
+        for seat, p in enumerate(state.players):
+            if p.hand_size % 3 == 1:
+                said_no += assert_may_wait_covers(state, seat, p.concealed)
     assert said_no  # the quick test answered for some seats
-    state = new_hand(variant, 3, dealer=0, base=2 if variant == "yihua" else 1)
-    states = [state]
-    if variant == "shanghai":
-        states.append(state.with_player(0, flowers=tuple(sorted(FLOWERS))[:8]))
-    kinds = sorted({t for t in get_ruleset(variant).wall_tiles() if t < KINDS})
+    states, kinds = _near_complete_tables(variant)
     for counts in near_complete_hands(rng, 1500, kinds):
         for s in states:
             assert_may_wait_covers(s.with_player(0, concealed=counts, drawn=None), 0, counts)
