@@ -137,7 +137,7 @@ def test_set_part_is_the_update_part_of_a_row_known_by_its_key(db: None) -> None
 def test_a_row_shape_reads_every_field_as_its_attributes_do_a_deferred_one_too(alice: User) -> None:
     import operator
 
-    from common.rows import RowShape
+    from common.row_shape import RowShape
 
     table = bot_table(alice)
     Table.objects.filter(pk=table.pk).update(notices={"7": "消息"})
