@@ -2,13 +2,16 @@
 
 A snapshot (games.table.snapshots) travels between server processes as a pickle. Pickling an
 object of a class writes the class's module and name, and both ends look the class up again
-each time — on this machine about 2 µs per class per pickle each way, for `datetime`, its time
+each time — on the 2-core test machine about 2 µs per class per pickle each way, for `datetime`, its time
 zone, the status enumerations and the engine's state classes: more than the values themselves.
 So a row travels as its field values with an aware UTC datetime as its ten bytes and an
 enumeration as its value (what a row read from the database holds: a plain string), and the
 newest hand state as nested tuples of its fields (the state, its players, their melds); the
 bytes then name no class at all in the common case. Anything else (a datetime in another zone,
 a claim window, a hand's result) is pickled as it is, inside the plain values.
+
+Also here: `own`, the private copy of a JSON field's value that a change made on a kept
+snapshot works on.
 
 `PLAIN` (on unless SNAPSHOT_PLAIN_PACKING=0) chooses how a process packs; every process reads
 both forms (docs/benchmarks.md, "Cost per action: the snapshot's packing").
