@@ -10,14 +10,11 @@ compiling. Everything else keeps using the ORM.
 
 from __future__ import annotations
 
-import copy
-import operator
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
-import orjson
 from django.db import DataError, connections
-from django.db.models import JSONField, Model
+from django.db.models import Model
 
 from common import caches
 from common.row_values import db_values
@@ -292,40 +289,6 @@ class RowSql(Generic[M]):
         compiler = query.get_compiler(using=using)
         columns = [f.get_col(self.table) for f in self.fields]
         return compiler.get_converters(columns)
-
-
-class RowShape:
-    """A model's fields as a change compares them: all read in one call, and the JSON ones
-    frozen to canonical bytes (commands change their dicts and lists in place). This runs three
-    times per row per change; a per-field deep copy was a third of a hand action's CPU."""
-
-    def __init__(self, model: type[Model]) -> None:
-        fields = [f for f in model._meta.concrete_fields if not f.primary_key]
-        self.names = tuple(f.attname for f in fields)
-        self._read = operator.attrgetter(*self.names)
-        self._json = tuple(i for i, f in enumerate(fields) if isinstance(f, JSONField))
-
-    def values(self, row: Any) -> tuple[Any, ...]:
-        values = self._read(row)
-        if not self._json:
-            return values
-        out = list(values)
-        for i in self._json:
-            out[i] = frozen(out[i])
-        return tuple(out)
-
-
-_CANONICAL = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
-
-
-def frozen(value: Any) -> Any:
-    """A JSON field's value as it can be compared later, however it is changed in place."""
-    if not isinstance(value, dict | list):
-        return value
-    try:
-        return orjson.dumps(value, option=_CANONICAL)
-    except TypeError:  # (not JSON: a test's odd value) a copy compares as well, only slower
-        return copy.deepcopy(value)
 
 
 def in_one_statement(parts: list[tuple[str, list[Any]]], using: str = "default") -> None:

@@ -11,7 +11,8 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connections
 
-from common.rows import RowShape, RowSql, in_one_statement, statement_if_first
+from common.row_shape import RowShape
+from common.rows import RowSql, in_one_statement, statement_if_first
 from games.engine.state import HandState
 from games.models import Hand, HandAction, HandCheckpoint, Seat, Table
 from games.sockets.models import OpenSocket

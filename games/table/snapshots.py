@@ -17,7 +17,6 @@ users in a snapshot carry their id, name and balance and nothing else.
 from __future__ import annotations
 
 import functools
-import operator
 import pickle
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -32,6 +31,7 @@ from accounts.models import Profile
 from common import caches
 from games.engine.state import HandState
 from games.models import Hand, Seat, Table
+from games.table import packing
 
 StateKey = tuple[int, int]  # (hand id, actions applied)
 M = TypeVar("M", bound=Model)
@@ -71,14 +71,14 @@ def pack(
     class up again on loading, which made packing and unpacking a third of an action's CPU."""
     balances = _balances(seats) if fresh_balances else None
     owner = None
-    if table.owner_id is not None:
-        known = table.owner if Table.owner.is_cached(table) else None
+    if table.owner_id is not None:  # (read from the row's cache: the descriptors are Python calls)
+        known = table._state.fields_cache.get("owner")
         owner = (table.owner_id, known.get_username() if known else "")
     rows = (
-        _field_values(table),
+        packing.row_values(table),
         owner,
-        [(_field_values(seat), _seat_user(seat, balances)) for seat in seats],
-        _field_values(hand) if hand is not None else None,
+        [(packing.row_values(seat), _seat_user(seat, balances)) for seat in seats],
+        packing.row_values(hand) if hand is not None else None,
     )
     # The states pickled apart: loading them is most of the unpacking, and a process that
     # already holds them (the one that made the change, or a change reusing a kept snapshot)
@@ -89,8 +89,7 @@ def pack(
         for key, state in states.items()
         if hand is not None and key == (hand.pk, hand.actions_count)
     }
-    states_blob = pickle.dumps(newest, protocol=pickle.HIGHEST_PROTOCOL)
-    return pickle.dumps((rows, states_blob), protocol=pickle.HIGHEST_PROTOCOL)
+    return pickle.dumps((rows, packing.states_bytes(newest)), protocol=pickle.HIGHEST_PROTOCOL)
 
 
 Rows = tuple[Table, list[Seat], Hand | None]
@@ -99,7 +98,7 @@ Rows = tuple[Table, list[Seat], Hand | None]
 def unpack(blob: bytes) -> tuple[Table, list[Seat], Hand | None, dict[StateKey, HandState]]:
     """A fresh, private copy: the caller may change it."""
     rows, states_blob = pickle.loads(blob)  # noqa: S301 - our own processes' bytes, never a client's
-    return (*_build_rows(rows), pickle.loads(states_blob))  # noqa: S301
+    return (*_build_rows(rows), packing.states_from(states_blob))
 
 
 def unpack_rows(blob: bytes) -> Rows:
@@ -128,12 +127,11 @@ def _private(row: M) -> M:
     for name in _mutable_attnames(type(row)):
         value = values.get(name)
         if value is not None:
-            values[name] = _own(value)
+            values[name] = packing.own(value)
     return copy
 
 
 _MUTABLE: dict[type[Model], tuple[str, ...]] = {}
-_SCALARS = (str, int, float, bool, type(None))
 
 
 def _mutable_attnames(model: type[Model]) -> tuple[str, ...]:
@@ -146,30 +144,20 @@ def _mutable_attnames(model: type[Model]) -> tuple[str, ...]:
     return names
 
 
-def _own(value: Any) -> Any:
-    """A copy of a JSON field's value nobody else holds: a flat dict or list copied as it is,
-    anything nested through pickle (as unpacking a snapshot copied it)."""
-    if isinstance(value, _SCALARS):
-        return value
-    if isinstance(value, dict) and all(type(v) in _SCALARS for v in value.values()):
-        return dict(value)
-    if isinstance(value, list) and all(type(v) in _SCALARS for v in value):
-        return list(value)
-    return pickle.loads(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))  # noqa: S301 - our own value
-
-
-def _build_rows(rows: tuple[Any, ...]) -> Rows:
+def _build_rows(rows: tuple[Any, ...], users: Callable[[int, str, int | None], Any] | None = None) -> Rows:
+    """`users`: what makes a light user (a new one each by default)."""
+    users = users or light_user
     table_values, owner, seat_rows, hand_values = rows
-    table = _row(Table, table_values)
+    table = packing.row(Table, table_values)
     if owner is not None:
-        _cache(table, "owner", light_user(owner[0], owner[1], None))
+        _cache(table, "owner", users(owner[0], owner[1], None))
     seats = []
     for values, user in seat_rows:
-        seat = _row(Seat, values)
+        seat = packing.row(Seat, values)
         if user is not None:
-            _cache(seat, "user", light_user(*user))
+            _cache(seat, "user", users(*user))
         seats.append(seat)
-    hand = _row(Hand, hand_values) if hand_values is not None else None
+    hand = packing.row(Hand, hand_values) if hand_values is not None else None
     return table, seats, hand
 
 
@@ -184,11 +172,12 @@ def keep(blob: bytes, states: dict[StateKey, HandState] | None = None, made: Row
     packed from, when they are what unpacking would give — a change made on a private copy of a
     snapshot (games.table.unlocked), whose users are the light ones unpacked from it. Kept as
     detached copies instead of unpacking what was just packed (a tenth of such a change's CPU)."""
-    if states is None:
-        table, seats, hand, states = unpack(blob)
-        _add_state_before(table.pk, hand, states)
-    elif made is None:
-        table, seats, hand = unpack_rows(blob)
+    if made is None:  # (its light users shared with the process's other snapshots: read-only)
+        rows, states_blob = pickle.loads(blob)  # noqa: S301 - our own processes' bytes, never a client's
+        table, seats, hand = _build_rows(rows, shared_light_user)
+        if states is None:
+            states = packing.states_from(states_blob)
+            _add_state_before(table.pk, hand, states)
     else:
         table, seats = _detached(made[0]), [_detached(seat) for seat in made[1]]
         hand = _detached(made[2]) if made[2] is not None else None
@@ -263,38 +252,6 @@ def owner_copy(snapshot: Snapshot) -> Any:
     return light_user(owner.pk, owner.get_username(), None)
 
 
-_ATTNAMES: dict[type[Model], tuple[str, ...]] = {}
-_READERS: dict[type[Model], Callable[[Model], tuple[Any, ...]]] = {}
-
-
-def _attnames(model: type[Model]) -> tuple[str, ...]:
-    names = _ATTNAMES.get(model)
-    if names is None:
-        names = _ATTNAMES[model] = tuple(f.attname for f in model._meta.concrete_fields)
-    return names
-
-
-def _field_values(row: Model) -> tuple[Any, ...]:
-    model = type(row)
-    read = _READERS.get(model)
-    if read is None:  # one C call reads every field (a generator of getattr was a tenth of `pack`)
-        names = _attnames(model)
-        read = operator.attrgetter(*names) if len(names) > 1 else lambda r: (getattr(r, names[0]),)
-        _READERS[model] = read
-    return read(row)
-
-
-def _row(model: type[M], values: tuple[Any, ...] | dict[str, Any]) -> M:
-    """A model instance from its field values, built the way unpickling builds one (no
-    `__init__`: these models have no init signals)."""
-    row = model.__new__(model)
-    row.__dict__.update(zip(_attnames(model), values, strict=True) if isinstance(values, tuple) else values)
-    row._state = ModelState()
-    row._state.adding = False
-    row._state.db = "default"
-    return row
-
-
 _DEFAULTS: dict[type[Model], dict[str, Any]] = {}
 
 
@@ -321,13 +278,28 @@ def light_user(pk: int, username: str, balance: int | None) -> Any:
     """A user with an id, a name and (cached) a profile with a balance: every other field at its
     default, never the password hash or the e-mail address."""
     model = _user_model()
-    user = _row(model, {**_defaults(model), "id": pk, model.USERNAME_FIELD: username})
+    user = packing.row(model, {**_defaults(model), "id": pk, model.USERNAME_FIELD: username})
     # Cached either way, so reading `user.profile` never queries (None: no profile; the
     # accessor then raises RelatedObjectDoesNotExist, an AttributeError, as a real user would).
     profile = None
     if balance is not None:
-        profile = _row(Profile, {**_defaults(Profile), "user_id": pk, "balance": balance})
+        profile = packing.row(Profile, {**_defaults(Profile), "user_id": pk, "balance": balance})
     user._state.fields_cache["profile"] = profile
+    return user
+
+
+_SHARED_USERS: dict[tuple[int, str, int | None], Any] = caches.registered({})
+_SHARED_LIMIT = 20000
+
+
+def shared_light_user(pk: int, username: str, balance: int | None) -> Any:
+    """The light user of this id, name and balance this process's snapshots share (read-only,
+    as every snapshot is): taking in another process's snapshot builds none while the seated
+    users are the same."""
+    key = (pk, username, balance)
+    user = _SHARED_USERS.get(key)
+    if user is None:
+        user = caches.put(_SHARED_USERS, key, light_user(pk, username, balance), _SHARED_LIMIT)
     return user
 
 
@@ -367,14 +339,23 @@ def attach_owner(table: Table) -> None:
 
 
 def _seat_user(seat: Seat, balances: dict[int, int] | None) -> tuple[int, str, int | None] | None:
+    """A seated user's id, name and balance: read from the seat's and the user's caches of
+    related rows when they hold them (a light user always does), the descriptors otherwise."""
     if seat.user_id is None:
         return None
-    user = seat.user
-    profile = getattr(user, "profile", None)
+    user = seat._state.fields_cache.get("user")
+    if user is None:
+        user = seat.user
+    profile = user._state.fields_cache.get("profile", _UNCACHED)
+    if profile is _UNCACHED:
+        profile = getattr(user, "profile", None)
     balance = balances.get(seat.user_id) if balances is not None else None
     if balance is None and profile is not None:
         balance = profile.balance
     return seat.user_id, user.get_username(), balance
+
+
+_UNCACHED = object()
 
 
 def _balances(seats: list[Seat]) -> dict[int, int]:

@@ -27,7 +27,7 @@ from django.db import connections, transaction
 from django.utils import timezone
 
 from common import broadcaster
-from common.rows import frozen
+from common.row_shape import frozen
 from games.engine.actions import Action, apply
 from games.engine.errors import EngineError
 from games.engine.state import HandState

@@ -132,3 +132,25 @@ def test_set_part_is_the_update_part_of_a_row_known_by_its_key(db: None) -> None
     )
     sql, params = rows.set_part(7, {"actions_count": 42})
     assert sql.startswith("UPDATE") and params == [42, 7]
+
+
+def test_a_row_shape_reads_every_field_as_its_attributes_do_a_deferred_one_too(alice: User) -> None:
+    import operator
+
+    from common.row_shape import RowShape
+
+    table = bot_table(alice)
+    Table.objects.filter(pk=table.pk).update(notices={"7": "消息"})
+    shape = RowShape(Table)
+    row = Table.objects.get(pk=table.pk)
+    frozen_notices = shape.values(row)[shape.names.index("notices")]
+    row.notices["8"] = "another"  # (a JSON value is frozen: changed in place, it compares unequal)
+    assert shape.values(row)[shape.names.index("notices")] != frozen_notices
+    expected = operator.attrgetter(*shape.names)(Table.objects.get(pk=table.pk))
+    deferred = Table.objects.only("id").get(pk=table.pk)
+    assert "owner_id" not in vars(deferred)
+    read = shape.values(deferred)  # (the missing fields loaded through their descriptors)
+    json = {shape.names.index(n) for n in ("options", "counters", "notices")}
+    assert [v for i, v in enumerate(read) if i not in json] == [
+        v for i, v in enumerate(expected) if i not in json
+    ]
