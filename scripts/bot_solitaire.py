@@ -103,11 +103,26 @@ def main() -> None:
     args = parser.parse_args()
     globals()["CHANCE_MAX"] = args.chance_max
     seeds = range(args.first, args.first + args.deals)
+    first: list[bool] | None = None
     for mode in args.modes.split(","):
         done = [deal(s, mode, args.draws, SETS[args.set]) for s in seeds]
         won = [d for d in done if d]
         mean = round(statistics.fmean(won), 2) if won else None
         print(f"{mode}: completed {len(won) / len(done):.1%} within {args.draws} draws, mean draws {mean}")
+        if first is None:
+            first = [bool(d) for d in done]
+        else:
+            print(f"  {_paired([bool(d) for d in done], first)}")
+
+
+def _paired(these: list[bool], first: list[bool]) -> str:
+    """The paired difference to the first rule, per deal, with its 95 % interval."""
+    d = [int(a) - int(b) for a, b in zip(these, first, strict=True)]
+    mean = statistics.fmean(d)
+    half = 1.96 * statistics.stdev(d) / len(d) ** 0.5 if len(d) > 1 else 0.0
+    gained, lost = d.count(1), d.count(-1)
+    interval = f"[{mean - half:+.2%}, {mean + half:+.2%}]"
+    return f"against the first rule: +{gained} −{lost} deals, {mean:+.2%} {interval}"
 
 
 if __name__ == "__main__":
