@@ -8,14 +8,20 @@ import random
 
 import pytest
 
-from games.engine.actions import Action
-from games.engine.bots import search, win_chance
+from games.engine.actions import Action, apply, legal_actions, new_hand, seats_to_act
+from games.engine.bots import decide, search, win_chance
 from games.engine.bots.policies import strong
 from games.engine.bots.seen import OtherSeat, PlayerView
 from games.engine.bots.shape import distance
-from games.engine.bots.win_chance import Race, chances, strong_by_win_chance
+from games.engine.bots.win_chance import Race, chances, strong_by_win_chance, strong_claiming_by_win_chance
+from games.engine.state import HandState
 from games.engine.tiles import HONOR, KINDS, counts_of, parse, tile
-from tests.engine.test_bots import departures_from_strong, two_player_expert_blind_and_departing
+from games.engine.view import view_for
+from tests.engine.test_bots import (
+    departures_from_strong,
+    reshuffle_hidden,
+    two_player_expert_blind_and_departing,
+)
 from tests.engine.threats import turn_view
 
 TWO_PLAYER_KINDS = (*range(9), *range(HONOR, KINDS))
@@ -134,3 +140,37 @@ def test_expert_by_win_chance_ignores_hidden_tiles(monkeypatch: pytest.MonkeyPat
 def test_expert_is_strong_in_two_player_while_the_win_chance_is_off(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(search, "WIN_CHANCE", frozenset())
     assert departures_from_strong("two_player", 309) == 0
+
+
+def _claim_windows(seeds: range) -> list[tuple[HandState, int]]:
+    """Every claim window with a chi or pong on offer in hands of two strong bots."""
+    out = []
+    for seed in seeds:
+        state = new_hand("two_player", seed, base=2)
+        rng = random.Random(seed)
+        while state.phase != "over":
+            seat = seats_to_act(state)[0]
+            legal = legal_actions(state, seat)
+            if state.phase == "claim" and any(a.type in ("chi", "pong") for a in legal):
+                out.append((state, seat))
+            state, _ = apply(state, seat, decide("strong", state, seat, rng))
+    return out
+
+
+def test_its_answers_to_a_discard_ignore_hidden_tiles(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Re-dealing every tile the seat cannot see leaves its chi, pong or pass unchanged, and over
+    these windows it does answer otherwise than strong somewhere."""
+    monkeypatch.setattr(win_chance, "TIME_MS", None)
+    departed = 0
+    for i, (state, seat) in enumerate(_claim_windows(range(300, 312))):
+        other = reshuffle_hidden(state, seat, i)
+        moves = [
+            strong_claiming_by_win_chance(
+                PlayerView.of(view_for(s, seat, hints=False)), legal_actions(s, seat), random.Random(1)
+            )
+            for s in (state, other)
+        ]
+        assert moves[0] == moves[1]
+        view = PlayerView.of(view_for(state, seat, hints=False))
+        departed += moves[0] != strong(view, legal_actions(state, seat), random.Random(1))
+    assert departed

@@ -18,6 +18,7 @@ from games.engine.bots.search import (
     expert,
     expert_at_speed,
     expert_by_win_chance,
+    expert_claiming_by_win_chance,
     expert_counting_the_set,
     expert_fan_keeping,
     expert_fan_ponging,
@@ -68,6 +69,7 @@ TRIALS: dict[str, Bot] = {
     "set_count": expert_counting_the_set,
     "unfed": expert_feeding_least,
     "win_chance": expert_by_win_chance,
+    "win_chance_claims": expert_claiming_by_win_chance,
 }
 
 

@@ -33,11 +33,11 @@ import os
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from games.engine.actions import Action
 from games.engine.bots.own_draws import HORIZON, still_open
-from games.engine.bots.policies import discard_options, strong, strong_style
+from games.engine.bots.policies import PASS, after_claim, discard_options, strong, strong_style
 from games.engine.bots.seen import PlayerView, unseen_pool
 from games.engine.bots.shape import after_each_discard, lowering
 from games.engine.tiles import KINDS, Tile
@@ -183,6 +183,15 @@ def chances(race: Race, discards: Sequence[Tile]) -> dict[Tile, float] | None:
     return out
 
 
+def worth(race: Race, hand13: bytes) -> float | None:
+    """The worth of a 13-tile hand with `race.turns` own draws left (the first one now: no
+    opponent's throw before it); None over budget."""
+    try:
+        return _Table(race).values(hand13)[race.turns]
+    except OverBudget:
+        return None
+
+
 def states_weighed(race: Race, discards: Sequence[Tile]) -> int:
     """How many hands the look-ahead weighs for these discards (for measuring its cost)."""
     table = _Table(race)
@@ -238,4 +247,56 @@ def strong_by_win_chance(view: PlayerView, legal: Sequence[Action], rng: random.
     return min(same, key=lambda a: a.ready != base.ready) if same else base
 
 
-__all__ = ["KINDS", "MAX_STATES", "OverBudget", "Race", "chances", "states_weighed", "strong_by_win_chance"]
+def strong_claiming_by_win_chance(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+    """strong_by_win_chance, and its answer to a discard (two-player: chi, pong or pass, 1–`REACH`
+    from ready) by the same chance: passing keeps the hand and draws now; a call lays a meld and
+    throws its best tile, one own draw fewer. strong's answer where none is better, where it wins
+    or calls a kong, or over budget."""
+    started = time.perf_counter()
+    base = strong_by_win_chance(view, legal, rng)
+    if view.variant != "two_player" or view.phase != "claim" or base.type not in ("pass", "chi", "pong"):
+        return base
+    calls = [a for a in legal if a.type in ("chi", "pong") and a.tile is not None]
+    if not calls or PASS not in legal or view.jokers:
+        return base
+    now = lowering(view.hand, len(view.melds), ())[0]
+    if not 1 <= now <= REACH:
+        return base
+    race = view_race(view, started)
+    # passing draws now, before the opponent's next turn
+    passed = worth(replace(race, survive=(1.0, *race.survive)), view.hand)
+    if passed is None:
+        return base
+    values: list[tuple[float, Action]] = [(passed, PASS)]
+    for a in calls:
+        got = _after_call(view, race, a)
+        if got is None:
+            return base
+        values.append((got, a))
+    base_value = next((v for v, a in values if a == base), None)
+    if base_value is None:
+        return base
+    best_value, best = max(values, key=lambda va: (va[0], va[1] == base))
+    return best if best_value > base_value * (1 + 1e-9) else base
+
+
+def _after_call(view: PlayerView, race: Race, a: Action) -> float | None:
+    """The call's worth: the best discard of what the meld leaves, one own draw fewer (its next
+    draw comes after the opponent's turn, as passing's second one does)."""
+    root = after_claim(view.hand, a)
+    after = replace(race, root=root, melds=race.melds + 1, turns=max(0, race.turns - 1))
+    got = chances(after, [t for t in range(KINDS) if root[t]])
+    return max(got.values(), default=0.0) if got is not None else None
+
+
+__all__ = [
+    "KINDS",
+    "MAX_STATES",
+    "OverBudget",
+    "Race",
+    "chances",
+    "states_weighed",
+    "strong_by_win_chance",
+    "strong_claiming_by_win_chance",
+    "worth",
+]
