@@ -63,6 +63,12 @@ def test_a_hand_one_from_ready_gets_the_hand_computed_chance() -> None:
     assert once is not None and once[tile("3z")] == 0.0
 
 
+def test_no_draws_left_is_worth_nothing() -> None:
+    root = counts_of(parse("123456789m1115z6z"))
+    got = chances(Race(_unseen(z5=3), root, 0, turns=0, survive=(0.9, 0.8)), [tile("6z")])
+    assert got == {tile("6z"): 0.0}
+
+
 def test_more_unseen_copies_of_the_wait_complete_more_often() -> None:
     root = counts_of(parse("123456789m1115z6z"))
     few = chances(Race(_unseen(z5=1, z2=6), root, 0, turns=8), [tile("6z")])

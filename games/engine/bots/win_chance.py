@@ -88,7 +88,8 @@ class _Table:
         # per round, the chance the hand is still open given it was at the round before
         alive = [*race.survive[: race.turns]]
         alive += [alive[-1] if alive else 1.0] * (race.turns - len(alive))
-        self.step = [a / b if b > 0 else 0.0 for a, b in zip(alive, [1.0, *alive[:-1]], strict=True)]
+        before = [1.0, *alive][: len(alive)]  # (no draws left: no rounds)
+        self.step = [a / b if b > 0 else 0.0 for a, b in zip(alive, before, strict=True)]
 
     def unseen(self, hand: bytes, k: Tile) -> int:
         """Copies of k still to come, the ones this line of play drew beyond the root taken out."""
