@@ -3,15 +3,19 @@
 completes a hand within N draws (docs/bots.md, "Solitaire").
 
     .venv/bin/python scripts/bot_solitaire.py --deals 1500 --draws 18 --modes one,tie,two
+    .venv/bin/python scripts/bot_solitaire.py --set two_player --deals 3000 --draws 16 --modes tie,chance
 
-Every deal is a shuffled 136-tile wall without flowers; the hand is the first 13 tiles and
-draws the next N, discarding by the rule; `unseen` is 4 minus what the hand has held or
-thrown. Rules (the fastest shanten first in all):
+Every deal is a shuffled wall without flowers — the 136 tiles, or with `--set two_player` that
+variant's 64 (万 and honours ×4); the hand is the first 13 tiles and draws the next N,
+discarding by the rule; `unseen` is 4 minus what the hand has held or thrown (0 for a kind
+outside the set). Rules (the fastest shanten first in all):
   one  the most improving tiles (ukeire), ties by the most isolated tile (normal's count);
   tie  as one, ties of the count broken by `two_step` (strong's look-ahead, 1–2 from ready);
   two  `two_step` first among the 4 best by count, 1–2 from ready (the first try, not kept);
   all  `two_step` first among the 4 best, at every distance;
-  band `two_step` first among those within 85 % of the best count, 1–2 from ready.
+  band `two_step` first among those within 85 % of the best count, 1–2 from ready;
+  chance the exact chance of completing within the draws left (win_chance.py: expectimax over
+       the improving draws), 1–`CHANCE_MAX` from ready; ties, and a look-ahead over budget, as tie.
 The same deals for every rule, so the rules' rates are paired.
 """
 
@@ -26,10 +30,18 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games.engine.bots.shape import distance, improving, isolation, two_step
-from games.engine.tiles import KINDS
+from games.engine.bots.win_chance import Race, chances
+from games.engine.tiles import HONOR, KINDS
+
+# the chance rule looks ahead from at most this far from ready (farther: `tie`; --chance-max)
+CHANCE_MAX = 2
+SETS = {
+    "full": tuple(range(KINDS)),
+    "two_player": (*range(9), *range(HONOR, KINDS)),  # 万 and honours (flowers left out)
+}
 
 
-def _pick(c: bytearray, unseen: bytes, mode: str) -> int:
+def _pick(c: bytearray, unseen: bytes, mode: str, left: int = 0) -> int:
     opts = []
     for t in range(KINDS):
         if c[t]:
@@ -47,6 +59,12 @@ def _pick(c: bytearray, unseen: bytes, mode: str) -> int:
         most = max(o[1] for o in best)
         within = [o for o in best if o[1] >= 0.85 * most]
         return max(within, key=lambda o: (two_step(o[3], 0, (), unseen), o[1]))[2]
+    if mode == "chance" and 1 <= fastest <= CHANCE_MAX and left > 0:
+        got = chances(Race(unseen, bytes(c), 0, left), [o[2] for o in best])
+        if got is not None:
+            tie = _pick(c, unseen, "tie")
+            return max(best, key=lambda o: (round(got[o[2]], 12), o[2] == tie))[2]
+        mode = "tie"
     if mode == "tie" and near:
         most = max(o[1] for o in best)
         tied = [o for o in best if o[1] == most]
@@ -54,21 +72,23 @@ def _pick(c: bytearray, unseen: bytes, mode: str) -> int:
     return max(best, key=lambda o: (o[1], isolation(c, o[2])))[2]
 
 
-def deal(seed: int, mode: str, draws: int) -> int | None:
+def deal(seed: int, mode: str, draws: int, kinds: tuple[int, ...] = SETS["full"]) -> int | None:
     """Draws needed to complete the hand, or None."""
     rng = random.Random(seed)
-    wall = [t for t in range(KINDS) for _ in range(4)]
+    wall = [t for t in kinds for _ in range(4)]
     rng.shuffle(wall)
     c = bytearray(KINDS)
     for t in wall[:13]:
         c[t] += 1
-    seen = bytearray(c)
+    seen = bytearray(4 for _ in range(KINDS))
+    for t in kinds:
+        seen[t] = c[t]
     for i, t in enumerate(wall[13 : 13 + draws]):
         c[t] += 1
         seen[t] += 1
         if distance(bytes(c), 0, ()) < 0:
             return i + 1
-        c[_pick(c, bytes(max(0, 4 - x) for x in seen), mode)] -= 1
+        c[_pick(c, bytes(max(0, 4 - x) for x in seen), mode, draws - i - 1)] -= 1
     return None
 
 
@@ -77,12 +97,32 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=1500)
     parser.add_argument("--draws", type=int, default=18)
     parser.add_argument("--modes", default="one,tie")
+    parser.add_argument("--set", choices=sorted(SETS), default="full", help="the tiles of the wall")
+    parser.add_argument("--first", type=int, default=0, help="the first deal's seed")
+    parser.add_argument("--chance-max", type=int, default=CHANCE_MAX, help="the chance rule's reach")
     args = parser.parse_args()
+    globals()["CHANCE_MAX"] = args.chance_max
+    seeds = range(args.first, args.first + args.deals)
+    first: list[bool] | None = None
     for mode in args.modes.split(","):
-        done = [deal(s, mode, args.draws) for s in range(args.deals)]
+        done = [deal(s, mode, args.draws, SETS[args.set]) for s in seeds]
         won = [d for d in done if d]
         mean = round(statistics.fmean(won), 2) if won else None
         print(f"{mode}: completed {len(won) / len(done):.1%} within {args.draws} draws, mean draws {mean}")
+        if first is None:
+            first = [bool(d) for d in done]
+        else:
+            print(f"  {_paired([bool(d) for d in done], first)}")
+
+
+def _paired(these: list[bool], first: list[bool]) -> str:
+    """The paired difference to the first rule, per deal, with its 95 % interval."""
+    d = [int(a) - int(b) for a, b in zip(these, first, strict=True)]
+    mean = statistics.fmean(d)
+    half = 1.96 * statistics.stdev(d) / len(d) ** 0.5 if len(d) > 1 else 0.0
+    gained, lost = d.count(1), d.count(-1)
+    interval = f"[{mean - half:+.2%}, {mean + half:+.2%}]"
+    return f"against the first rule: +{gained} −{lost} deals, {mean:+.2%} {interval}"
 
 
 if __name__ == "__main__":

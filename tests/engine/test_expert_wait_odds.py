@@ -68,10 +68,12 @@ def test_expert_with_the_wait_odds_ignores_hidden_tiles(monkeypatch: pytest.Monk
     """Switched on for two-player: re-dealing every tile the seat cannot see leaves expert's
     move unchanged, and over these turns it does leave strong's somewhere (the odds bite)."""
     monkeypatch.setattr(search, "WAIT_ODDS", frozenset({"two_player"}))
+    monkeypatch.setattr(search, "WIN_CHANCE", frozenset())  # this lever alone
     compared, departed = two_player_expert_blind_and_departing(range(300, 360))
     assert compared and departed
 
 
 def test_expert_is_strong_in_two_player_while_the_odds_are_off(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(search, "WAIT_ODDS", frozenset())
+    monkeypatch.setattr(search, "WIN_CHANCE", frozenset())  # on by default in two-player
     assert departures_from_strong("two_player", 301) == 0

@@ -83,12 +83,14 @@ def test_expert_reading_the_wall_ignores_hidden_tiles(monkeypatch: pytest.Monkey
     """Switched on for two-player: re-dealing every tile the seat cannot see leaves expert's
     move unchanged, and over these turns it does leave strong's somewhere (the reading bites)."""
     monkeypatch.setattr(search, "WALL_READ", frozenset({"two_player"}))
+    monkeypatch.setattr(search, "WIN_CHANCE", frozenset())  # this lever alone
     compared, departed = two_player_expert_blind_and_departing(range(300, 330))
     assert compared and departed
 
 
 def test_expert_is_strong_in_two_player_while_the_reading_is_off(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(search, "WALL_READ", frozenset())
+    monkeypatch.setattr(search, "WIN_CHANCE", frozenset())  # on by default in two-player
     assert departures_from_strong("two_player", 309) == 0
 
 

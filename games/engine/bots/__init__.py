@@ -17,6 +17,8 @@ from games.engine.bots.policies import easy, normal, random_level, strong
 from games.engine.bots.search import (
     expert,
     expert_at_speed,
+    expert_by_win_chance,
+    expert_claiming_by_win_chance,
     expert_counting_the_set,
     expert_fan_keeping,
     expert_fan_ponging,
@@ -66,6 +68,8 @@ TRIALS: dict[str, Bot] = {
     "wall_always": expert_reading_the_wall_always,
     "set_count": expert_counting_the_set,
     "unfed": expert_feeding_least,
+    "win_chance": expert_by_win_chance,
+    "win_chance_claims": expert_claiming_by_win_chance,
 }
 
 

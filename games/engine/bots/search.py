@@ -70,6 +70,7 @@ from games.engine.bots.seen import OtherSeat, PlayerView, unseen_pool
 from games.engine.bots.stakes import stake_choice
 from games.engine.bots.value import settle_win
 from games.engine.bots.value_pong import FAN_KEPT, FAN_PONGED, keep_fan_honour, value_pong
+from games.engine.bots.win_chance import strong_by_win_chance, strong_claiming_by_win_chance
 from games.engine.hand import shanten
 from games.engine.rulesets import get_ruleset
 from games.engine.state import Meld
@@ -134,6 +135,11 @@ AT_SPEED_TRIAL = frozenset(os.environ.get("EXPERT_AT_SPEED", "two_player").split
 # default: level with strong on the goal seeds (docs/bots.md, "expert in two-player: the
 # opponent's hand read from its river")
 WALL_READ = frozenset(os.environ.get("EXPERT_WALL_READ", "").split(",")) - {""}
+# The variants where expert's base move ranks strong's fastest discards by the exact chance of
+# completing the hand over its own draws left (win_chance.py; two-player only). On in two-player:
+# above strong on both goal seeds, not yet at 95 % (20,000 duplicate hands: seed 22 +0.075, seed 23
+# +0.210; docs/bots.md, "expert in two-player: an exact win chance over its own draws")
+WIN_CHANCE = frozenset(os.environ.get("EXPERT_WIN_CHANCE", "two_player").split(",")) - {""}
 RACE_BUDGET = (
     RaceBudget(samples=int(os.environ["EXPERT_WORLDS"]), time_ms=None)
     if os.environ.get("EXPERT_WORLDS", "").isdigit()
@@ -198,6 +204,8 @@ def expert_move(
     base_bot = strong_reading_waits if v in WAIT_ODDS else strong
     if v in WALL_READ:
         base_bot = strong_reading_the_wall
+    if v in WIN_CHANCE:
+        base_bot = strong_by_win_chance
     return _kept_expert(
         view,
         legal,
@@ -309,6 +317,16 @@ expert_counting_the_set = _expert_on(strong_counting_the_set)
 # expert, its base move's ties between discards broken by what the one opponent is least likely
 # to call in two-player (policies.strong_feeding_least; EXPERT_TRIAL=unfed)
 expert_feeding_least = _expert_on(strong_feeding_least)
+
+
+# expert, its base move's fastest discards ranked by the exact chance of completing the hand over
+# its own draws left in two-player (win_chance.strong_by_win_chance; EXPERT_TRIAL=win_chance)
+expert_by_win_chance = _expert_on(strong_by_win_chance)
+
+
+# expert_by_win_chance, its answers to a discard (chi, pong or pass) by the same chance
+# (win_chance.strong_claiming_by_win_chance; EXPERT_TRIAL=win_chance_claims)
+expert_claiming_by_win_chance = _expert_on(strong_claiming_by_win_chance)
 
 
 def expert_joker_waiting(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:

@@ -137,6 +137,11 @@ def after_each_discard(
     return _kept_after_discards(counts, melds, jokers)
 
 
+def lowering(counts: bytes, melds: int, jokers: tuple[Tile, ...]) -> tuple[int, tuple[Tile, ...]]:
+    """(a 13-tile hand's distance, the kinds one more copy of which lowers it) — memoised."""
+    return _lowering(counts, melds, jokers)
+
+
 def ukeire(counts: bytes, melds: int, jokers: tuple[Tile, ...], unseen: bytes) -> int:
     """The unseen copies of the kinds that lower a 13-tile hand's shanten (memoised)."""
     return _ukeire(counts, melds, jokers, unseen)
