@@ -10,17 +10,16 @@ from dataclasses import replace
 import pytest
 
 import games.engine.bots as bots
-from games.engine.actions import Action, apply, legal_actions, new_hand, seats_to_act
-from games.engine.bots import PlayerView, decide, search
+from games.engine.actions import Action, legal_actions
+from games.engine.bots import PlayerView, search
 from games.engine.bots.claims import race_claim, start_after
 from games.engine.bots.own_draws import RaceBudget, Start, race_starts
 from games.engine.bots.policies import PASS, strong
 from games.engine.bots.seen import OtherSeat
-from games.engine.state import HandState
 from games.engine.tiles import parse, tile
 from games.engine.view import view_for
 from tests.engine.test_bots import reshuffle_hidden
-from tests.engine.threats import turn_view
+from tests.engine.threats import strong_claim_windows, turn_view
 
 FIXED = RaceBudget(samples=24, time_ms=None)
 
@@ -35,24 +34,9 @@ def _offered(hand: str, discard: str, by: int, wall_left: int = 74) -> PlayerVie
     return replace(view, phase="claim", last_discard=(by, tile(discard), "discard"))
 
 
-def _claim_windows(variant: str, seeds: range) -> list[tuple[HandState, int]]:
-    """Claim windows with a chi or pong on offer, in hands strong bots play."""
-    found = []
-    for seed in seeds:
-        state = new_hand(variant, 300 + seed, base=2)
-        rng = random.Random(seed)
-        while state.phase != "over":
-            seat = seats_to_act(state)[0]
-            legal = legal_actions(state, seat)
-            if state.phase == "claim" and any(a.type in ("chi", "pong") for a in legal):
-                found.append((state, seat))
-            state, _ = apply(state, seat, decide("strong", state, seat, rng))
-    return found
-
-
 @pytest.mark.parametrize("variant", ["shanghai", "yihua"])
 def test_the_claim_race_ignores_hidden_tiles(variant: str) -> None:
-    windows = _claim_windows(variant, range(3))[:12]
+    windows = strong_claim_windows(variant, range(3), deal_from=300)[:12]
     assert windows
     for i, (state, seat) in enumerate(windows):
         other = reshuffle_hidden(state, seat, i)

@@ -8,13 +8,12 @@ import random
 
 import pytest
 
-from games.engine.actions import Action, apply, legal_actions, new_hand, seats_to_act
-from games.engine.bots import decide, search, win_chance
+from games.engine.actions import Action, legal_actions
+from games.engine.bots import search, win_chance
 from games.engine.bots.policies import strong
 from games.engine.bots.seen import OtherSeat, PlayerView
 from games.engine.bots.shape import distance
 from games.engine.bots.win_chance import Race, chances, strong_by_win_chance, strong_claiming_by_win_chance
-from games.engine.state import HandState
 from games.engine.tiles import HONOR, KINDS, counts_of, parse, tile
 from games.engine.view import view_for
 from tests.engine.test_bots import (
@@ -22,7 +21,7 @@ from tests.engine.test_bots import (
     reshuffle_hidden,
     two_player_expert_blind_and_departing,
 )
-from tests.engine.threats import turn_view
+from tests.engine.threats import strong_claim_windows, turn_view
 
 TWO_PLAYER_KINDS = (*range(9), *range(HONOR, KINDS))
 
@@ -148,27 +147,12 @@ def test_expert_is_strong_in_two_player_while_the_win_chance_is_off(monkeypatch:
     assert departures_from_strong("two_player", 309) == 0
 
 
-def _claim_windows(seeds: range) -> list[tuple[HandState, int]]:
-    """Every claim window with a chi or pong on offer in hands of two strong bots."""
-    out = []
-    for seed in seeds:
-        state = new_hand("two_player", seed, base=2)
-        rng = random.Random(seed)
-        while state.phase != "over":
-            seat = seats_to_act(state)[0]
-            legal = legal_actions(state, seat)
-            if state.phase == "claim" and any(a.type in ("chi", "pong") for a in legal):
-                out.append((state, seat))
-            state, _ = apply(state, seat, decide("strong", state, seat, rng))
-    return out
-
-
 def test_its_answers_to_a_discard_ignore_hidden_tiles(monkeypatch: pytest.MonkeyPatch) -> None:
     """Re-dealing every tile the seat cannot see leaves its chi, pong or pass unchanged, and over
     these windows it does answer otherwise than strong somewhere."""
     monkeypatch.setattr(win_chance, "TIME_MS", None)
     departed = 0
-    for i, (state, seat) in enumerate(_claim_windows(range(300, 312))):
+    for i, (state, seat) in enumerate(strong_claim_windows("two_player", range(300, 312))):
         other = reshuffle_hidden(state, seat, i)
         moves = [
             strong_claiming_by_win_chance(

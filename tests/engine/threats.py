@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from games.engine.actions import apply, new_hand, seats_to_act
+from games.engine.actions import apply, legal_actions, new_hand, seats_to_act
 from games.engine.bots import PlayerView, decide
 from games.engine.bots.seen import OtherSeat
 from games.engine.state import HandState
@@ -66,3 +66,19 @@ def strong_turns(variant: str, seed: int, every: int) -> list[tuple[HandState, i
             out.append((state, seat))
         state, _ = apply(state, seat, decide("strong", state, seat, rng))
     return out
+
+
+def strong_claim_windows(variant: str, seeds: range, deal_from: int = 0) -> list[tuple[HandState, int]]:
+    """Every claim window with a chi or pong on offer in hands strong bots play: hand `seed` dealt
+    with `deal_from + seed`, its bots' ties broken by `Random(seed)`."""
+    found = []
+    for seed in seeds:
+        state = new_hand(variant, deal_from + seed, base=2)
+        rng = random.Random(seed)
+        while state.phase != "over":
+            seat = seats_to_act(state)[0]
+            legal = legal_actions(state, seat)
+            if state.phase == "claim" and any(a.type in ("chi", "pong") for a in legal):
+                found.append((state, seat))
+            state, _ = apply(state, seat, decide("strong", state, seat, rng))
+    return found
