@@ -37,7 +37,7 @@ from dataclasses import dataclass, replace
 
 from games.engine.actions import Action
 from games.engine.bots.own_draws import HORIZON, still_open
-from games.engine.bots.policies import PASS, after_claim, discard_options, strong, strong_style
+from games.engine.bots.policies import PASS, after_claim, strong
 from games.engine.bots.seen import PlayerView, unseen_pool
 from games.engine.bots.shape import after_each_discard, lowering
 from games.engine.tiles import KINDS, Tile
@@ -231,13 +231,18 @@ def strong_by_win_chance(view: PlayerView, legal: Sequence[Action], rng: random.
     base = strong(view, legal, rng)
     if view.variant != "two_player" or view.phase != "turn" or base.type != "discard" or view.jokers:
         return base
+    # each legal discard's distance from the memoised shapes (strong's own options hold the same
+    # figures, but are not handed out: asking strong's whole evaluation again cost as much again)
     tiles = {a.tile for a in legal if a.type == "discard" and a.tile is not None}
-    options = discard_options(view, view.hand, view.melds, tiles, [], strong_style(view.variant))
-    fastest = min((o.shanten for o in options), default=-1)
-    chosen = next((o for o in options if o.tile == base.tile), None)
-    if chosen is None or chosen.shanten != fastest or not 1 <= fastest <= REACH:
+    dists = {
+        t: dist
+        for t, _after, dist in after_each_discard(view.hand, len(view.melds), ())
+        if t in tiles and dist is not None
+    }
+    fastest = min(dists.values(), default=-1)
+    if dists.get(base.tile) != fastest or not 1 <= fastest <= REACH:
         return base
-    cands = [o.tile for o in options if o.shanten == fastest and o.tile is not None]
+    cands = [t for t, dist in dists.items() if dist == fastest]
     got = chances(view_race(view, started), cands) if len(cands) > 1 else None
     if got is None or base.tile not in got:
         return base
