@@ -5,10 +5,29 @@ from __future__ import annotations
 
 import copy
 import operator
+from collections.abc import Callable
 from typing import Any
 
 import orjson
 from django.db.models import JSONField, Model
+
+
+def values_reader(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """Reads these attributes of a row as a tuple: from the row's dict in one C call (a foreign
+    key's id through its descriptor is a Python call); a deferred field, missing from the dict,
+    through its descriptor, which loads it."""
+    if len(names) == 1:
+        (name,) = names
+        return lambda row: (getattr(row, name),)
+    items, attributes = operator.itemgetter(*names), operator.attrgetter(*names)
+
+    def values(row: Any) -> tuple[Any, ...]:
+        try:
+            return items(row.__dict__)
+        except KeyError:
+            return attributes(row)
+
+    return values
 
 
 class RowShape:
@@ -19,17 +38,11 @@ class RowShape:
     def __init__(self, model: type[Model]) -> None:
         fields = [f for f in model._meta.concrete_fields if not f.primary_key]
         self.names = tuple(f.attname for f in fields)
-        self._read = operator.attrgetter(*self.names)
-        self._items = operator.itemgetter(*self.names)
+        self._read = values_reader(self.names)
         self._json = tuple(i for i, f in enumerate(fields) if isinstance(f, JSONField))
 
     def values(self, row: Any) -> tuple[Any, ...]:
-        # (the row's dict in one call: a foreign key's descriptor is a Python call; a deferred
-        # field, missing from the dict, goes through its descriptor, which loads it)
-        try:
-            values = self._items(row.__dict__)
-        except KeyError:
-            values = self._read(row)
+        values = self._read(row)
         if not self._json:
             return values
         out = list(values)

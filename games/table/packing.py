@@ -30,6 +30,7 @@ from typing import Any, TypeVar
 from django.db.models import DateTimeField, Model
 from django.db.models.base import ModelState
 
+from common.row_shape import values_reader
 from games.engine.state import MEMO, HandState, Meld, PlayerState
 
 PLAIN = os.environ.get("SNAPSHOT_PLAIN_PACKING", "1") != "0"
@@ -49,11 +50,7 @@ class _Fields:
     def __init__(self, model: type[Model]) -> None:
         fields = model._meta.concrete_fields
         self.names = tuple(f.attname for f in fields)
-        names = self.names
-        # Read from the row's dict in one C call (a foreign key's id through its descriptor
-        # was a Python call per key); a row with a deferred field goes through `attributes`.
-        self.items = operator.itemgetter(*names) if len(names) > 1 else lambda d: (d[names[0]],)
-        self.attributes = operator.attrgetter(*names) if len(names) > 1 else lambda r: (getattr(r, names[0]),)
+        self.read = values_reader(self.names)
         self.times = tuple(i for i, f in enumerate(fields) if isinstance(f, DateTimeField))
         self.choices = tuple(i for i, f in enumerate(fields) if f.choices)
 
@@ -75,10 +72,7 @@ def attnames(model: type[Model]) -> tuple[str, ...]:
 def row_values(row: Model) -> tuple[Any, ...] | list[Any]:
     """A row's field values as its snapshot carries them (one C call reads them all)."""
     fields = _fields(type(row))
-    try:
-        values = fields.items(row.__dict__)
-    except KeyError:
-        values = fields.attributes(row)
+    values = fields.read(row)
     if not PLAIN:
         return values
     plain = list(values)
