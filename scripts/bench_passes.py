@@ -8,11 +8,14 @@ import time
 from collections.abc import Callable, Mapping
 
 
-def bench_arguments(doc: str | None, calls: int) -> argparse.ArgumentParser:
-    """The options every alternating bench takes: calls per pass and the number of passes."""
+def bench_arguments(doc: str | None, calls: int, database: str = "") -> argparse.ArgumentParser:
+    """The options every alternating bench takes: calls per pass and the number of passes, and
+    the database a bench played on the service makes afresh (`database`: its default name)."""
     parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--calls", type=int, default=calls)
     parser.add_argument("--passes", type=int, default=10)
+    if database:
+        parser.add_argument("--database", default=database)
     return parser
 
 

@@ -22,9 +22,7 @@ from bench_passes import alternate, bench_arguments, print_medians  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = bench_arguments(__doc__, calls=3000)
-    parser.add_argument("--database", default="mahjong_copybench")
-    args = parser.parse_args(argv)
+    args = bench_arguments(__doc__, calls=3000, database="mahjong_copybench").parse_args(argv)
     import service_bench
 
     service_bench.setup(args.database)

@@ -28,9 +28,7 @@ ACTIONS = 60
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = bench_arguments(__doc__, calls=100)
-    parser.add_argument("--database", default="mahjong_packbench")
-    args = parser.parse_args(argv)
+    args = bench_arguments(__doc__, calls=100, database="mahjong_packbench").parse_args(argv)
     import service_bench
 
     service_bench.setup(args.database)

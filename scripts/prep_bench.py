@@ -24,9 +24,7 @@ from bench_passes import alternate, bench_arguments, print_medians  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = bench_arguments(__doc__, calls=5000)
-    parser.add_argument("--database", default="mahjong_prepbench")
-    args = parser.parse_args(argv)
+    args = bench_arguments(__doc__, calls=5000, database="mahjong_prepbench").parse_args(argv)
     import service_bench
 
     service_bench.setup(args.database)
