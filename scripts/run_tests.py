@@ -40,10 +40,13 @@ def browser_env(env: dict[str, str]) -> dict[str, str]:
     return env
 
 
-def relay(name: str, stream: IO[bytes], lock: threading.Lock) -> None:
-    """Copy one run's output to ours a line at a time, each line marked with the run's name."""
+def relay(name: str, stream: IO[bytes], lock: threading.Lock, failures: list[str]) -> None:
+    """Copy one run's output to ours a line at a time, each line marked with the run's name; its
+    failure lines are also kept for the summary."""
     for raw in iter(stream.readline, b""):
         line = raw.decode(errors="replace").rstrip("\n")
+        if line.startswith(("FAILED ", "ERROR ")):
+            failures.append(f"{name:>7} | {line}")
         with lock:
             print(f"{name:>7} | {line}", flush=True)
 
@@ -52,19 +55,22 @@ def run_both() -> int:
     lock = threading.Lock()
     runs: dict[str, subprocess.Popen[bytes]] = {}
     relays = []
+    failures: list[str] = []  # (the run that ends first would have its failures far above the end)
     for name, args in GROUPS.items():
         env = browser_env(dict(os.environ)) if name == "browser" else dict(os.environ)
         process = subprocess.Popen(
             [*PYTEST, *args], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
         )
         runs[name] = process
-        thread = threading.Thread(target=relay, args=(name, process.stdout, lock), daemon=True)
+        thread = threading.Thread(target=relay, args=(name, process.stdout, lock, failures), daemon=True)
         thread.start()
         relays.append(thread)
     codes = {name: process.wait() for name, process in runs.items()}
     for thread in relays:
         thread.join()
     failed = [name for name, code in codes.items() if code]
+    if failures:
+        print("failures of both runs:", *failures, sep="\n")
     print(f"test runs: {codes} — " + (f"failed: {', '.join(failed)}" if failed else "all passed"))
     return max(codes.values())
 
