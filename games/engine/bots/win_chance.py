@@ -98,12 +98,12 @@ def _draws(hand: bytes, melds: int) -> tuple[int, tuple[tuple[Tile, bytes], ...]
 
 
 @lru_cache(maxsize=1 << 17)
-def _kept(hand14: bytes, melds: int) -> tuple[bytes, ...]:
-    """The 13-tile hands a 14-tile hand leaves by the discards that keep its best distance (after
-    an improving draw: those that keep the gain). Pure, kept across decisions as `_draws`."""
-    options = [(after, dist) for _, after, dist in after_each_discard(hand14, melds, ()) if dist is not None]
-    best = min((dist for _, dist in options), default=None)
-    return tuple(after for after, dist in options if dist == best)
+def _kept(hand14: bytes, melds: int, now: int) -> tuple[bytes, ...]:
+    """The 13-tile hands a 14-tile hand leaves by the discards that keep the gain of an improving
+    draw (closer than `now`, the distance before it). Pure, kept across decisions as `_draws`."""
+    return tuple(
+        after for _, after, dist in after_each_discard(hand14, melds, ()) if dist is not None and dist < now
+    )
 
 
 class _Table:
@@ -113,7 +113,8 @@ class _Table:
         self.race = race
         self.total = sum(race.unseen)
         self.memo: dict[bytes, list[float]] = {}
-        self.after: dict[bytes, list[float]] = {}  # per 14-tile hand: the best discard's values
+        # per distance before the draw, per 14-tile hand: the best discard's values
+        self.after: list[dict[bytes, list[float]]] = [{} for _ in range(16)]
         self.ready: dict[int, list[float]] = {}
         # per round, the chance the hand is still open given it was at the round before
         alive = [*race.survive[: race.turns]]
@@ -153,7 +154,7 @@ class _Table:
         turns = race.turns
         grow: list[float] | None = None  # grow[t - 1]: the improving draws' worth with t draws left
         stay = 1.0
-        after = self.after
+        after = self.after[now]
         for k, hand14 in draws:
             u = self.unseen(hand, k)
             if not u or not total:
@@ -162,7 +163,7 @@ class _Table:
             stay -= p
             best = after.get(hand14)
             if best is None:
-                best = after[hand14] = self._best_after(hand14)
+                best = after[hand14] = self._best_after(hand14, now)
             if grow is None:
                 grow = [p * b for b in best]
             else:
@@ -189,10 +190,10 @@ class _Table:
         self.ready[outs] = v
         return v
 
-    def _best_after(self, hand14: bytes) -> list[float]:
+    def _best_after(self, hand14: bytes, now: int) -> list[float]:
         """After an improving draw: per number of draws left (0 … turns − 1), the best of the
         discards that keep the gain, with one draw fewer."""
-        kids = [self.values(after) for after in _kept(hand14, self.race.melds)]
+        kids = [self.values(after) for after in _kept(hand14, self.race.melds, now)]
         if len(kids) == 1:
             return kids[0][:-1]
         if not kids:  # (a hand of the wrong size: nothing to gain)
