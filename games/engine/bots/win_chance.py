@@ -82,25 +82,12 @@ class Race:
     deadline: float | None = None  # time.perf_counter() past which it gives up
 
 
-@lru_cache(maxsize=1 << 17)
-def _draws(hand: bytes, melds: int) -> tuple[int, tuple[tuple[Tile, bytes], ...]]:
-    """A 13-tile hand's distance and its improving draws, each with the 14 tiles it makes. Pure
-    (no counts of what is in sight), so kept across decisions: the next decision and the other
-    candidates' look-aheads meet the same hands again."""
-    now, kinds = lowering(hand, melds, ())
-    out = []
-    c = bytearray(hand)
-    for k in kinds:
-        c[k] += 1
-        out.append((k, bytes(c)))
-        c[k] -= 1
-    return now, tuple(out)
-
-
-@lru_cache(maxsize=1 << 17)
+@lru_cache(maxsize=1 << 14)
 def _kept(hand14: bytes, melds: int, now: int) -> tuple[bytes, ...]:
     """The 13-tile hands a 14-tile hand leaves by the discards that keep the gain of an improving
-    draw (closer than `now`, the distance before it). Pure, kept across decisions as `_draws`."""
+    draw (closer than `now`, the distance before it). Pure (no counts of what is in sight), so
+    kept across decisions: the next decision and the other candidates' look-aheads meet the same
+    hands again (16k hands of a few kept discards each: about 15 MB)."""
     return tuple(
         after for _, after, dist in after_each_discard(hand14, melds, ()) if dist is not None and dist < now
     )
@@ -148,19 +135,23 @@ class _Table:
 
     def _compute(self, hand: bytes) -> list[float]:
         race, total = self.race, self.total
-        now, draws = _draws(hand, race.melds)
+        now, kinds = lowering(hand, race.melds, ())
         if now == 0:
-            return self._ready(sum(self.unseen(hand, k) for k, _ in draws))
+            return self._ready(sum(self.unseen(hand, k) for k in kinds))
         turns = race.turns
         grow: list[float] | None = None  # grow[t - 1]: the improving draws' worth with t draws left
         stay = 1.0
         after = self.after[now]
-        for k, hand14 in draws:
+        c = bytearray(hand)
+        for k in kinds:
             u = self.unseen(hand, k)
             if not u or not total:
                 continue
             p = u / total
             stay -= p
+            c[k] += 1
+            hand14 = bytes(c)
+            c[k] -= 1
             best = after.get(hand14)
             if best is None:
                 best = after[hand14] = self._best_after(hand14, now)
