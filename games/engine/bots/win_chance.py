@@ -19,9 +19,11 @@ expectimax over the graph of hands one tile apart:
   (`survive[i]`: the chance the hand is still open at this seat's i-th draw from now).
 
 Memoised per hand within a decision: a hand's values for every number of draws left come out of
-one pass (`_Table.values`), so the cost is the number of hands within reach × their improving
-kinds × discards × turns. Past `max_states` hands it gives up (None), and the caller keeps its
-own move: never a late one.
+one pass (`_Table.values`); a 14-tile hand's best gain-keeping discard once per decision (hands
+one tile apart meet again by other draws), its gain-keeping discards across decisions (`_kept`).
+The cost is the number of hands within reach × their improving kinds × turns, most of it the
+shanten of hands not met before. Past `max_states` hands it gives up (None), and the caller keeps
+its own move: never a late one.
 
 `chances` reads counts only; `strong_by_win_chance` (strong with its fastest discards ranked by
 this, two-player) reads the `PlayerView` and nothing else.
@@ -44,13 +46,13 @@ from games.engine.bots.shape import after_each_discard, lowering
 from games.engine.tiles import KINDS, Tile
 
 # At most this many distinct 13-tile hands per decision: a hand one from ready in two-player's
-# 16 kinds reaches a few hundred (all its discards), two from ready about 1,500, three from
-# ready 8,000 (at ~0.1 ms each, cold); past it the decision keeps strong's move
+# 16 kinds reaches a few hundred (all its discards), two from ready up to about 1,500; past it the
+# decision keeps strong's move
 MAX_STATES = int(os.environ.get("EXPERT_WIN_CHANCE_STATES") or 1500)
 # Looked at from this close to ready (a ready hand keeps strong's exact pricing of its waits)
 REACH = int(os.environ.get("EXPERT_WIN_CHANCE_REACH") or 2)
-# The chance from further out (strong_by_win_chance_far): 3 from ready, where most of a hand's
-# discards are made; the hands within reach number a few hundred to a few thousand
+# The chance from further out (strong_by_win_chance_far, a screening level: level with the reach
+# of 2, docs/bots.md): 3 from ready, the hands within reach a median 530 and up to about 1,500
 FAR_REACH = 3
 FAR_STATES = int(os.environ.get("EXPERT_WIN_CHANCE_FAR_STATES") or 5000)
 # ...and never past this much CPU time on one decision (None: states only, reproducible —
