@@ -15,7 +15,8 @@ outside the set). Rules (the fastest shanten first in all):
   all  `two_step` first among the 4 best, at every distance;
   band `two_step` first among those within 85 % of the best count, 1–2 from ready;
   chance the exact chance of completing within the draws left (win_chance.py: expectimax over
-       the improving draws), 1–`CHANCE_MAX` from ready; ties, and a look-ahead over budget, as tie.
+       the improving draws), 1–`CHANCE_MAX` from ready; ties, and a look-ahead over budget, as tie;
+  far  as chance, 1–3 from ready on the far budget (win_chance.FAR_REACH, FAR_STATES).
 The same deals for every rule, so the rules' rates are paired.
 """
 
@@ -30,7 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games.engine.bots.shape import distance, improving, isolation, two_step
-from games.engine.bots.win_chance import Race, chances
+from games.engine.bots.win_chance import FAR_REACH, FAR_STATES, MAX_STATES, Race, chances
 from games.engine.tiles import HONOR, KINDS
 
 # the chance rule looks ahead from at most this far from ready (farther: `tie`; --chance-max)
@@ -59,8 +60,9 @@ def _pick(c: bytearray, unseen: bytes, mode: str, left: int = 0) -> int:
         most = max(o[1] for o in best)
         within = [o for o in best if o[1] >= 0.85 * most]
         return max(within, key=lambda o: (two_step(o[3], 0, (), unseen), o[1]))[2]
-    if mode == "chance" and 1 <= fastest <= CHANCE_MAX and left > 0:
-        got = chances(Race(unseen, bytes(c), 0, left), [o[2] for o in best])
+    reach, states = (FAR_REACH, FAR_STATES) if mode == "far" else (CHANCE_MAX, MAX_STATES)
+    if mode in ("chance", "far") and 1 <= fastest <= reach and left > 0:
+        got = chances(Race(unseen, bytes(c), 0, left, max_states=states), [o[2] for o in best])
         if got is not None:
             tie = _pick(c, unseen, "tie")
             return max(best, key=lambda o: (round(got[o[2]], 12), o[2] == tie))[2]

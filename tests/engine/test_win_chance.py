@@ -5,6 +5,8 @@ blind."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from functools import cache
 
 import pytest
 
@@ -13,7 +15,14 @@ from games.engine.bots import search, win_chance
 from games.engine.bots.policies import strong
 from games.engine.bots.seen import OtherSeat, PlayerView
 from games.engine.bots.shape import distance
-from games.engine.bots.win_chance import Race, chances, strong_by_win_chance, strong_claiming_by_win_chance
+from games.engine.bots.win_chance import (
+    FAR_STATES,
+    Race,
+    chances,
+    strong_by_win_chance,
+    strong_by_win_chance_far,
+    strong_claiming_by_win_chance,
+)
 from games.engine.tiles import HONOR, KINDS, counts_of, parse, tile
 from games.engine.view import view_for
 from tests.engine.test_bots import (
@@ -164,3 +173,88 @@ def test_its_answers_to_a_discard_ignore_hidden_tiles(monkeypatch: pytest.Monkey
         view = PlayerView.of(view_for(state, seat, hints=False))
         departed += moves[0] != strong(view, legal_actions(state, seat), random.Random(1))
     assert departed
+
+
+def _brute_force(root: bytes, melds: int, unseen: bytes) -> Callable[[bytes, int], float]:
+    """The same model worked out the long way: every kind tried at every draw, distances from
+    `distance` alone (none of the look-ahead's memoised graph), no opponent."""
+    total = sum(unseen)
+
+    @cache
+    def worth(hand: bytes, t: int) -> float:
+        if t == 0:
+            return 0.0
+        now = distance(hand, melds, ())
+        value, stay = 0.0, 1.0
+        for k in range(KINDS):
+            u = max(0, unseen[k] - max(0, hand[k] - root[k]))
+            if not u:
+                continue
+            c = bytearray(hand)
+            c[k] += 1
+            if now == 0:
+                kids = [] if distance(bytes(c), melds, ()) >= 0 else [None]
+            else:
+                kids = [kid for kid in _each_discard(bytes(c)) if distance(kid, melds, ()) < now]
+            if kids:
+                stay -= u / total
+                value += u / total * max(1.0 if kid is None else worth(kid, t - 1) for kid in kids)
+        return value + stay * worth(hand, t - 1)
+
+    return worth
+
+
+def _each_discard(hand: bytes) -> list[bytes]:
+    out = []
+    for d in range(KINDS):
+        if hand[d]:
+            c = bytearray(hand)
+            c[d] -= 1
+            out.append(bytes(c))
+    return out
+
+
+@pytest.mark.parametrize("turns", [4, 5, 6])
+def test_three_from_ready_the_chance_is_the_brute_force_figure(turns: int) -> None:
+    # two melds laid; concealed 1z1z 3z 5z 7z 1m 5m and a drawn 9m: thrown, the 9m leaves a hand
+    # three from ready (a pair, and two melds to make out of singles)
+    root = counts_of(parse("1z1z3z5z7z1m5m9m"))
+    unseen = _unseen(z1=2, z3=3, z5=2, z7=3, m1=3, m2=2, m3=1, m6=2, m9=3, z2=4)
+    left = bytearray(root)
+    left[tile("9m")] -= 1
+    assert distance(bytes(left), 2, ()) == 3
+    got = chances(Race(unseen, root, 2, turns=turns, max_states=FAR_STATES), [tile("9m")])
+    assert got is not None
+    assert got[tile("9m")] == pytest.approx(_brute_force(root, 2, unseen)(bytes(left), turns), rel=1e-12)
+    if turns == 4:  # four draws from three away: every one must improve the hand
+        assert 0.0 < got[tile("9m")] < (sum(unseen) - 4) / sum(unseen) * 0.1
+
+
+# three from ready: strong throws the 1m; from this far the chance prefers the 5z
+FAR = "1m3m4m6m7m9m2z2z3z3z4z4z5z7z"
+
+
+def test_from_three_away_it_departs_and_over_budget_strongs_discard_stands(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(win_chance, "TIME_MS", None)
+    view = _view(FAR)
+    legal = [Action("discard", t) for t in range(KINDS) if view.hand[t]]
+    base = strong(view, legal, random.Random(0))
+    assert base.tile == tile("1m")
+    assert strong_by_win_chance(view, legal, random.Random(0)) == base  # the kept reach: 1–2 away
+    far = strong_by_win_chance_far(view, legal, random.Random(0))
+    assert far.tile == tile("5z")
+    monkeypatch.setattr(win_chance, "FAR_STATES", 100)  # fewer hands than are within reach
+    assert strong_by_win_chance_far(view, legal, random.Random(0)) == base
+    monkeypatch.setattr(win_chance, "FAR_STATES", 5000)
+    monkeypatch.setattr(win_chance, "TIME_MS", 0.0)  # the clock already out
+    assert strong_by_win_chance_far(view, legal, random.Random(0)) == base
+
+
+def test_expert_by_the_chance_from_three_away_ignores_hidden_tiles(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(search, "WIN_CHANCE", frozenset({"two_player"}))
+    monkeypatch.setattr(search, "strong_by_win_chance", strong_by_win_chance_far)
+    monkeypatch.setattr(win_chance, "TIME_MS", None)
+    compared, departed = two_player_expert_blind_and_departing(range(300, 306))
+    assert compared and departed

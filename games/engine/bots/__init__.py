@@ -18,6 +18,7 @@ from games.engine.bots.search import (
     expert,
     expert_at_speed,
     expert_by_win_chance,
+    expert_by_win_chance_far,
     expert_claiming_by_win_chance,
     expert_counting_the_set,
     expert_fan_keeping,
@@ -70,6 +71,7 @@ TRIALS: dict[str, Bot] = {
     "unfed": expert_feeding_least,
     "win_chance": expert_by_win_chance,
     "win_chance_claims": expert_claiming_by_win_chance,
+    "win_chance_far": expert_by_win_chance_far,
 }
 
 

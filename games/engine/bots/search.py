@@ -70,7 +70,11 @@ from games.engine.bots.seen import OtherSeat, PlayerView, unseen_pool
 from games.engine.bots.stakes import stake_choice
 from games.engine.bots.value import settle_win
 from games.engine.bots.value_pong import FAN_KEPT, FAN_PONGED, keep_fan_honour, value_pong
-from games.engine.bots.win_chance import strong_by_win_chance, strong_claiming_by_win_chance
+from games.engine.bots.win_chance import (
+    strong_by_win_chance,
+    strong_by_win_chance_far,
+    strong_claiming_by_win_chance,
+)
 from games.engine.hand import shanten
 from games.engine.rulesets import get_ruleset
 from games.engine.state import Meld
@@ -322,6 +326,11 @@ expert_feeding_least = _expert_on(strong_feeding_least)
 # expert, its base move's fastest discards ranked by the exact chance of completing the hand over
 # its own draws left in two-player (win_chance.strong_by_win_chance; EXPERT_TRIAL=win_chance)
 expert_by_win_chance = _expert_on(strong_by_win_chance)
+
+
+# expert_by_win_chance from 3 from ready too (win_chance.strong_by_win_chance_far;
+# EXPERT_TRIAL=win_chance_far)
+expert_by_win_chance_far = _expert_on(strong_by_win_chance_far)
 
 
 # expert_by_win_chance, its answers to a discard (chi, pong or pass) by the same chance

@@ -19,9 +19,11 @@ expectimax over the graph of hands one tile apart:
   (`survive[i]`: the chance the hand is still open at this seat's i-th draw from now).
 
 Memoised per hand within a decision: a hand's values for every number of draws left come out of
-one pass (`_Table.values`), so the cost is the number of hands within reach × their improving
-kinds × discards × turns. Past `max_states` hands it gives up (None), and the caller keeps its
-own move: never a late one.
+one pass (`_Table.values`); a 14-tile hand's best gain-keeping discard once per decision (hands
+one tile apart meet again by other draws), its gain-keeping discards across decisions (`_kept`).
+The cost is the number of hands within reach × their improving kinds × turns, most of it the
+shanten of hands not met before. Past `max_states` hands it gives up (None), and the caller keeps
+its own move: never a late one.
 
 `chances` reads counts only; `strong_by_win_chance` (strong with its fastest discards ranked by
 this, two-player) reads the `PlayerView` and nothing else.
@@ -34,6 +36,7 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from games.engine.actions import Action
 from games.engine.bots.own_draws import HORIZON, still_open
@@ -43,11 +46,15 @@ from games.engine.bots.shape import after_each_discard, lowering
 from games.engine.tiles import KINDS, Tile
 
 # At most this many distinct 13-tile hands per decision: a hand one from ready in two-player's
-# 16 kinds reaches a few hundred (all its discards), two from ready about 1,500, three from
-# ready 8,000 (at ~0.1 ms each, cold); past it the decision keeps strong's move
+# 16 kinds reaches a few hundred (all its discards), two from ready up to about 1,500; past it the
+# decision keeps strong's move
 MAX_STATES = int(os.environ.get("EXPERT_WIN_CHANCE_STATES") or 1500)
 # Looked at from this close to ready (a ready hand keeps strong's exact pricing of its waits)
 REACH = int(os.environ.get("EXPERT_WIN_CHANCE_REACH") or 2)
+# The chance from further out (strong_by_win_chance_far, a screening level: level with the reach
+# of 2, docs/bots.md): 3 from ready, the hands within reach a median 530 and up to about 1,500
+FAR_REACH = 3
+FAR_STATES = int(os.environ.get("EXPERT_WIN_CHANCE_FAR_STATES") or 5000)
 # ...and never past this much CPU time on one decision (None: states only, reproducible —
 # an arena with EXPERT_WORLDS set, as the race's budget)
 TIME_MS: float | None = None if os.environ.get("EXPERT_WORLDS", "").isdigit() else 60.0
@@ -77,6 +84,17 @@ class Race:
     deadline: float | None = None  # time.perf_counter() past which it gives up
 
 
+@lru_cache(maxsize=1 << 14)
+def _kept(hand14: bytes, melds: int, now: int) -> tuple[bytes, ...]:
+    """The 13-tile hands a 14-tile hand leaves by the discards that keep the gain of an improving
+    draw (closer than `now`, the distance before it). Pure (no counts of what is in sight), so
+    kept across decisions: the next decision and the other candidates' look-aheads meet the same
+    hands again (16k hands of a few kept discards each: about 15 MB)."""
+    return tuple(
+        after for _, after, dist in after_each_discard(hand14, melds, ()) if dist is not None and dist < now
+    )
+
+
 class _Table:
     """The values of every hand within reach, memoised (one decision)."""
 
@@ -84,12 +102,16 @@ class _Table:
         self.race = race
         self.total = sum(race.unseen)
         self.memo: dict[bytes, list[float]] = {}
+        # per distance before the draw, per 14-tile hand: the best discard's values
+        self.after: list[dict[bytes, list[float]]] = [{} for _ in range(16)]
         self.ready: dict[int, list[float]] = {}
         # per round, the chance the hand is still open given it was at the round before
         alive = [*race.survive[: race.turns]]
         alive += [alive[-1] if alive else 1.0] * (race.turns - len(alive))
         before = [1.0, *alive][: len(alive)]  # (no draws left: no rounds)
         self.step = [a / b if b > 0 else 0.0 for a, b in zip(alive, before, strict=True)]
+        # v[t] = step[turns - t] × (…): the discount of the round with t draws left, by t
+        self.discount = [0.0, *reversed(self.step)]
 
     def unseen(self, hand: bytes, k: Tile) -> int:
         """Copies of k still to come, the ones this line of play drew beyond the root taken out."""
@@ -105,7 +127,7 @@ class _Table:
             raise OverBudget
         if (
             self.race.deadline is not None
-            and not len(self.memo) % 64
+            and not len(self.memo) % 32
             and time.perf_counter() > self.race.deadline
         ):
             raise OverBudget
@@ -119,21 +141,32 @@ class _Table:
         if now == 0:
             return self._ready(sum(self.unseen(hand, k) for k in kinds))
         turns = race.turns
-        grow = [0.0] * turns  # grow[t - 1]: the improving draws' worth with t draws left
+        grow: list[float] | None = None  # grow[t - 1]: the improving draws' worth with t draws left
         stay = 1.0
+        after = self.after[now]
+        c = bytearray(hand)
         for k in kinds:
             u = self.unseen(hand, k)
             if not u or not total:
                 continue
             p = u / total
             stay -= p
-            best = self._best_after(hand, k, now)
-            for i in range(turns):
-                grow[i] += p * best[i]
+            c[k] += 1
+            hand14 = bytes(c)
+            c[k] -= 1
+            best = after.get(hand14)
+            if best is None:
+                best = after[hand14] = self._best_after(hand14, now)
+            if grow is None:
+                grow = [p * b for b in best]
+            else:
+                grow = [g + p * b for g, b in zip(grow, best, strict=True)]
         v = [0.0] * (turns + 1)
-        step = self.step
+        if grow is None:
+            return v
+        discount = self.discount
         for t in range(1, turns + 1):
-            v[t] = step[turns - t] * (grow[t - 1] + stay * v[t - 1])
+            v[t] = discount[t] * (grow[t - 1] + stay * v[t - 1])
         return v
 
     def _ready(self, outs: int) -> list[float]:
@@ -146,24 +179,19 @@ class _Table:
         d = min(1.0, race.throw * p)
         v = [0.0] * (turns + 1)
         for t in range(1, turns + 1):
-            v[t] = self.step[turns - t] * (d * race.discard_pay + (1.0 - d) * (p + (1.0 - p) * v[t - 1]))
+            v[t] = self.discount[t] * (d * race.discard_pay + (1.0 - d) * (p + (1.0 - p) * v[t - 1]))
         self.ready[outs] = v
         return v
 
-    def _best_after(self, hand: bytes, k: Tile, now: int) -> list[float]:
-        """After drawing k: per number of draws left, the best of the discards that keep the gain."""
-        c = bytearray(hand)
-        c[k] += 1
-        kids = [
-            self.values(after)
-            for _, after, dist in after_each_discard(bytes(c), self.race.melds, ())
-            if dist is not None and dist < now
-        ]
+    def _best_after(self, hand14: bytes, now: int) -> list[float]:
+        """After an improving draw: per number of draws left (0 … turns − 1), the best of the
+        discards that keep the gain, with one draw fewer."""
+        kids = [self.values(after) for after in _kept(hand14, self.race.melds, now)]
         if len(kids) == 1:
-            return kids[0]
+            return kids[0][:-1]
         if not kids:  # (a hand of the wrong size: nothing to gain)
-            return [0.0] * (self.race.turns + 1)
-        return [max(col) for col in zip(*kids, strict=True)]
+            return [0.0] * self.race.turns
+        return list(map(max, *kids))[:-1]
 
 
 def chances(race: Race, discards: Sequence[Tile]) -> dict[Tile, float] | None:
@@ -207,7 +235,7 @@ def states_weighed(race: Race, discards: Sequence[Tile]) -> int:
     return len(table.memo)
 
 
-def view_race(view: PlayerView, started: float | None = None) -> Race:
+def view_race(view: PlayerView, started: float | None = None, max_states: int = MAX_STATES) -> Race:
     """The look-ahead of a seat at its discard, read from its view: its unseen copies within the
     variant's set, its own draws left (at most own_draws.HORIZON), two-player's ending curve."""
     deadline = None if TIME_MS is None or started is None else started + TIME_MS / 1000
@@ -219,6 +247,7 @@ def view_race(view: PlayerView, started: float | None = None) -> Race:
         survive=tuple(still_open(view.variant, view.players, view.wall_left)),
         throw=THROW,
         discard_pay=DISCARD_PAY,
+        max_states=max_states,
         deadline=deadline,
     )
 
@@ -227,6 +256,19 @@ def strong_by_win_chance(view: PlayerView, legal: Sequence[Action], rng: random.
     """strong, its fastest discards (two-player, 1–`REACH` from ready, no joker) ranked by the
     exact win chance over its own draws left; strong's choice where it ranks first or ties, where
     strong heads for a slower, richer plan, or where the look-ahead is over budget."""
+    return ranked_by_win_chance(view, legal, rng, REACH, MAX_STATES)
+
+
+def strong_by_win_chance_far(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+    """strong_by_win_chance from `FAR_REACH` (3) from ready, on `FAR_STATES` hands."""
+    return ranked_by_win_chance(view, legal, rng, FAR_REACH, FAR_STATES)
+
+
+def ranked_by_win_chance(
+    view: PlayerView, legal: Sequence[Action], rng: random.Random, reach: int, max_states: int
+) -> Action:
+    """strong, its fastest discards ranked by the win chance where they are 1–`reach` from ready
+    (two-player, no joker), the look-ahead weighing at most `max_states` hands."""
     started = time.perf_counter()
     base = strong(view, legal, rng)
     if view.variant != "two_player" or view.phase != "turn" or base.type != "discard" or view.jokers:
@@ -240,10 +282,10 @@ def strong_by_win_chance(view: PlayerView, legal: Sequence[Action], rng: random.
         if t in tiles and dist is not None
     }
     fastest = min(dists.values(), default=-1)
-    if dists.get(base.tile) != fastest or not 1 <= fastest <= REACH:
+    if dists.get(base.tile) != fastest or not 1 <= fastest <= reach:
         return base
     cands = [t for t, dist in dists.items() if dist == fastest]
-    got = chances(view_race(view, started), cands) if len(cands) > 1 else None
+    got = chances(view_race(view, started, max_states), cands) if len(cands) > 1 else None
     if got is None or base.tile not in got:
         return base
     best = max(cands, key=lambda t: (got[t], t == base.tile))
@@ -302,7 +344,9 @@ __all__ = [
     "Race",
     "chances",
     "states_weighed",
+    "ranked_by_win_chance",
     "strong_by_win_chance",
+    "strong_by_win_chance_far",
     "strong_claiming_by_win_chance",
     "worth",
 ]
