@@ -65,10 +65,6 @@ def _fields(model: type[Model]) -> _Fields:
     return known
 
 
-def attnames(model: type[Model]) -> tuple[str, ...]:
-    return _fields(model).names
-
-
 def row_values(row: Model) -> tuple[Any, ...] | list[Any]:
     """A row's field values as its snapshot carries them (one C call reads them all)."""
     fields = _fields(type(row))
@@ -102,10 +98,16 @@ def row(model: type[M], values: tuple[Any, ...] | list[Any] | dict[str, Any]) ->
                 if type(value) is bytes:
                     values[i] = _DATETIME(value, _UTC)
         instance.__dict__.update(zip(fields.names, values, strict=True))
-    instance._state = ModelState()
-    instance._state.adding = False
-    instance._state.db = "default"
+    instance._state = saved_state("default")
     return instance
+
+
+def saved_state(db: str) -> ModelState:
+    """The model state of a row read from `db` (not being added), with empty caches."""
+    state = ModelState()
+    state.adding = False
+    state.db = db
+    return state
 
 
 # --- a private copy of a JSON field's value ---

@@ -25,7 +25,6 @@ from typing import Any, TypeVar
 from django.contrib.auth import get_user_model
 from django.db import connections
 from django.db.models import Model
-from django.db.models.base import ModelState
 
 from accounts.models import Profile
 from common import caches
@@ -197,9 +196,7 @@ def _detached(row: M) -> M:
     are shared: nobody changes them in place once the change is written)."""
     copy = type(row).__new__(type(row))
     copy.__dict__.update(row.__dict__)
-    copy._state = ModelState()
-    copy._state.adding = False
-    copy._state.db = row._state.db
+    copy._state = packing.saved_state(row._state.db)
     copy._state.fields_cache = dict(row._state.fields_cache)
     return copy
 

@@ -221,20 +221,6 @@ def worth(race: Race, hand13: bytes) -> float | None:
         return None
 
 
-def states_weighed(race: Race, discards: Sequence[Tile]) -> int:
-    """How many hands the look-ahead weighs for these discards (for measuring its cost)."""
-    table = _Table(race)
-    c = bytearray(race.root)
-    try:
-        for d in discards:
-            c[d] -= 1
-            table.values(bytes(c))
-            c[d] += 1
-    except OverBudget:
-        return -1
-    return len(table.memo)
-
-
 def view_race(view: PlayerView, started: float | None = None, max_states: int = MAX_STATES) -> Race:
     """The look-ahead of a seat at its discard, read from its view: its unseen copies within the
     variant's set, its own draws left (at most own_draws.HORIZON), two-player's ending curve."""
@@ -343,7 +329,6 @@ __all__ = [
     "OverBudget",
     "Race",
     "chances",
-    "states_weighed",
     "ranked_by_win_chance",
     "strong_by_win_chance",
     "strong_by_win_chance_far",
