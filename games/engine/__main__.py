@@ -160,6 +160,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
             review=args.review,
             progress=progress if args.progress else None,
             every=args.progress or 25,
+            first=args.first,
         )
     except EngineError as e:
         return _fail(e.code, e.message)
@@ -193,6 +194,14 @@ def _add_arena(sub: Any) -> None:
         default=0,
         metavar="DEALS",
         help="print the figures so far (JSON, to stderr) every DEALS deals",
+    )
+    p.add_argument(
+        "--first",
+        type=int,
+        default=0,
+        metavar="DEAL",
+        help="start at this deal (a long run continued elsewhere: the same deals and seating, the"
+        " table started afresh)",
     )
     p.set_defaults(func=_cmd_arena)
 

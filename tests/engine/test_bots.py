@@ -633,6 +633,22 @@ def test_the_arena_reports_its_figures_as_it_goes_as_a_shorter_run_would() -> No
     assert seen[-1] == shorter and full["hands"] == 6
 
 
+def test_a_run_continued_from_a_later_deal_plays_that_deal_in_the_same_seating() -> None:
+    """`first` continues a long run in another process: deal 3 of seed 5 with each level in the
+    seats a single run gives it (hands 6 and 7: strong in seat 0, then seat 1), the table
+    started afresh (dealer 0)."""
+    out, _ = arena("two_player", 2, ["strong", "easy"], seed=5, duplicate=True, first=3)
+    deal = 5 * 1_000_003 + 3
+    strong_first = play("two_player", deal, ["strong", "easy"], 0, {})
+    strong_second = play("two_player", deal, ["easy", "strong"], 0, {})
+    expected = (strong_first.result.payments[0] + strong_second.result.payments[1]) / 2
+    assert out["hands"] == 2
+    assert out["levels"]["strong"]["points_per_hand"] == pytest.approx(expected, abs=0.001)
+    with pytest.raises(EngineError) as e:
+        arena("two_player", 2, ["strong", "easy"], seed=5, first=-1)
+    assert e.value.code == "bad_first"
+
+
 def test_a_duplicate_deal_gives_each_level_the_same_tiles() -> None:
     """The second playing of a deal is the first with the levels swapped: same wall, dealer."""
     first = play("two_player", 77, ["easy", "easy"], 0, {})

@@ -145,6 +145,7 @@ def arena(
     review: str | None = None,
     progress: Callable[[dict[str, Any], Detail], None] | None = None,
     every: int = 25,
+    first: int = 0,
 ) -> tuple[dict[str, Any], Detail]:
     """Play `hands` hands: the summary the CLI prints as its last line, and the detail (average
     winning value per level, the mix of winning patterns) it prints above it. In duplicate
@@ -152,9 +153,14 @@ def arena(
     evaluator's name: strong, value), every decision is reviewed (games.engine.review) and each
     level gets its `review_loss`. `progress` gets the summary and detail of the deals played so
     far after every `every` deals — what a run of that many hands would print (a long run's
-    figures are not lost when it has to stop early)."""
+    figures are not lost when it has to stop early). `first` starts at that deal: a long run
+    continued in another process plays the deals a single run would have played next, each
+    with the same seating, but its table starts afresh (the first deal's dealer is seat 0, with
+    no counters carried), so its hands are the same deals, not the same hands."""
     if hands < 1:
         raise EngineError("bad_hands", "hands must be at least 1")
+    if first < 0:
+        raise EngineError("bad_first", "the first deal is 0 or more")
     rules = get_ruleset(variant)
     n = rules.players
     per_deal = n if duplicate else 1
@@ -163,7 +169,7 @@ def arena(
     draws = 0
     patterns: Counter[str] = Counter()  # over every win: the mix of winning hands
     dealer, counters = 0, {}
-    for d in range(deals):
+    for played, d in enumerate(range(first, first + deals)):
         per_level: dict[str, list[int]] = {}
         carried: tuple[int, dict[str, int]] | None = None
         for r in range(per_deal):
@@ -197,8 +203,8 @@ def arena(
             tallies[level].points.append(statistics.fmean(pts))
         assert carried is not None
         dealer, counters = carried
-        if progress is not None and (d + 1) % every == 0 and d + 1 < deals:
-            progress(*_results(variant, (d + 1) * per_deal, draws, tallies, patterns, duplicate))
+        if progress is not None and (played + 1) % every == 0 and played + 1 < deals:
+            progress(*_results(variant, (played + 1) * per_deal, draws, tallies, patterns, duplicate))
     return _results(variant, deals * per_deal, draws, tallies, patterns, duplicate)
 
 
