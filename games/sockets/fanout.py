@@ -27,6 +27,8 @@ from typing import Any, Protocol
 from channels.consumer import get_handler_name
 from channels.layers import get_channel_layer
 
+from games.table import snapshots
+
 log = logging.getLogger(__name__)
 
 
@@ -122,5 +124,10 @@ class TableFanout:
             except Exception:
                 log.exception("handling %s on %s failed", message.get("type"), entry.group)
 
+    def watches(self, table_id: int) -> bool:
+        """Whether sockets of this process watch the table (games.table.snapshots, `travels`)."""
+        return table_id in self.tables
+
 
 FANOUT = TableFanout()
+snapshots.watched_by(FANOUT.watches)

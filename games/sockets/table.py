@@ -297,10 +297,24 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Paus
             return
         blob = event.get("snapshot")
         snapshot = snapshots.at(self.table_id, version)
-        if snapshot is None and isinstance(blob, bytes):
-            snapshot = snapshots.keep(blob)  # once per process: the other sockets find it kept
+        if snapshot is None:  # made in another process: ask it to send its snapshots
+            self._ask_for_snapshots()
+            if isinstance(blob, bytes):
+                snapshot = snapshots.keep(blob)  # once per process: the other sockets find it kept
         ctx = shared.loaded(snapshot) if snapshot is not None else None
         await self._send_loaded(ctx, snapshot)
+
+    def _ask_for_snapshots(self) -> None:
+        """Tell the processes that change this table that this one needs their snapshots
+        (games.table.snapshots, `travels`); without one it renders from the database."""
+        if snapshots.time_to_ask(self.table_id):
+            message = {"type": "table.snapshots_wanted", "table": self.table_id, "by": snapshots.PROCESS}
+            broadcaster.send(store.group_name(self.table_id), message)
+
+    async def table_snapshots_wanted(self, event: dict[str, Any]) -> None:
+        """Another process watching this table needs the snapshots of the changes made here."""
+        if event.get("by") != snapshots.PROCESS:
+            snapshots.wanted(self.table_id)
 
     async def _send_loaded(self, ctx: Loaded | None, snapshot: snapshots.Snapshot | None) -> bool:
         """This viewer's frame of a snapshot (`ctx`: read from it), rendered only when its head says

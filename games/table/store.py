@@ -249,8 +249,10 @@ class Change(Loaded):
         """What to do once the change is committed: keep its snapshot, announce its revision."""
         table, states = self.table, self.states_to_keep()
         version, table_id = table.revision, table.pk
-        blob = snapshots.pack(table, self.seats, self.hand, states, self._balances)
         made = (table, self.seats, self.hand) if self._unlocked is not None else None  # (a snapshot's copy)
+        blob = None
+        if made is None or self._balances or snapshots.travels(table_id):  # (else kept unpacked)
+            blob = snapshots.pack(table, self.seats, self.hand, states, self._balances)
 
         def announce() -> None:
             snapshots.keep(blob, states, made)
