@@ -250,17 +250,19 @@ def newest_version(table_id: int) -> int:
     return snapshot.version if snapshot is not None else -1
 
 
-# --- who needs a table's snapshot besides this process ---------------------------------------
+# --- who needs a table's changes besides this process ----------------------------------------
 #
-# A change's announcement carries its snapshot so that the other processes watching the table
-# render it without reading the database. Behind a proxy that sends every socket of a table to
-# one process (deploy/nginx.conf), the process making a player's change is the only one watching,
-# and packing the snapshot (and sending it through Redis and back) was a twentieth of its CPU for
-# nobody. So a process whose own sockets watch a table announces its changes bare unless another
-# process asked for the table's snapshots lately (`wanted`): one whose socket got a change it could
-# not render from its own snapshot, which renders that one from the database (as it always could)
-# and asks (games.sockets.table). A process watching none of the table's sockets (the clock
-# worker) always sends the snapshot: whoever hears its announcement is elsewhere.
+# A change's announcement goes through the channel layer (Redis) to every process watching the
+# table, and carries its snapshot so that they render it without reading the database. Behind a
+# proxy that sends every socket of a table to one process (deploy/nginx.conf), the process making
+# a player's change is the only one watching: packing the snapshot and the trip through Redis and
+# back were a tenth of its CPU for nobody. So a process whose own sockets watch a table hands the
+# announcement of its changes to them directly, bare (`announce_here`), unless another process
+# asked for the table's changes lately (`wanted`): one whose sockets have just joined the table
+# (games.sockets.fanout), or one whose socket got a version it had no snapshot of — announced by
+# the clock, or noticed by its version watcher — which it renders from the database, as it always
+# could, and then asks (games.sockets.table). A process watching none of the table's sockets
+# (the clock worker) always sends the announcement through the layer, with the snapshot.
 
 WANTED_SECONDS = 60.0  # how long one asking keeps a table's announcements carrying the snapshot
 ASK_EVERY = WANTED_SECONDS / 3  # a process still needing them asks again this often
@@ -271,27 +273,42 @@ _ASKED: dict[int, float] = caches.registered({})  # table id -> when this proces
 _WANTED_LIMIT = 20000
 
 
-def _nowhere(_table_id: int) -> bool:
+def _nowhere(_table_id: int, _message: dict[str, Any] | None = None) -> bool:
     return False
 
 
 _watched_here: Callable[[int], bool] = _nowhere
+_hand_here: Callable[[int, dict[str, Any]], bool] = _nowhere
 
 
-def watched_by(check: Callable[[int], bool]) -> None:
-    """How to tell whether this process's own sockets watch a table (games.sockets.fanout)."""
-    global _watched_here
-    _watched_here = check
+def sockets_here(watches: Callable[[int], bool], hand: Callable[[int, dict[str, Any]], bool]) -> None:
+    """How this process's own sockets are told of a table's changes (games.sockets.fanout):
+    `watches(table_id)`, whether any watch it; `hand(table_id, message)`, give them the message
+    (False: none watch it now)."""
+    global _watched_here, _hand_here
+    _watched_here, _hand_here = watches, hand
+
+
+def announce_here(table_id: int, message: dict[str, Any]) -> bool:
+    """Hand a table's announcement to this process's sockets only; False when none watch it."""
+    return _hand_here(table_id, message)
 
 
 def travels(table_id: int) -> bool:
-    """Whether this process's announcements of `table_id` carry the snapshot."""
+    """Whether this process's announcements of `table_id` go through the channel layer, carrying
+    the snapshot (else to its own sockets only, bare)."""
     return not _watched_here(table_id) or _WANTED.get(table_id, 0.0) > time.monotonic()
 
 
 def wanted(table_id: int) -> None:
-    """Another process asked for the table's snapshots: carry them for WANTED_SECONDS."""
+    """Another process asked for the table's changes: send them through the channel layer, with
+    their snapshots, for WANTED_SECONDS."""
     caches.put(_WANTED, table_id, time.monotonic() + WANTED_SECONDS, _WANTED_LIMIT)
+
+
+def wanted_message(table_id: int) -> dict[str, Any]:
+    """The group message by which this process asks for a table's changes (`wanted` where heard)."""
+    return {"type": "table.snapshots_wanted", "table": table_id, "by": PROCESS}
 
 
 def time_to_ask(table_id: int) -> bool:

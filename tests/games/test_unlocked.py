@@ -170,24 +170,34 @@ def test_the_snapshot_kept_from_its_own_rows_is_what_its_blob_holds(alice: User)
     ("watched_here", "wanted", "carried"),
     [(True, False, False), (True, True, True), (False, False, True)],
 )
-def test_a_hand_action_is_announced_with_its_snapshot_only_when_another_process_needs_it(
+def test_a_hand_action_goes_through_the_layer_with_its_snapshot_only_when_another_process_needs_it(
     alice: User, monkeypatch: pytest.MonkeyPatch, watched_here: bool, wanted: bool, carried: bool
 ) -> None:
     """Where this process's sockets watch the table and no other process asked, the snapshot
-    is kept unpacked and the announcement goes bare; packed on demand, it is what packing its
-    rows gives. Asked for, or made where no socket of the table is (the clock), it travels."""
+    is kept unpacked and the announcement handed to them here, bare; packed on demand, it is what
+    packing its rows gives. Asked for, or made where no socket of the table is (the clock), it
+    goes through the channel layer with the snapshot."""
     table, dealer = started_table(alice)
-    announced: list[bytes | None] = []
+    through_layer: list[bytes | None] = []
+    handed_here: list[dict[str, Any]] = []
+
+    def hand_here(table_id: int, message: dict[str, Any]) -> bool:
+        handed_here.append(message)
+        return watched_here
+
     monkeypatch.setattr(
-        store, "broadcast", lambda table_id, version, snapshot=None: announced.append(snapshot)
+        store, "broadcast", lambda table_id, version, snapshot=None: through_layer.append(snapshot)
     )
     monkeypatch.setattr(snapshots, "_watched_here", lambda table_id: watched_here)
+    monkeypatch.setattr(snapshots, "_hand_here", hand_here)
     if wanted:
         snapshots.wanted(table.pk)
     done = commands.perform(table.pk, dealer, table.version, dealer_discards(table)[0])
-    assert len(announced) == 1 and (announced[0] is not None) is carried
     kept = snapshots.at(table.pk, done.revision)
     assert kept is not None and (kept.packed is not None) is carried
     assert kept.blob == snapshots.pack(kept.table, kept.seats, kept.hand, kept.states, False)
     if carried:
-        assert announced[0] == kept.blob
+        assert through_layer == [kept.blob] and handed_here == []
+    else:
+        assert through_layer == []
+        assert handed_here == [{"type": "table.changed", "table": table.pk, "version": done.revision}]
