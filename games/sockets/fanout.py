@@ -27,6 +27,8 @@ from typing import Any, Protocol
 from channels.consumer import get_handler_name
 from channels.layers import get_channel_layer
 
+from games.table import snapshots
+
 log = logging.getLogger(__name__)
 
 
@@ -43,6 +45,7 @@ class _Table:
     """One table's channel in this process and the sockets it hands messages to."""
 
     loop: asyncio.AbstractEventLoop
+    table_id: int
     group: str
     sockets: set[TableSocket] = field(default_factory=set)
     channel: str = ""
@@ -55,13 +58,14 @@ class TableFanout:
 
     def __init__(self) -> None:
         self.tables: dict[int, _Table] = {}
+        self.handing: set[asyncio.Task[None]] = set()  # announcements handed out here, running
 
     async def join(self, socket: TableSocket, group: str) -> None:
         """`socket` is handed the group's messages from now on (once this returns)."""
         loop = asyncio.get_running_loop()
         entry = self.tables.get(socket.table_id)
         if entry is None or entry.loop is not loop:  # (another loop's: a test's, long gone)
-            entry = self.tables[socket.table_id] = _Table(loop, group)
+            entry = self.tables[socket.table_id] = _Table(loop, socket.table_id, group)
             entry.sockets.add(socket)
             await self._open(entry)
         else:
@@ -73,6 +77,8 @@ class TableFanout:
         try:
             entry.channel = await layer.new_channel()
             await layer.group_add(entry.group, entry.channel)
+            # the processes changing the table send its changes through the group from now on
+            await layer.group_send(entry.group, snapshots.wanted_message(entry.table_id))
         finally:
             entry.ready.set()  # (a failed join: its sockets go on; the version watcher heals)
         entry.task = entry.loop.create_task(self._read(entry, layer))
@@ -122,5 +128,34 @@ class TableFanout:
             except Exception:
                 log.exception("handling %s on %s failed", message.get("type"), entry.group)
 
+    def watches(self, table_id: int) -> bool:
+        """Whether sockets of this process watch the table (games.table.snapshots, `travels`)."""
+        return table_id in self.tables
+
+    def hand_here(self, table_id: int, message: dict[str, Any]) -> bool:
+        """Hand `message` to the table's sockets in this process as if the group had brought it
+        (from any thread: on their loop); False when none watch the table here."""
+        entry = self.tables.get(table_id)
+        if entry is None or entry.loop.is_closed():
+            return False
+        if _running_loop() is entry.loop:
+            self._start_hand_out(entry, message)
+        else:
+            entry.loop.call_soon_threadsafe(self._start_hand_out, entry, message)
+        return True
+
+    def _start_hand_out(self, entry: _Table, message: dict[str, Any]) -> None:
+        task = entry.loop.create_task(self._hand_out(entry, message))
+        self.handing.add(task)  # (a running task is only weakly held by its loop)
+        task.add_done_callback(self.handing.discard)
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
 
 FANOUT = TableFanout()
+snapshots.sockets_here(FANOUT.watches, FANOUT.hand_here)

@@ -102,6 +102,7 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Paus
         self.counted, self.admitting = False, True  # (frames wait for the connect's first: `table_changed`)
         self.missed = -1  # the newest version announced before the connect admitted this socket
         self.counted_seated: bool | None = None  # counted for a seat or as a spectator (first frame)
+        self.moving_role = False  # a sit over this socket, or its move, under way (`_follow_role`)
         self.socket_id: int | None = None  # its OpenSocket row (games.sockets.presence)
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
         token = (query.get("token") or [""])[0]
@@ -251,6 +252,7 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Paus
         action = message.get("action")
         reply_to = reply_id(message.get("id")) if self.json_mode else None
         sits = isinstance(action, dict) and action.get("type") == "sit" and self.counted_seated is False
+        self.moving_role = self.moving_role or sits
         try:
             table = await on_loop.perform(
                 self.table_id,
@@ -269,6 +271,9 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Paus
         except (OperationalError, InterfaceError) as e:
             await self._database_lost("websocket.receive", e, reply_to)
             return
+        finally:
+            if sits:
+                self.moving_role = False
         snapshot = snapshots.at(self.table_id, table.revision)  # the change's own, kept on commit
         context = self._context_of(snapshot) if snapshot else None
         sent = await self.send_state(context=context, reply_to=reply_to)
@@ -297,10 +302,23 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Paus
             return
         blob = event.get("snapshot")
         snapshot = snapshots.at(self.table_id, version)
-        if snapshot is None and isinstance(blob, bytes):
-            snapshot = snapshots.keep(blob)  # once per process: the other sockets find it kept
+        if snapshot is None:  # made in another process: ask it to send its snapshots
+            self._ask_for_snapshots()
+            if isinstance(blob, bytes):
+                snapshot = snapshots.keep(blob)  # once per process: the other sockets find it kept
         ctx = shared.loaded(snapshot) if snapshot is not None else None
         await self._send_loaded(ctx, snapshot)
+
+    def _ask_for_snapshots(self) -> None:
+        """Tell the processes that change this table that this one needs its changes and their
+        snapshots (games.table.snapshots, `travels`); without one it renders from the database."""
+        if snapshots.time_to_ask(self.table_id):
+            broadcaster.send(store.group_name(self.table_id), snapshots.wanted_message(self.table_id))
+
+    async def table_snapshots_wanted(self, event: dict[str, Any]) -> None:
+        """Another process watching this table needs the changes made here, with their snapshots."""
+        if event.get("by") != snapshots.PROCESS:
+            snapshots.wanted(self.table_id)
 
     async def _send_loaded(self, ctx: Loaded | None, snapshot: snapshots.Snapshot | None) -> bool:
         """This viewer's frame of a snapshot (`ctx`: read from it), rendered only when its head says
@@ -375,16 +393,22 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Paus
 
     async def _follow_role(self, seated: bool) -> None:
         """Count this socket for its user's seat once they sit down (or as a spectator once they
-        stand up) while it stays open."""
-        if not self.counted or self._actor() is None:
+        stand up) while it stays open. One move at a time: a frame of the new role rendered while
+        this socket's own sit counts it (its table's announcement can overtake the answer), or
+        while a move is under way, moves nothing again (the next frame follows the role then)."""
+        if not self.counted or self._actor() is None or self.moving_role:
             return
         if self.counted_seated is None:
             self.counted_seated = seated
         elif seated != self.counted_seated:
-            with contextlib.suppress(ServiceError):  # the table is gone: nothing to count
-                self.counted_seated = await db(table_presence.move_presence)(
-                    self.table_id, self._actor(), self.counted_seated, self.socket_id
-                )
+            self.moving_role = True
+            try:
+                with contextlib.suppress(ServiceError):  # the table is gone: nothing to count
+                    self.counted_seated = await db(table_presence.move_presence)(
+                        self.table_id, self._actor(), self.counted_seated, self.socket_id
+                    )
+            finally:
+                self.moving_role = False
 
     async def send_error(
         self, code: str, message: str, reply_to: str | int | None = None, retry_after: int | None = None

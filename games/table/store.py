@@ -249,12 +249,16 @@ class Change(Loaded):
         """What to do once the change is committed: keep its snapshot, announce its revision."""
         table, states = self.table, self.states_to_keep()
         version, table_id = table.revision, table.pk
-        blob = snapshots.pack(table, self.seats, self.hand, states, self._balances)
         made = (table, self.seats, self.hand) if self._unlocked is not None else None  # (a snapshot's copy)
+        travels = snapshots.travels(table_id)
+        blob = None
+        if made is None or travels:  # (else kept unpacked: nobody else needs it)
+            blob = snapshots.pack(table, self.seats, self.hand, states, self._balances)
 
         def announce() -> None:
             snapshots.keep(blob, states, made)
-            broadcast(table_id, version, blob)
+            if travels or not snapshots.announce_here(table_id, announcement(table_id, version)):
+                broadcast(table_id, version, blob)
 
         return announce
 
@@ -391,9 +395,14 @@ def create(**fields: Any) -> Table:
     return table
 
 
-def broadcast(table_id: int, version: int, snapshot: bytes | None = None) -> None:
-    """Tell the table's sockets the new version, without waiting (common.broadcaster)."""
+def announcement(table_id: int, version: int, snapshot: bytes | None = None) -> dict[str, Any]:
+    """The group message telling a table's sockets its new version."""
     message: dict[str, Any] = {"type": "table.changed", "table": table_id, "version": version}
     if snapshot is not None:
         message["snapshot"] = snapshot
-    broadcaster.send(group_name(table_id), message)
+    return message
+
+
+def broadcast(table_id: int, version: int, snapshot: bytes | None = None) -> None:
+    """Tell the table's sockets the new version, without waiting (common.broadcaster)."""
+    broadcaster.send(group_name(table_id), announcement(table_id, version, snapshot))

@@ -11,6 +11,7 @@ from channels.layers import InMemoryChannelLayer
 
 from games.sockets import fanout
 from games.sockets.fanout import TableFanout
+from games.table import snapshots
 
 
 class Socket:
@@ -105,5 +106,56 @@ def test_a_message_type_a_socket_has_no_handler_for_is_skipped(layer: InMemoryCh
         await _settle()
         assert [m["type"] for m in socket.got] == ["table.changed"]
         await hub.leave(socket)
+
+    asyncio.run(run())
+
+
+def test_an_announcement_handed_here_reaches_the_tables_sockets_without_the_layer(
+    layer: InMemoryChannelLayer,
+) -> None:
+    """A change made where its table's sockets are (games.table.snapshots, `announce_here`) is
+    handed to them on their loop, from the loop itself or from a database thread."""
+
+    async def run() -> None:
+        hub = TableFanout()
+        a, b, elsewhere = Socket(1), Socket(1), Socket(2)
+        for socket, group in ((a, "table-1"), (b, "table-1"), (elsewhere, "table-2")):
+            await hub.join(socket, group)
+        await _settle()
+        sent_before = layer.groups["table-1"].copy()
+        assert hub.hand_here(1, {"type": "table.changed", "version": 4})
+        await asyncio.to_thread(hub.hand_here, 1, {"type": "table.changed", "version": 5})
+        await _settle()
+        assert [m["version"] for m in a.got] == [4, 5] and [m["version"] for m in b.got] == [4, 5]
+        assert elsewhere.got == [] and layer.groups["table-1"] == sent_before
+        assert not hub.hand_here(3, {"type": "table.changed", "version": 1})  # no socket of it here
+        assert hub.watches(1) and not hub.watches(3)
+        for socket in (a, b, elsewhere):
+            await hub.leave(socket)
+        assert not hub.hand_here(1, {"type": "table.changed", "version": 6})
+
+    asyncio.run(run())
+
+
+def test_joining_a_table_asks_the_processes_changing_it_for_its_changes(
+    layer: InMemoryChannelLayer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    heard: list[dict[str, Any]] = []
+    send = layer.group_send
+
+    async def record(group: str, message: dict[str, Any]) -> None:
+        heard.append(message)
+        await send(group, message)
+
+    monkeypatch.setattr(layer, "group_send", record)
+
+    async def run() -> None:
+        hub = TableFanout()
+        a, b = Socket(7), Socket(7)
+        await hub.join(a, "table-7")
+        await hub.join(b, "table-7")  # (the process's second socket there: it has asked already)
+        assert heard == [snapshots.wanted_message(7)]
+        for socket in (a, b):
+            await hub.leave(socket)
 
     asyncio.run(run())

@@ -164,3 +164,40 @@ def test_the_snapshot_kept_from_its_own_rows_is_what_its_blob_holds(alice: User)
     done.revision += 7
     done.spectators = 99
     assert kept.table.revision == unpacked.revision and kept.table.spectators == unpacked.spectators
+
+
+@pytest.mark.parametrize(
+    ("watched_here", "wanted", "carried"),
+    [(True, False, False), (True, True, True), (False, False, True)],
+)
+def test_a_hand_action_goes_through_the_layer_with_its_snapshot_only_when_another_process_needs_it(
+    alice: User, monkeypatch: pytest.MonkeyPatch, watched_here: bool, wanted: bool, carried: bool
+) -> None:
+    """Where this process's sockets watch the table and no other process asked, the snapshot
+    is kept unpacked and the announcement handed to them here, bare; packed on demand, it is what
+    packing its rows gives. Asked for, or made where no socket of the table is (the clock), it
+    goes through the channel layer with the snapshot."""
+    table, dealer = started_table(alice)
+    through_layer: list[bytes | None] = []
+    handed_here: list[dict[str, Any]] = []
+
+    def hand_here(table_id: int, message: dict[str, Any]) -> bool:
+        handed_here.append(message)
+        return watched_here
+
+    monkeypatch.setattr(
+        store, "broadcast", lambda table_id, version, snapshot=None: through_layer.append(snapshot)
+    )
+    monkeypatch.setattr(snapshots, "_watched_here", lambda table_id: watched_here)
+    monkeypatch.setattr(snapshots, "_hand_here", hand_here)
+    if wanted:
+        snapshots.wanted(table.pk)
+    done = commands.perform(table.pk, dealer, table.version, dealer_discards(table)[0])
+    kept = snapshots.at(table.pk, done.revision)
+    assert kept is not None and (kept.packed is not None) is carried
+    assert kept.blob == snapshots.pack(kept.table, kept.seats, kept.hand, kept.states, False)
+    if carried:
+        assert through_layer == [kept.blob] and handed_here == []
+    else:
+        assert through_layer == []
+        assert handed_here == [{"type": "table.changed", "table": table.pk, "version": done.revision}]
