@@ -15,7 +15,9 @@ from typing import Any
 import pytest
 
 from games.engine.actions import Action, legal_actions
+from games.engine.bots import win_chance
 from games.engine.bots.own_draws import RaceBudget
+from games.engine.bots.policies import strong
 from games.engine.bots.search import expert_move
 from games.engine.bots.seen import PlayerView
 from games.engine.record import hand_record, replay_record
@@ -36,6 +38,7 @@ from games.engine.simulate import play_hand
 from games.engine.tiles import name
 from games.engine.view import view_for
 from tests.engine.test_bots import reshuffle_hidden
+from tests.engine.threats import strong_turns
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -230,7 +233,30 @@ def test_another_evaluator_replaces_the_strong_one_without_touching_the_review(r
 def test_the_review_recommends_expert_where_expert_is_measured_stronger(variant: str, records: dict) -> None:
     review = review_hand(records[variant], 0)
     assert review["evaluator"] == ("expert" if variant in REVIEWED_BY_EXPERT else "strong")
-    assert {"shanghai", "yihua", "cantonese", "tianjin"} == REVIEWED_BY_EXPERT
+    assert {"shanghai", "yihua", "cantonese", "tianjin", "two_player"} == REVIEWED_BY_EXPERT
+
+
+def test_the_reviews_expert_in_two_player_weighs_its_win_chance_with_no_clock(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where two-player's expert ranks strong's fastest discards by their win chance, the live bot
+    gives up past its time (strong's discard stands); the review's evaluator never does, so a busy
+    machine changes no recommendation."""
+    monkeypatch.setattr(win_chance, "TIME_MS", None)
+    departures = []
+    turns = [turn for seed in range(300, 312) for turn in strong_turns("two_player", seed, every=1)]
+    for state, seat in turns:
+        view, legal = PlayerView.of(view_for(state, seat, hints=False)), legal_actions(state, seat)
+        move = win_chance.strong_by_win_chance(view, legal, random.Random(0))
+        if move != strong(view, legal, random.Random(0)):
+            departures.append((view, legal, move))
+    assert departures
+    monkeypatch.setattr(win_chance, "TIME_MS", 0.0)  # every timed look-ahead out of time at once
+    for view, legal, move in departures:
+        assert win_chance.strong_by_win_chance(view, legal, random.Random(0)) == strong(
+            view, legal, random.Random(0)
+        )
+        assert ExpertEvaluator().appraise(view, legal).choice == move
 
 
 def test_the_expert_evaluator_recommends_experts_move_valued_as_strongs() -> None:

@@ -73,6 +73,7 @@ from games.engine.bots.value_pong import FAN_KEPT, FAN_PONGED, keep_fan_honour, 
 from games.engine.bots.win_chance import (
     strong_by_win_chance,
     strong_by_win_chance_far,
+    strong_by_win_chance_untimed,
     strong_claiming_by_win_chance,
 )
 from games.engine.hand import shanten
@@ -208,8 +209,8 @@ def expert_move(
     base_bot = strong_reading_waits if v in WAIT_ODDS else strong
     if v in WALL_READ:
         base_bot = strong_reading_the_wall
-    if v in WIN_CHANCE:
-        base_bot = strong_by_win_chance
+    if v in WIN_CHANCE:  # (with no clock where the races have none: the review)
+        base_bot = strong_by_win_chance if race_budget.time_ms is not None else strong_by_win_chance_untimed
     return _kept_expert(
         view,
         legal,

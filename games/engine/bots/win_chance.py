@@ -245,17 +245,29 @@ def strong_by_win_chance(view: PlayerView, legal: Sequence[Action], rng: random.
     return ranked_by_win_chance(view, legal, rng, REACH, MAX_STATES)
 
 
+def strong_by_win_chance_untimed(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+    """strong_by_win_chance on its budget of hands alone, with no clock: the same move however
+    busy the machine (the review's expert)."""
+    return ranked_by_win_chance(view, legal, rng, REACH, MAX_STATES, timed=False)
+
+
 def strong_by_win_chance_far(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
     """strong_by_win_chance from `FAR_REACH` (3) from ready, on `FAR_STATES` hands."""
     return ranked_by_win_chance(view, legal, rng, FAR_REACH, FAR_STATES)
 
 
 def ranked_by_win_chance(
-    view: PlayerView, legal: Sequence[Action], rng: random.Random, reach: int, max_states: int
+    view: PlayerView,
+    legal: Sequence[Action],
+    rng: random.Random,
+    reach: int,
+    max_states: int,
+    timed: bool = True,
 ) -> Action:
     """strong, its fastest discards ranked by the win chance where they are 1–`reach` from ready
-    (two-player, no joker), the look-ahead weighing at most `max_states` hands."""
-    started = time.perf_counter()
+    (two-player, no joker), the look-ahead weighing at most `max_states` hands (and, `timed`,
+    given up past TIME_MS)."""
+    started = time.perf_counter() if timed else None
     base = strong(view, legal, rng)
     if view.variant != "two_player" or view.phase != "turn" or base.type != "discard" or view.jokers:
         return base

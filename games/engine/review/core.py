@@ -29,7 +29,7 @@ from games.engine.view import view_for
 from games.engine.waits import blind
 
 # bump when a measure, the evaluator or a threshold changes
-REVIEWER_VERSION = "review-2/expert-where-stronger"
+REVIEWER_VERSION = "review-3/expert-where-stronger"
 MISTAKES_SHOWN = 3
 
 

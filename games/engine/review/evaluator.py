@@ -344,10 +344,10 @@ class ExpertEvaluator(StrongEvaluator):
     """The expert bot's choice, valued by the same `expected_points` as strong's. expert plays
     strong's moves but for its measured departures (the deal-in tables' safer alike discard,
     Cantonese's pong of an honour worth a fan, Tianjin's win passed for the joker wait, the race
-    over its own draws), so its
+    over its own draws, two-player's fastest discards ranked by their win chance), so its
     recommendation differs from strong's only there; the loss stays humble where the values
-    rank the player's move above it. The race gets a budget of samples only: a review must not
-    depend on how busy the machine was."""
+    rank the player's move above it. The race gets a budget of samples only, the win chance one
+    of hands only: a review must not depend on how busy the machine was."""
 
     name = "expert"
     race_budget = RaceBudget(samples=32, time_ms=None)
@@ -366,9 +366,9 @@ EVALUATORS: dict[str, type[StrongEvaluator]] = {
 }
 
 # The variants whose review recommends expert's move: where expert is measured ahead of strong
-# at 95 % on both goal seeds' duplicate deals (docs/bots.md, "Where expert stands"). Not
-# two-player: there expert is strong move for move.
-REVIEWED_BY_EXPERT = frozenset({"shanghai", "yihua", "cantonese", "tianjin"})
+# at 95 % on both goal seeds' duplicate deals (docs/bots.md, "Where expert stands") — all five
+# since two-player's goal seeds were taken to 100,000 hands each.
+REVIEWED_BY_EXPERT = frozenset({"shanghai", "yihua", "cantonese", "tianjin", "two_player"})
 
 
 def default_evaluator(variant: str) -> StrongEvaluator:
