@@ -77,10 +77,12 @@ class TableFanout:
         try:
             entry.channel = await layer.new_channel()
             await layer.group_add(entry.group, entry.channel)
-            # the processes changing the table send its changes through the group from now on
-            await layer.group_send(entry.group, snapshots.wanted_message(entry.table_id))
         finally:
             entry.ready.set()  # (a failed join: its sockets go on; the version watcher heals)
+        try:  # the processes changing the table send its changes through the group from now on
+            await layer.group_send(entry.group, snapshots.wanted_message(entry.table_id))
+        except Exception as e:  # (unheard: this process's sockets ask again at the first change they miss)
+            log.warning("asking for the changes of %s failed: %r", entry.group, e)
         entry.task = entry.loop.create_task(self._read(entry, layer))
 
     async def leave(self, socket: TableSocket) -> None:

@@ -2,7 +2,8 @@
 
 Every change is committed by one process, which then knows exactly what the table looks like
 at the new version. It packs that (`pack`) into the broadcast that announces the version, so
-the other processes render the new version for their sockets without reading the database, and
+the other processes render the new version for their sockets without reading the database (only
+when another process watches the table: "who needs a table's changes" below), and
 keeps it for its own sockets and for the next change at that table (`games.table.store.change` reuses
 the seats instead of reading them again). Everything a change writes bumps the version, so a
 snapshot at the version the database holds is what a fresh load would read (docs/benchmarks.md).

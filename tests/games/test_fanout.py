@@ -159,3 +159,23 @@ def test_joining_a_table_asks_the_processes_changing_it_for_its_changes(
             await hub.leave(socket)
 
     asyncio.run(run())
+
+
+def test_a_lost_ask_does_not_keep_a_socket_from_its_table(
+    layer: InMemoryChannelLayer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def lost(group: str, message: dict[str, Any]) -> None:
+        raise ConnectionError("Redis restarting")
+
+    async def run() -> None:
+        hub = TableFanout()
+        socket = Socket(8)
+        with monkeypatch.context() as patched:
+            patched.setattr(layer, "group_send", lost)
+            await hub.join(socket, "table-8")
+        await layer.group_send("table-8", {"type": "table.changed", "version": 3})
+        await _settle()
+        assert [m["version"] for m in socket.got] == [3]
+        await hub.leave(socket)
+
+    asyncio.run(run())
