@@ -30,7 +30,7 @@ from games.models import Seat, Table
 from games.moderation.penalties import active_ban
 from games.social.models import ChatMessage, ChatMute, ChatSilence
 from games.table.errors import ServiceError
-from games.table.store import group_name
+from games.table.travel import group_name
 
 # id -> (Chinese, English): the same few words; the board shows the English beside the Chinese
 # to English readers only.

@@ -27,7 +27,7 @@ from typing import Any, Protocol
 from channels.consumer import get_handler_name
 from channels.layers import get_channel_layer
 
-from games.table import snapshots
+from games.table import travel
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +80,7 @@ class TableFanout:
         finally:
             entry.ready.set()  # (a failed join: its sockets go on; the version watcher heals)
         try:  # the processes changing the table send its changes through the group from now on
-            await layer.group_send(entry.group, snapshots.wanted_message(entry.table_id))
+            await layer.group_send(entry.group, travel.wanted_message(entry.table_id))
         except Exception as e:  # (unheard: this process's sockets ask again at the first change they miss)
             log.warning("asking for the changes of %s failed: %r", entry.group, e)
         entry.task = entry.loop.create_task(self._read(entry, layer))
@@ -122,6 +122,9 @@ class TableFanout:
         except ValueError:
             log.warning("a message without a type on %s", entry.group)
             return
+        if message["type"] == travel.WANTED:  # (the process's business, not its sockets')
+            travel.heard(entry.table_id, message)
+            return
         for socket in list(entry.sockets):
             if getattr(socket, name, None) is None:
                 continue
@@ -131,7 +134,7 @@ class TableFanout:
                 log.exception("handling %s on %s failed", message.get("type"), entry.group)
 
     def watches(self, table_id: int) -> bool:
-        """Whether sockets of this process watch the table (games.table.snapshots, `travels`)."""
+        """Whether sockets of this process watch the table (games.table.travel, `travels`)."""
         return table_id in self.tables
 
     def hand_here(self, table_id: int, message: dict[str, Any]) -> bool:
@@ -160,4 +163,4 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
 
 
 FANOUT = TableFanout()
-snapshots.sockets_here(FANOUT.watches, FANOUT.hand_here)
+travel.sockets_here(FANOUT.watches, FANOUT.hand_here)

@@ -9,7 +9,6 @@ table id and version; each consumer renders its own viewer's state from the data
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from typing import Any
 from urllib.parse import parse_qs
@@ -49,8 +48,9 @@ from games.sockets.frames import (
 )
 from games.sockets.lean import LeanConsumer, json_text
 from games.sockets.pause_end import PauseEndSocket
+from games.sockets.roles import SeatRoleSocket
 from games.sockets.watchers import HEARTBEAT, PAUSE_ENDS, WATCHER
-from games.table import on_loop, snapshots, store
+from games.table import on_loop, snapshots, travel
 from games.table import presence as table_presence
 from games.table.errors import ServiceError
 from games.table.loaded import Loaded
@@ -64,13 +64,16 @@ REVOKED_MESSAGES = {
 }
 
 
-# Announcement banners, table chat, the spectator delay and the end of a pause come in as mixins.
+# Announcement banners, table chat, the spectator delay, the end of a pause and the socket's count
+# following its user's role come in as mixins.
 # Mixins rather than collaborators: each is the socket half of its feature, kept beside the feature's
 # service, and Channels delivers a group message by calling the consumer's method of that type's
 # name (`announcement_changed`, `chat_message`, `chat_mutes`), so a collaborator would still need a
 # forwarding method here per message type, and the consumer's `send`, `send_error` and groups
 # passed back to it (docs/architecture.md, "The table socket").
-class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, PauseEndSocket, LeanConsumer):
+class TableConsumer(
+    AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, PauseEndSocket, SeatRoleSocket, LeanConsumer
+):
     table_id: int
     user: Any
     json_mode: bool
@@ -129,7 +132,7 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Paus
         await self._follow_account()
         invite = (query.get("invite") or [""])[0]
         # Joined first, so no version committed after the connect is missed (once per process: fanout)
-        await FANOUT.join(self, store.group_name(self.table_id))
+        await FANOUT.join(self, travel.group_name(self.table_id))
         await self.join_announcements()
         if presence.registered() is None:
             await db_arrivals(presence.heartbeat)()
@@ -302,23 +305,12 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Paus
             return
         blob = event.get("snapshot")
         snapshot = snapshots.at(self.table_id, version)
-        if snapshot is None:  # made in another process: ask it to send its snapshots
-            self._ask_for_snapshots()
+        if snapshot is None:  # made in another process: ask it to send its changes with snapshots
+            travel.ask(self.table_id)
             if isinstance(blob, bytes):
                 snapshot = snapshots.keep(blob)  # once per process: the other sockets find it kept
         ctx = shared.loaded(snapshot) if snapshot is not None else None
         await self._send_loaded(ctx, snapshot)
-
-    def _ask_for_snapshots(self) -> None:
-        """Tell the processes that change this table that this one needs its changes and their
-        snapshots (games.table.snapshots, `travels`); without one it renders from the database."""
-        if snapshots.time_to_ask(self.table_id):
-            broadcaster.send(store.group_name(self.table_id), snapshots.wanted_message(self.table_id))
-
-    async def table_snapshots_wanted(self, event: dict[str, Any]) -> None:
-        """Another process watching this table needs the changes made here, with their snapshots."""
-        if event.get("by") != snapshots.PROCESS:
-            snapshots.wanted(self.table_id)
 
     async def _send_loaded(self, ctx: Loaded | None, snapshot: snapshots.Snapshot | None) -> bool:
         """This viewer's frame of a snapshot (`ctx`: read from it), rendered only when its head says
@@ -390,25 +382,6 @@ class TableConsumer(AnnouncementSocket, ChatSocket, DelayedSpectatorSocket, Paus
         if reply_to is not None:
             return build()
         return shared.frame_text(context, self.json_mode, self.language, build)
-
-    async def _follow_role(self, seated: bool) -> None:
-        """Count this socket for its user's seat once they sit down (or as a spectator once they
-        stand up) while it stays open. One move at a time: a frame of the new role rendered while
-        this socket's own sit counts it (its table's announcement can overtake the answer), or
-        while a move is under way, moves nothing again (the next frame follows the role then)."""
-        if not self.counted or self._actor() is None or self.moving_role:
-            return
-        if self.counted_seated is None:
-            self.counted_seated = seated
-        elif seated != self.counted_seated:
-            self.moving_role = True
-            try:
-                with contextlib.suppress(ServiceError):  # the table is gone: nothing to count
-                    self.counted_seated = await db(table_presence.move_presence)(
-                        self.table_id, self._actor(), self.counted_seated, self.socket_id
-                    )
-            finally:
-                self.moving_role = False
 
     async def send_error(
         self, code: str, message: str, reply_to: str | int | None = None, retry_after: int | None = None

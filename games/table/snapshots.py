@@ -3,7 +3,7 @@
 Every change is committed by one process, which then knows exactly what the table looks like
 at the new version. It packs that (`pack`) into the broadcast that announces the version, so
 the other processes render the new version for their sockets without reading the database (only
-when another process watches the table: "who needs a table's changes" below), and
+when another process watches the table: games.table.travel), and
 keeps it for its own sockets and for the next change at that table (`games.table.store.change` reuses
 the seats instead of reading them again). Everything a change writes bumps the version, so a
 snapshot at the version the database holds is what a fresh load would read (docs/benchmarks.md).
@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import functools
 import pickle
-import secrets
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -57,7 +55,7 @@ class Snapshot:
     @property
     def blob(self) -> bytes:
         """The snapshot's bytes. A hand action's snapshot that no other process asked for is
-        kept unpacked (`travels`); a change under the lock that starts from it packs it then."""
+        kept unpacked (games.table.travel); a change under the lock that starts from it packs it then."""
         if self.packed is None:
             object.__setattr__(self, "packed", pack(self.table, self.seats, self.hand, self.states, False))
         assert self.packed is not None
@@ -185,7 +183,8 @@ def keep(
     packed from, when they are what unpacking would give — a change made on a private copy of a
     snapshot (games.table.unlocked), whose users are the light ones unpacked from it. Kept as
     detached copies instead of unpacking what was just packed (a tenth of such a change's CPU).
-    `blob` None (with `made` and `states`): not packed, as no other process needs it (`travels`)."""
+    `blob` None (with `made` and `states`): not packed, as no other process needs it
+    (games.table.travel)."""
     if made is None:  # (its light users shared with the process's other snapshots: read-only)
         assert blob is not None, "a snapshot is kept from its bytes or from the rows it was made of"
         rows, states_blob = pickle.loads(blob)  # noqa: S301 - our own processes' bytes, never a client's
@@ -249,77 +248,6 @@ def newest_version(table_id: int) -> int:
     """The version of the newest snapshot of `table_id` this process has (-1: none)."""
     snapshot = _LATEST.get(table_id)
     return snapshot.version if snapshot is not None else -1
-
-
-# --- who needs a table's changes besides this process ----------------------------------------
-#
-# A change's announcement goes through the channel layer (Redis) to every process watching the
-# table, and carries its snapshot so that they render it without reading the database. Behind a
-# proxy that sends every socket of a table to one process (deploy/nginx.conf), the process making
-# a player's change is the only one watching: packing the snapshot and the trip through Redis and
-# back were a tenth of its CPU for nobody. So a process whose own sockets watch a table hands the
-# announcement of its changes to them directly, bare (`announce_here`), unless another process
-# asked for the table's changes lately (`wanted`): one whose sockets have just joined the table
-# (games.sockets.fanout), or one whose socket got a version it had no snapshot of — announced by
-# the clock, or noticed by its version watcher — which it renders from the database, as it always
-# could, and then asks (games.sockets.table). A process watching none of the table's sockets
-# (the clock worker) always sends the announcement through the layer, with the snapshot.
-
-WANTED_SECONDS = 60.0  # how long one asking keeps a table's announcements carrying the snapshot
-ASK_EVERY = WANTED_SECONDS / 3  # a process still needing them asks again this often
-
-PROCESS = secrets.token_hex(8)  # names this process's asking, which it ignores when it hears it
-_WANTED: dict[int, float] = caches.registered({})  # table id -> wanted until (time.monotonic())
-_ASKED: dict[int, float] = caches.registered({})  # table id -> when this process last asked
-_WANTED_LIMIT = 20000
-
-
-def _nowhere(_table_id: int, _message: dict[str, Any] | None = None) -> bool:
-    return False
-
-
-_watched_here: Callable[[int], bool] = _nowhere
-_hand_here: Callable[[int, dict[str, Any]], bool] = _nowhere
-
-
-def sockets_here(watches: Callable[[int], bool], hand: Callable[[int, dict[str, Any]], bool]) -> None:
-    """How this process's own sockets are told of a table's changes (games.sockets.fanout):
-    `watches(table_id)`, whether any watch it; `hand(table_id, message)`, give them the message
-    (False: none watch it now)."""
-    global _watched_here, _hand_here
-    _watched_here, _hand_here = watches, hand
-
-
-def announce_here(table_id: int, message: dict[str, Any]) -> bool:
-    """Hand a table's announcement to this process's sockets only; False when none watch it."""
-    return _hand_here(table_id, message)
-
-
-def travels(table_id: int) -> bool:
-    """Whether this process's announcements of `table_id` go through the channel layer, carrying
-    the snapshot (else to its own sockets only, bare)."""
-    return not _watched_here(table_id) or _WANTED.get(table_id, 0.0) > time.monotonic()
-
-
-def wanted(table_id: int) -> None:
-    """Another process asked for the table's changes: send them through the channel layer, with
-    their snapshots, for WANTED_SECONDS."""
-    caches.put(_WANTED, table_id, time.monotonic() + WANTED_SECONDS, _WANTED_LIMIT)
-
-
-def wanted_message(table_id: int) -> dict[str, Any]:
-    """The group message by which this process asks for a table's changes (`wanted` where heard)."""
-    return {"type": "table.snapshots_wanted", "table": table_id, "by": PROCESS}
-
-
-def time_to_ask(table_id: int) -> bool:
-    """Whether this process, which needed a snapshot of `table_id` from another, asks for them
-    now (at most every ASK_EVERY seconds per table, so the want never lapses while it lasts)."""
-    now = time.monotonic()
-    if now - _ASKED.get(table_id, -ASK_EVERY) < ASK_EVERY:
-        return False
-    caches.put(_ASKED, table_id, now, _WANTED_LIMIT)
-    return True
 
 
 def forget(table_id: int | None = None) -> None:

@@ -26,7 +26,6 @@ from typing import Any
 from django.db import connections, transaction
 from django.utils import timezone
 
-from common import broadcaster
 from common.row_shape import frozen
 from games.engine.actions import Action, apply
 from games.engine.errors import EngineError
@@ -52,13 +51,10 @@ from games.table.rows import (
     statement_if_current,
 )
 from games.table.statements import install_from_env
+from games.table.travel import announce_here, announcement, broadcast, travels
 from games.table.visibility import seen_by_all
 
 install_from_env()  # the load test counts every server process's statements (off by default)
-
-
-def group_name(table_id: int) -> str:
-    return f"table-{table_id}"
 
 
 @dataclass(eq=False)
@@ -250,14 +246,14 @@ class Change(Loaded):
         table, states = self.table, self.states_to_keep()
         version, table_id = table.revision, table.pk
         made = (table, self.seats, self.hand) if self._unlocked is not None else None  # (a snapshot's copy)
-        travels = snapshots.travels(table_id)
+        through_layer = travels(table_id)
         blob = None
-        if made is None or travels:  # (else kept unpacked: nobody else needs it)
+        if made is None or through_layer:  # (else kept unpacked: nobody else needs it)
             blob = snapshots.pack(table, self.seats, self.hand, states, self._balances)
 
         def announce() -> None:
             snapshots.keep(blob, states, made)
-            if travels or not snapshots.announce_here(table_id, announcement(table_id, version)):
+            if through_layer or not announce_here(table_id, announcement(table_id, version)):
                 broadcast(table_id, version, blob)
 
         return announce
@@ -393,16 +389,3 @@ def create(**fields: Any) -> Table:
         table_id = table.pk
         transaction.on_commit(lambda: broadcast(table_id, 0))
     return table
-
-
-def announcement(table_id: int, version: int, snapshot: bytes | None = None) -> dict[str, Any]:
-    """The group message telling a table's sockets its new version."""
-    message: dict[str, Any] = {"type": "table.changed", "table": table_id, "version": version}
-    if snapshot is not None:
-        message["snapshot"] = snapshot
-    return message
-
-
-def broadcast(table_id: int, version: int, snapshot: bytes | None = None) -> None:
-    """Tell the table's sockets the new version, without waiting (common.broadcaster)."""
-    broadcaster.send(group_name(table_id), announcement(table_id, version, snapshot))

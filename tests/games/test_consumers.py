@@ -19,7 +19,7 @@ from games.models import Seat, Table
 from games.sockets import frames, watchers
 from games.sockets.routing import websocket_urlpatterns
 from games.sockets.table import TableConsumer
-from games.table import commands, opening, presence, snapshots, store, timers, timing
+from games.table import commands, opening, presence, snapshots, store, timers, timing, travel
 from games.table import commands as table_commands
 from tests.conftest import make_user
 from tests.games.conftest import bot_table, snapshot, state_of
@@ -300,12 +300,12 @@ async def test_frames_wait_until_the_connect_has_admitted_the_socket() -> None:
     assert sent == [] and socket.missed == 7
 
 
-async def test_a_change_announced_bare_by_another_process_is_read_and_its_snapshots_asked_for(
+async def test_a_change_announced_bare_by_another_process_is_read_and_its_changes_asked_for(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A version this process has no snapshot of, announced without one (the process that made
     it thought nobody else watched): the socket renders it from the database, as it always
-    could, and asks the table's group for snapshots — once, however many such versions come."""
+    could, and asks the table's group for its changes — once, however many such versions come."""
     snapshots.forget()
     socket = TableConsumer()
     socket.table_id, socket.counted, socket.admitting, socket.missed, socket.sent_version = (
@@ -323,28 +323,11 @@ async def test_a_change_announced_bare_by_another_process_is_read_and_its_snapsh
         return True
 
     socket._send_loaded = render  # type: ignore[method-assign]
-    monkeypatch.setattr(
-        "games.sockets.table.broadcaster.send", lambda group, message: asked.append((group, message))
-    )
+    monkeypatch.setattr(travel.broadcaster, "send", lambda group, message: asked.append((group, message)))
     await socket.table_changed({"type": "table.changed", "version": 7})
     await socket.table_changed({"type": "table.changed", "version": 8})
     assert rendered == [(None, None), (None, None)]  # (no snapshot: the frame is read from the database)
-    assert asked == [("table-41", {"type": "table.snapshots_wanted", "table": 41, "by": snapshots.PROCESS})]
-
-
-async def test_a_want_of_snapshots_from_another_process_makes_the_announcements_carry_them(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    snapshots.forget()
-    monkeypatch.setattr(snapshots, "_watched_here", lambda table_id: True)  # this process's sockets watch it
-    socket = TableConsumer()
-    socket.table_id = 42
-    await socket.table_snapshots_wanted(
-        {"type": "table.snapshots_wanted", "table": 42, "by": snapshots.PROCESS}
-    )
-    assert not snapshots.travels(42)  # its own asking, heard back: nobody else wants them
-    await socket.table_snapshots_wanted({"type": "table.snapshots_wanted", "table": 42, "by": "another"})
-    assert snapshots.travels(42) and not snapshots.travels(43)
+    assert asked == [("table-41", travel.wanted_message(41))]
 
 
 async def test_htmx_message_is_routed_and_answered_with_html(alice: User) -> None:

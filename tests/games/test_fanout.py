@@ -11,7 +11,7 @@ from channels.layers import InMemoryChannelLayer
 
 from games.sockets import fanout
 from games.sockets.fanout import TableFanout
-from games.table import snapshots
+from games.table import travel
 
 
 class Socket:
@@ -154,7 +154,7 @@ def test_joining_a_table_asks_the_processes_changing_it_for_its_changes(
         a, b = Socket(7), Socket(7)
         await hub.join(a, "table-7")
         await hub.join(b, "table-7")  # (the process's second socket there: it has asked already)
-        assert heard == [snapshots.wanted_message(7)]
+        assert heard == [travel.wanted_message(7)]
         for socket in (a, b):
             await hub.leave(socket)
 
@@ -176,6 +176,26 @@ def test_a_lost_ask_does_not_keep_a_socket_from_its_table(
         await layer.group_send("table-8", {"type": "table.changed", "version": 3})
         await _settle()
         assert [m["version"] for m in socket.got] == [3]
+        await hub.leave(socket)
+
+    asyncio.run(run())
+
+
+def test_an_asking_for_a_tables_changes_is_the_processs_not_its_sockets(
+    layer: InMemoryChannelLayer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(travel, "_watched_here", lambda table_id: True)  # this process's sockets watch it
+
+    async def run() -> None:
+        hub = TableFanout()
+        socket = Socket(9)
+        await hub.join(socket, "table-9")
+        await _settle()
+        assert not travel.travels(9)  # its own asking, heard back, asks nothing of it
+        await layer.group_send("table-9", {"type": travel.WANTED, "table": 9, "by": "another process"})
+        await _settle()
+        assert travel.travels(9) and not travel.travels(10)
+        assert socket.got == []  # (handled once for the process, not handed to the sockets)
         await hub.leave(socket)
 
     asyncio.run(run())

@@ -168,22 +168,3 @@ def test_private_rows_are_what_unpacking_gives_and_altering_them_leaves_the_snap
     assert snapshot.seats[0].pending is None
     assert snapshot.seats[0].rank is None or snapshot.seats[0].rank.get("tier") != 99
     assert snapshots.private_rows(snapshot)[0] is not snapshot.table
-
-
-def test_a_want_of_snapshots_lasts_its_time_and_asking_again_waits_its_turn(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    now = [1000.0]
-    monkeypatch.setattr(snapshots.time, "monotonic", lambda: now[0])
-    monkeypatch.setattr(snapshots, "_watched_here", lambda table_id: table_id == 5)
-    snapshots.forget()
-    assert snapshots.travels(6)  # no socket of it here: whoever hears the announcement is elsewhere
-    assert not snapshots.travels(5)
-    snapshots.wanted(5)
-    now[0] += snapshots.WANTED_SECONDS - 1
-    assert snapshots.travels(5)
-    now[0] += 2
-    assert not snapshots.travels(5)
-    assert snapshots.time_to_ask(5) and not snapshots.time_to_ask(5)
-    now[0] += snapshots.ASK_EVERY
-    assert snapshots.time_to_ask(5) and snapshots.time_to_ask(6)

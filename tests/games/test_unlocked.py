@@ -14,7 +14,7 @@ from django.db import connection, transaction
 
 from games.engine.view import legal_json
 from games.models import Hand, HandAction, Table
-from games.table import commands, hand_log, opening, snapshots, store
+from games.table import commands, hand_log, opening, snapshots, store, travel
 from games.table.errors import ServiceError
 
 pytestmark = [
@@ -188,10 +188,10 @@ def test_a_hand_action_goes_through_the_layer_with_its_snapshot_only_when_anothe
     monkeypatch.setattr(
         store, "broadcast", lambda table_id, version, snapshot=None: through_layer.append(snapshot)
     )
-    monkeypatch.setattr(snapshots, "_watched_here", lambda table_id: watched_here)
-    monkeypatch.setattr(snapshots, "_hand_here", hand_here)
+    monkeypatch.setattr(travel, "_watched_here", lambda table_id: watched_here)
+    monkeypatch.setattr(travel, "_hand_here", hand_here)
     if wanted:
-        snapshots.wanted(table.pk)
+        travel.heard(table.pk, {"type": travel.WANTED, "table": table.pk, "by": "another process"})
     done = commands.perform(table.pk, dealer, table.version, dealer_discards(table)[0])
     kept = snapshots.at(table.pk, done.revision)
     assert kept is not None and (kept.packed is not None) is carried
