@@ -185,6 +185,8 @@ def test_an_asking_for_a_tables_changes_is_the_processs_not_its_sockets(
     layer: InMemoryChannelLayer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(travel, "_watched_here", lambda table_id: True)  # this process's sockets watch it
+    asked_back: list[str] = []
+    monkeypatch.setattr(travel.broadcaster, "send", lambda group, message: asked_back.append(group))
 
     async def run() -> None:
         hub = TableFanout()
@@ -196,6 +198,7 @@ def test_an_asking_for_a_tables_changes_is_the_processs_not_its_sockets(
         await _settle()
         assert travel.travels(9) and not travel.travels(10)
         assert socket.got == []  # (handled once for the process, not handed to the sockets)
+        assert asked_back == []  # (it asked at its join: not again so soon)
         await hub.leave(socket)
 
     asyncio.run(run())
