@@ -80,8 +80,7 @@ class TableFanout:
         finally:
             entry.ready.set()  # (a failed join: its sockets go on; the version watcher heals)
         try:  # the processes changing the table send its changes through the group from now on
-            if travel.asking_now(entry.table_id):
-                await layer.group_send(entry.group, travel.wanted_message(entry.table_id))
+            await layer.group_send(entry.group, travel.wanted_message(entry.table_id))
         except Exception as e:  # (unheard: this process's sockets ask again at the first change they miss)
             log.warning("asking for the changes of %s failed: %r", entry.group, e)
         entry.task = entry.loop.create_task(self._read(entry, layer))

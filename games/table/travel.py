@@ -30,6 +30,7 @@ ASK_EVERY = WANTED_SECONDS / 3  # a process still needing them asks again this o
 PROCESS = secrets.token_hex(8)  # names this process's asking, which it ignores when it hears it
 _WANTED: dict[int, float] = caches.registered({})  # table id -> wanted until (time.monotonic())
 _ASKED: dict[int, float] = caches.registered({})  # table id -> when this process last asked
+_HEARD: dict[tuple[int, str], float] = caches.registered({})  # (table id, asker) -> when last heard
 _LIMIT = 20000
 
 
@@ -85,25 +86,26 @@ def wanted_message(table_id: int) -> dict[str, Any]:
 def heard(table_id: int, message: dict[str, Any]) -> None:
     """A table's group brought an asking: another process's sends its announcements of the
     table through the channel layer, with their snapshots, for WANTED_SECONDS (this process's
-    own, heard back, asks nothing of it). The asker watches the table too, and may have joined
-    before this process did, when its asking could not reach it: this process asks back (at
-    most every ASK_EVERY seconds, so two processes settle after one exchange)."""
-    if message.get("by") != PROCESS:
-        caches.put(_WANTED, table_id, time.monotonic() + WANTED_SECONDS, _LIMIT)
-        ask(table_id)
-
-
-def asking_now(table_id: int) -> bool:
-    """Whether this process asks for a table's changes now: at most every ASK_EVERY seconds per
-    table (so the want never lapses while it lasts, and two processes' askings never echo)."""
+    own, heard back, asks nothing of it). An asker not heard from lately watches the table too
+    and may have joined before this process did, when its asking could not reach it: this
+    process asks back, once (the asker, hearing it, asks back once too, and then nobody)."""
+    by = message.get("by")
+    if by == PROCESS:
+        return
     now = time.monotonic()
-    if now - _ASKED.get(table_id, -ASK_EVERY) < ASK_EVERY:
-        return False
-    caches.put(_ASKED, table_id, now, _LIMIT)
-    return True
+    caches.put(_WANTED, table_id, now + WANTED_SECONDS, _LIMIT)
+    key = (table_id, str(by))
+    new = now - _HEARD.get(key, -WANTED_SECONDS) >= WANTED_SECONDS
+    caches.put(_HEARD, key, now, _LIMIT)
+    if new:
+        broadcaster.send(group_name(table_id), wanted_message(table_id))
 
 
 def ask(table_id: int) -> None:
-    """This process needs the changes of `table_id` made in another: ask the table's group."""
-    if asking_now(table_id):
-        broadcaster.send(group_name(table_id), wanted_message(table_id))
+    """This process needed a change of `table_id` made in another: ask the table's group for its
+    changes, at most every ASK_EVERY seconds per table (so the want never lapses while it lasts)."""
+    now = time.monotonic()
+    if now - _ASKED.get(table_id, -ASK_EVERY) < ASK_EVERY:
+        return
+    caches.put(_ASKED, table_id, now, _LIMIT)
+    broadcaster.send(group_name(table_id), wanted_message(table_id))

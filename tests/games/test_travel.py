@@ -25,6 +25,8 @@ def test_an_asking_lasts_its_time_and_is_answered_by_an_asking_back(monkeypatch:
     assert sent == [("table-5", travel.wanted_message(5))]
     travel.heard(5, {"type": travel.WANTED, "table": 5, "by": "another process"})
     assert len(sent) == 1  # asked back once: the two processes' askings never echo
+    travel.heard(5, {"type": travel.WANTED, "table": 5, "by": "a third process"})
+    assert len(sent) == 2  # (a process joining later is answered too)
     now[0] += travel.WANTED_SECONDS - 1
     assert travel.travels(5)
     now[0] += 2
