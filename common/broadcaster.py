@@ -16,6 +16,7 @@ import asyncio
 import functools
 import logging
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -45,15 +46,21 @@ def send(group: str, message: dict[str, Any]) -> None:
         return
     loop = _LOOP
     if loop is not None and loop.is_running():
-        if _inside(loop):  # (a change made on the loop itself: games.table.on_loop)
-            _start(layer, group, message)
-        else:
-            loop.call_soon_threadsafe(_start, layer, group, message)
+        start_on(loop, _start, layer, group, message)
         return
     try:
         async_to_sync(layer.group_send)(group, message)
     except Exception:
         log.exception("message to %s failed", group)
+
+
+def start_on(loop: asyncio.AbstractEventLoop, start: Callable[..., None], *args: Any) -> None:
+    """Call `start(*args)`, which starts a task, on `loop`: at once from the loop itself (a change
+    made there: games.table.on_loop), else from any thread as soon as the loop can."""
+    if _inside(loop):
+        start(*args)
+    else:
+        loop.call_soon_threadsafe(start, *args)
 
 
 def _inside(loop: asyncio.AbstractEventLoop) -> bool:
@@ -66,17 +73,22 @@ def _inside(loop: asyncio.AbstractEventLoop) -> bool:
 # The send is started on the loop from there: `run_coroutine_threadsafe` made a concurrent future
 # beside the task and chained the two by callbacks, for a result nobody waits for (a tenth of a
 # hand action's announcement: docs/benchmarks.md, "Cost per action: the hand action's path", part 2).
-_SENDING: set[asyncio.Task[Any]] = set()  # (a running task is only weakly held by its loop)
+_RUNNING: set[asyncio.Task[Any]] = set()  # (a running task is only weakly held by its loop)
+
+
+def hold(task: asyncio.Task[Any]) -> asyncio.Task[Any]:
+    """Keep a task nobody awaits alive until it is done."""
+    _RUNNING.add(task)
+    task.add_done_callback(_RUNNING.discard)
+    return task
 
 
 def _start(layer: Any, group: str, message: dict[str, Any]) -> None:
-    task = asyncio.ensure_future(layer.group_send(group, message))
-    _SENDING.add(task)
+    task = hold(asyncio.ensure_future(layer.group_send(group, message)))
     task.add_done_callback(functools.partial(_report, group))
 
 
 def _report(group: str, task: asyncio.Task[Any]) -> None:
-    _SENDING.discard(task)
     if task.cancelled():
         return
     error = task.exception()

@@ -27,6 +27,7 @@ from typing import Any, Protocol
 from channels.consumer import get_handler_name
 from channels.layers import get_channel_layer
 
+from common import broadcaster
 from games.table import travel
 
 log = logging.getLogger(__name__)
@@ -58,7 +59,6 @@ class TableFanout:
 
     def __init__(self) -> None:
         self.tables: dict[int, _Table] = {}
-        self.handing: set[asyncio.Task[None]] = set()  # announcements handed out here, running
 
     async def join(self, socket: TableSocket, group: str) -> None:
         """`socket` is handed the group's messages from now on (once this returns)."""
@@ -143,23 +143,11 @@ class TableFanout:
         entry = self.tables.get(table_id)
         if entry is None or entry.loop.is_closed():
             return False
-        if _running_loop() is entry.loop:
-            self._start_hand_out(entry, message)
-        else:
-            entry.loop.call_soon_threadsafe(self._start_hand_out, entry, message)
+        broadcaster.start_on(entry.loop, self._start_hand_out, entry, message)
         return True
 
     def _start_hand_out(self, entry: _Table, message: dict[str, Any]) -> None:
-        task = entry.loop.create_task(self._hand_out(entry, message))
-        self.handing.add(task)  # (a running task is only weakly held by its loop)
-        task.add_done_callback(self.handing.discard)
-
-
-def _running_loop() -> asyncio.AbstractEventLoop | None:
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        return None
+        broadcaster.hold(entry.loop.create_task(self._hand_out(entry, message)))
 
 
 FANOUT = TableFanout()
