@@ -16,7 +16,15 @@ from games.engine.actions import Action, apply, legal_actions, new_hand, seats_t
 from games.engine.bots import BOTS, LEVELS, PlayerView, check_level, decide, search
 from games.engine.bots.arena import arena, play
 from games.engine.bots.defence import threats
-from games.engine.bots.policies import discard_options, easy, normal, strong, strong_at_speed, strong_style
+from games.engine.bots.policies import (
+    discard_options,
+    easy,
+    normal,
+    strong,
+    strong_at_speed,
+    strong_folding_carefully,
+    strong_style,
+)
 from games.engine.bots.seen import OtherSeat
 from games.engine.bots.shape import distance, improving, two_step
 from games.engine.bots.value import plan_multiplier, wait_payoff
@@ -327,6 +335,30 @@ def test_strong_folds_late_against_what_it_pushes_through_early() -> None:
     assert strong(early, legal, random.Random(0)) == normal(early, legal, random.Random(0))
     safe = strong(late, legal, random.Random(0)).tile
     assert safe in threat.discards
+
+
+def test_the_careful_player_folds_early_against_what_strong_pushes_through() -> None:
+    # the threat of the test above, early in the wall: strong pushes; folding against a third of
+    # the threat (policies.CAREFUL_FOLD) throws one of the threat's own discards
+    threat = OtherSeat(
+        1,
+        discards=tuple(parse("19p1s2z3z4z7z9s6z2s")),
+        melds=(
+            Meld("pong", tuple(parse("555m")), 2, tile("5m")),
+            Meld("chi", tuple(parse("234p")), 0, tile("3p")),
+        ),
+        hidden_kongs=0,
+        flowers=0,
+        ready=False,
+    )
+    quiet = tuple(OtherSeat(s, (), (), 0, 0, False) for s in (2, 3))
+    # a far hand whose loosest tiles (the honours 1z and 5z) the threat has not thrown
+    early = _view("2m4m8m1p5p9p3s6s8s1z5z4m7m3p", others=(threat, *quiet), wall_left=64)
+    legal = _discards(early)
+    pushed = strong(early, legal, random.Random(0)).tile
+    careful = strong_folding_carefully(early, legal, random.Random(0)).tile
+    assert pushed not in threat.discards
+    assert careful in threat.discards
 
 
 def test_strong_prices_the_tianjin_dragon_normal_does_not() -> None:

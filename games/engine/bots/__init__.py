@@ -24,6 +24,7 @@ from games.engine.bots.search import (
     expert_fan_keeping,
     expert_fan_ponging,
     expert_feeding_least,
+    expert_folding_carefully,
     expert_joker_waiting,
     expert_race_counted,
     expert_racing_claims,
@@ -72,6 +73,7 @@ TRIALS: dict[str, Bot] = {
     "win_chance": expert_by_win_chance,
     "win_chance_claims": expert_claiming_by_win_chance,
     "win_chance_far": expert_by_win_chance_far,
+    "careful": expert_folding_carefully,
 }
 
 

@@ -185,6 +185,8 @@ class Style:
     # two-player: a ready hand's waits weighed by how often each kind of tile is won on the
     # discard and self-drawn (wait_odds.py), not by unseen copies × the self-draw alone
     wait_odds: bool = False
+    # the fold limits (FOLD_AT) × this: below 1 a player folds against a smaller threat
+    fold_scale: float = 1.0
 
 
 NORMAL = Style(defend=False, plans="normal", late=False)
@@ -238,6 +240,17 @@ def strong_reading_waits(view: PlayerView, legal: Sequence[Action], rng: random.
     if view.variant == "two_player":
         style = replace(style, wait_odds=True)
     return _play(view, legal, style)
+
+
+# strong_folding_carefully: the fold limits scaled so that four such players draw about one hand
+# in ten in Shanghai, as people are said to (FOLD_AT 0.5 / 1.0 drew 9.8 %, docs/bots.md)
+CAREFUL_FOLD = 0.35
+
+
+def strong_folding_carefully(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
+    """strong folding against a third of the threat it folds against: the careful player whose
+    draw rate the fold is meant to give (two-player reads no danger, so there it is strong)."""
+    return _play(view, legal, replace(strong_style(view.variant), fold_scale=CAREFUL_FOLD))
 
 
 def strong_at_speed(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
@@ -504,6 +517,7 @@ def _threatened(view: PlayerView, shanten: int, ts: list[Threat], style: Style) 
     limit = FOLD_AT.get(min(shanten, 2))
     if not ts or limit is None:
         return False
+    limit *= style.fold_scale
     if style.late:
         # a far hand with few draws left will hardly finish: the same threat weighs more
         draws = view.wall_left / view.players

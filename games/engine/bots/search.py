@@ -61,6 +61,7 @@ from games.engine.bots.policies import (
     strong_at_speed,
     strong_counting_the_set,
     strong_feeding_least,
+    strong_folding_carefully,
     strong_reading_the_wall,
     strong_reading_the_wall_always,
     strong_reading_waits,
@@ -337,6 +338,11 @@ expert_by_win_chance_far = _expert_on(strong_by_win_chance_far)
 # expert_by_win_chance, its answers to a discard (chi, pong or pass) by the same chance
 # (win_chance.strong_claiming_by_win_chance; EXPERT_TRIAL=win_chance_claims)
 expert_claiming_by_win_chance = _expert_on(strong_claiming_by_win_chance)
+
+
+# expert, its base move strong's folding against a third of the threat (policies.
+# strong_folding_carefully; EXPERT_TRIAL=careful): what folding like people costs
+expert_folding_carefully = _expert_on(strong_folding_carefully)
 
 
 def expert_joker_waiting(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
