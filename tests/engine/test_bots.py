@@ -313,9 +313,9 @@ def test_tianjin_never_folds_because_nobody_wins_on_a_discard() -> None:
     assert strong(view, legal, random.Random(0)) == normal(view, legal, random.Random(0))
 
 
-def test_strong_folds_late_against_what_it_pushes_through_early() -> None:
-    # one opponent with two melds and ten discards (readiness ~0.6, a plain-sized hand): early
-    # in the wall a far hand pushes; with a few draws left it plays safe
+def _a_plain_threat() -> tuple[OtherSeat, tuple[OtherSeat, ...]]:
+    """Seat 1 with two melds and ten discards (readiness ~0.6, a plain-sized hand), seats 2 and
+    3 quiet."""
     threat = OtherSeat(
         1,
         discards=tuple(parse("19p1s2z3z4z7z9s6z2s")),
@@ -327,7 +327,13 @@ def test_strong_folds_late_against_what_it_pushes_through_early() -> None:
         flowers=0,
         ready=False,
     )
-    quiet = tuple(OtherSeat(s, (), (), 0, 0, False) for s in (2, 3))
+    return threat, tuple(OtherSeat(s, (), (), 0, 0, False) for s in (2, 3))
+
+
+def test_strong_folds_late_against_what_it_pushes_through_early() -> None:
+    # one opponent with two melds and ten discards (readiness ~0.6, a plain-sized hand): early
+    # in the wall a far hand pushes; with a few draws left it plays safe
+    threat, quiet = _a_plain_threat()
     hand = "2m4m8m1p5p9p3s6s8s1z3z5z6z7z"
     early = _view(hand, others=(threat, *quiet), wall_left=64)
     late = _view(hand, others=(threat, *quiet), wall_left=8)
@@ -340,18 +346,7 @@ def test_strong_folds_late_against_what_it_pushes_through_early() -> None:
 def test_the_careful_player_folds_early_against_what_strong_pushes_through() -> None:
     # the threat of the test above, early in the wall: strong pushes; folding against a third of
     # the threat (policies.CAREFUL_FOLD) throws one of the threat's own discards
-    threat = OtherSeat(
-        1,
-        discards=tuple(parse("19p1s2z3z4z7z9s6z2s")),
-        melds=(
-            Meld("pong", tuple(parse("555m")), 2, tile("5m")),
-            Meld("chi", tuple(parse("234p")), 0, tile("3p")),
-        ),
-        hidden_kongs=0,
-        flowers=0,
-        ready=False,
-    )
-    quiet = tuple(OtherSeat(s, (), (), 0, 0, False) for s in (2, 3))
+    threat, quiet = _a_plain_threat()
     # a far hand whose loosest tiles (the honours 1z and 5z) the threat has not thrown
     early = _view("2m4m8m1p5p9p3s6s8s1z5z4m7m3p", others=(threat, *quiet), wall_left=64)
     legal = _discards(early)
