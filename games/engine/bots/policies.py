@@ -242,14 +242,15 @@ def strong_reading_waits(view: PlayerView, legal: Sequence[Action], rng: random.
     return _play(view, legal, style)
 
 
-# strong_folding_carefully: the fold limits scaled so that four such players draw about one hand
-# in ten in Shanghai, as people are said to (FOLD_AT 0.5 / 1.0 drew 9.8 %, docs/bots.md)
+# strong_folding_carefully: the fold limits scaled so that four such players draw as people are
+# said to, one hand in ten or more (four careful experts: Shanghai 12.8 %, docs/benchmarks.md)
 CAREFUL_FOLD = 0.35
 
 
 def strong_folding_carefully(view: PlayerView, legal: Sequence[Action], rng: random.Random) -> Action:
-    """strong folding against a third of the threat it folds against: the careful player whose
-    draw rate the fold is meant to give (two-player reads no danger, so there it is strong)."""
+    """strong folding against a third of the threat it folds against, as a careful person
+    would: a screening level's base move, never a site's (two-player reads no danger, so there
+    it is strong)."""
     return _play(view, legal, replace(strong_style(view.variant), fold_scale=CAREFUL_FOLD))
 
 
