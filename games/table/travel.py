@@ -84,9 +84,9 @@ def wanted_message(table_id: int) -> dict[str, Any]:
 
 
 def heard(table_id: int, message: dict[str, Any]) -> None:
-    """A table's group brought an asking: another process's sends its announcements of the
-    table through the channel layer, with their snapshots, for WANTED_SECONDS (this process's
-    own, heard back, asks nothing of it). An asker not heard from lately watches the table too
+    """A table's group brought another process's asking: this process sends its announcements
+    of the table through the channel layer, with their snapshots, for WANTED_SECONDS (its own
+    asking, heard back, asks nothing of it). An asker not heard from lately watches the table too
     and may have joined before this process did, when its asking could not reach it: this
     process asks back, once (the asker, hearing it, asks back once too, and then nobody)."""
     by = message.get("by")
